@@ -1,0 +1,69 @@
+/** The public error codes of SPEC R-OP-4, carried in GraphQL `extensions.code`. */
+export enum ErrorCode {
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  FORBIDDEN = 'FORBIDDEN',
+  BAD_USER_INPUT = 'BAD_USER_INPUT',
+  NOT_FOUND = 'NOT_FOUND',
+  FEATURE_DISABLED = 'FEATURE_DISABLED',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  CONFLICT = 'CONFLICT',
+  INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
+}
+
+/**
+ * A failure the client can act on. Modules throw these (or their subclasses); one filter maps
+ * them to GraphQL errors. The message says what to change; `details` are extra extensions
+ * such as the offending field path.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'A valid bearer token is required.') {
+    super(ErrorCode.UNAUTHENTICATED, message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(ErrorCode.FORBIDDEN, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what: string, id: string) {
+    super(ErrorCode.NOT_FOUND, `${what} ${id} was not found.`);
+  }
+}
+
+export class BadUserInputError extends AppError {
+  constructor(field: string, message: string) {
+    super(ErrorCode.BAD_USER_INPUT, message, { field });
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(ErrorCode.CONFLICT, message);
+  }
+}
+
+export class FeatureDisabledError extends AppError {
+  constructor(flag: string) {
+    super(ErrorCode.FEATURE_DISABLED, `The feature ${flag} is disabled for this team; an admin can enable it with setFeatureFlag.`);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string, field?: string) {
+    super(ErrorCode.PAYLOAD_TOO_LARGE, message, field ? { field } : {});
+  }
+}

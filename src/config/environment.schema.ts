@@ -1,0 +1,84 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+};
+
+const toInt = ({ value }: { value: unknown }): unknown => {
+  if (value === undefined || value === '') return undefined;
+  return /^-?\d+$/.test(String(value)) ? Number(value) : value;
+};
+
+/**
+ * The environment as the process receives it. Every variable is optional here; defaults and
+ * cross-variable rules live in `loadConfig`. Each field is named exactly as the variable, so a
+ * validation message names the variable to fix.
+ */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'test', 'production'])
+  NODE_ENV?: 'development' | 'test' | 'production';
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  EMBEDDED_PG_DIR?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  EMBEDDED_PG_PORT?: number;
+
+  @IsOptional() @Transform(toBoolean) @IsBoolean()
+  ALLOW_EMBEDDED_DB?: boolean;
+
+  @IsOptional() @IsString() @MinLength(1)
+  DATA_DIR?: string;
+
+  @IsOptional() @IsString() @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
+  AUTH_JWT_SECRET?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['https', 'http'] })
+  AUTH_JWKS_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  AUTH_JWT_ISSUER?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  AUTH_JWT_AUDIENCE?: string;
+
+  @IsOptional() @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })
+  HTTP_BODY_LIMIT?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  FEATURE_FLAG_CACHE_TTL_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  DB_POOL_MAX?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  DB_ACQUIRE_TIMEOUT_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  DB_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50)
+  GRAPHQL_MAX_DEPTH?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  GRAPHQL_MAX_ALIASES?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  GRAPHQL_MAX_COST?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(1_000_000)
+  GRAPHQL_MAX_TOKENS?: number;
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppConfig } from './app-config';
+import { EnvironmentVariables } from './environment.schema';
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Parses and validates the environment once. Throws `ConfigError` naming every variable that
+ * is malformed, and refuses production set-ups that would be unsafe.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const vars = plainToInstance(EnvironmentVariables, env, { excludeExtraneousValues: false });
+  const errors = validateSync(vars, { skipMissingProperties: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.flatMap((e) => Object.values(e.constraints ?? { invalid: `${e.property} is invalid` }));
+    throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
+  }
+
+  const nodeEnv = vars.NODE_ENV ?? 'development';
+  const dataDir = resolve(vars.DATA_DIR ?? '.data');
+  const production = nodeEnv === 'production';
+
+  if (production && !vars.AUTH_JWT_SECRET && !vars.AUTH_JWKS_URL) {
+    throw new ConfigError('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL to verify tokens; set one of them.');
+  }
+  if (production && !vars.DATABASE_URL && !vars.ALLOW_EMBEDDED_DB) {
+    throw new ConfigError('NODE_ENV=production needs DATABASE_URL (or ALLOW_EMBEDDED_DB=true to run on the embedded PostgreSQL).');
+  }
+
+  return new AppConfig({
+    nodeEnv,
+    port: vars.PORT ?? 3000,
+    logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    dataDir,
+    database: {
+      url: vars.DATABASE_URL,
+      embeddedDir: resolve(vars.EMBEDDED_PG_DIR ?? join(dataDir, 'pg')),
+      embeddedPort: vars.EMBEDDED_PG_PORT ?? 54329,
+      poolMax: vars.DB_POOL_MAX ?? 20,
+      acquireTimeoutMs: vars.DB_ACQUIRE_TIMEOUT_MS ?? 5000,
+      statementTimeoutMs: vars.DB_STATEMENT_TIMEOUT_MS ?? 15000,
+    },
+    auth: {
+      jwtSecret: vars.AUTH_JWT_SECRET ?? (vars.AUTH_JWKS_URL ? undefined : developmentSecret(dataDir)),
+      jwksUrl: vars.AUTH_JWKS_URL,
+      issuer: vars.AUTH_JWT_ISSUER,
+      audience: vars.AUTH_JWT_AUDIENCE,
+    },
+    http: { bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb' },
+    graphql: {
+      maxDepth: vars.GRAPHQL_MAX_DEPTH ?? 10,
+      maxAliases: vars.GRAPHQL_MAX_ALIASES ?? 15,
+      maxCost: vars.GRAPHQL_MAX_COST ?? 5000,
+      maxTokens: vars.GRAPHQL_MAX_TOKENS ?? 10000,
+    },
+    featureFlags: { cacheTtlMs: vars.FEATURE_FLAG_CACHE_TTL_MS ?? 5000 },
+  });
+}
+
+/** Development only: a random HS256 secret created on first use and kept under the data dir. */
+function developmentSecret(dataDir: string): string {
+  const file = join(dataDir, 'dev-jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

@@ -1,0 +1,27 @@
+import { Client } from 'pg';
+import type { AppConfig } from '../config/app-config';
+import { EMBEDDED_APP_DATABASE, withDatabase } from './database-url';
+import { startEmbeddedPostgres } from './embedded-postgres';
+
+export interface OpenDatabase {
+  readonly url: string;
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise the embedded PostgreSQL, with the app's database created once. */
+export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<OpenDatabase> {
+  if (config.database.url) return { url: config.database.url, embedded: false, close: async () => undefined };
+
+  const server = await startEmbeddedPostgres({ dataDir: config.database.embeddedDir, port: config.database.embeddedPort });
+  log(`embedded PostgreSQL started on port ${config.database.embeddedPort} (data in ${config.database.embeddedDir})`);
+  const admin = new Client({ connectionString: server.url });
+  try {
+    await admin.connect();
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [EMBEDDED_APP_DATABASE]);
+    if (exists.rowCount === 0) await admin.query(`create database ${EMBEDDED_APP_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  return { url: withDatabase(server.url, EMBEDDED_APP_DATABASE), embedded: true, close: () => server.stop() };
+}

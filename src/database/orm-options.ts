@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { TENANCY_ENTITIES } from '../tenancy/entities';
+
+// MikroORM's own TypeScript detection misses @swc/jest; decide from our own file name.
+const isTs = __filename.endsWith('.ts');
+
+export interface OrmConnectionOptions {
+  url: string;
+  poolMax?: number;
+  acquireTimeoutMs?: number;
+  statementTimeoutMs?: number;
+}
+
+export const ENTITIES = [...TENANCY_ENTITIES];
+
+export function ormOptions(connection: OrmConnectionOptions): Options {
+  return defineConfig({
+    clientUrl: connection.url,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    preferTs: isTs,
+    pool: {
+      min: 0,
+      max: connection.poolMax ?? 20,
+      acquireTimeoutMillis: connection.acquireTimeoutMs ?? 5000,
+    },
+    driverOptions: {
+      connection: { statement_timeout: connection.statementTimeoutMs ?? 15000 },
+    },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      path: join(__dirname, '..', '..', 'migrations'),
+      pathTs: join(__dirname, '..', '..', 'migrations'),
+      glob: isTs ? '!(*.d).ts' : '!(*.d).js',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: true,
+      snapshotName: '.snapshot-recall-ledger',
+      emit: 'ts',
+    },
+  });
+}

@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config/load-config';
+import { configureApp } from './configure-app';
+import { openDatabase } from './database/open-database';
+import { createRootLogger } from './observability/logger';
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createRootLogger(config.logLevel);
+  const database = await openDatabase(config, (line) => logger.info(line));
+
+  let app: NestExpressApplication;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database.url), { bufferLogs: true });
+    configureApp(app, config, logger);
+    await app.listen(config.port);
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed');
+    await database.close();
+    process.exit(1);
+  }
+  logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql`);
+
+  // R-OP-2: stop accepting, finish in-flight requests, close the pool, then the embedded database.
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received, shutting down`);
+    try {
+      await app.close();
+    } finally {
+      await database.close();
+      logger.flush();
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+void bootstrap();

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { AllowedSpace } from './actor-context';
+
+export interface ActorRecord {
+  teamId: string;
+  allowedSpaces: AllowedSpace[];
+}
+
+interface ActorRow {
+  team_id: string;
+  space_id: string | null;
+  generation: number | null;
+}
+
+/**
+ * The actor aggregate: a user, its team and its allowed-space set, read in one round trip on
+ * every request (SPEC R-TN-4: no cache beyond the request).
+ */
+@Injectable()
+export class ActorRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async findByUserId(userId: string): Promise<ActorRecord | null> {
+    const rows = await this.em.execute<ActorRow[]>(
+      `select u.team_id, s.id as space_id, s.generation
+         from users u
+         left join space_members m on m.user_id = u.id
+         left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
+        where u.id = ?
+        order by s.id`,
+      [userId],
+    );
+    if (rows.length === 0) return null;
+    const allowedSpaces = rows
+      .filter((r): r is ActorRow & { space_id: string; generation: number } => r.space_id !== null)
+      .map((r) => ({ id: r.space_id, generation: r.generation }));
+    return { teamId: rows[0].team_id, allowedSpaces };
+  }
+
+  /** Just-in-time provisioning (R-TN-3): creates the team and the user if they are new. */
+  async provision(userId: string, teamId: string): Promise<void> {
+    await this.em.execute(
+      `with new_team as (insert into teams (id) values (?) on conflict (id) do nothing)
+       insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`,
+      [teamId, userId, teamId],
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ForbiddenError, UnauthenticatedError } from '../common/errors/app-error';
+import { ActorService } from './actor.service';
+import { graphqlRequest } from './graphql-request';
+import { REQUIRED_SCOPES } from './requires-scope.decorator';
+import type { Scope } from './scopes';
+import { TokenVerifier } from './token-verifier';
+
+/**
+ * Guards every GraphQL operation. Invariant: an operation runs only with a verified token, every
+ * scope it declares, and an `ActorContext` built from the database for this request. Operations
+ * that declare nothing are refused. The actor is resolved once per request and reused by the
+ * other operations of the same document.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: TokenVerifier,
+    private readonly actors: ActorService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType<string>() !== 'graphql') return true;
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, [context.getHandler(), context.getClass()]);
+    if (!required) throw new ForbiddenError('This operation declares no scope and is closed.');
+
+    const req = graphqlRequest(context);
+    if (!req.actor) {
+      const claims = await this.verifier.verify(bearerToken(req.headers.authorization));
+      const missing = required.filter((s) => !claims.scopes.includes(s));
+      if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
+      req.actor = await this.actors.resolve(claims);
+      return true;
+    }
+    const missing = required.filter((s) => !req.actor?.hasScope(s));
+    if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
+    return true;
+  }
+}
+
+function bearerToken(header: string | undefined): string {
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  if (!match) throw new UnauthenticatedError('Send Authorization: Bearer <token>.');
+  return match[1];
+}

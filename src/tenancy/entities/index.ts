@@ -1,0 +1,7 @@
+import { FeatureFlag } from './feature-flag.entity';
+import { SpaceMember } from './space-member.entity';
+import { Space } from './space.entity';
+import { Team } from './team.entity';
+import { User } from './user.entity';
+
+export const TENANCY_ENTITIES = [Team, User, Space, SpaceMember, FeatureFlag];

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+
+/** User profiles as seen by an admin of a team. */
+@Injectable()
+export class UserRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** True when the user exists in this team. A user of another team reads as missing. */
+  async existsInTeam(teamId: string, userId: string): Promise<boolean> {
+    const rows = await this.em.execute<{ one: number }[]>(`select 1 as one from users where team_id = ? and id = ?`, [teamId, userId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Provisions a user into the admin's team when the id is unknown; returns false when the id
+   * already belongs to another team (which the caller reports as not found).
+   */
+  async ensureInTeam(teamId: string, userId: string): Promise<boolean> {
+    await this.em.execute(`insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`, [userId, teamId]);
+    return this.existsInTeam(teamId, userId);
+  }
+}

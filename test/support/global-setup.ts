@@ -1,0 +1,54 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { withDatabase } from '../../src/database/database-url';
+import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { ormOptions } from '../../src/database/orm-options';
+import { SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from './test-database';
+import { registerServer } from './test-server';
+
+/**
+ * Starts one PostgreSQL for the whole run (embedded, unless TEST_DATABASE_URL or DATABASE_URL
+ * names a server), migrates a template database once, and tells the test files where it is.
+ */
+export default async function globalSetup(): Promise<void> {
+  const external = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  let url: string;
+  if (external) {
+    url = external;
+  } else {
+    const parent = mkdtempSync(join(tmpdir(), 'recall-ledger-test-'));
+    chmodSync(parent, 0o755); // the postgres system user must reach its data folder
+    const port = 55000 + Math.floor(Math.random() * 5000);
+    const server = await startEmbeddedPostgres({ dataDir: join(parent, 'pg'), port });
+    registerServer(server, parent);
+    url = server.url;
+  }
+  process.env[SERVER_URL_ENV] = url;
+
+  const template = `rl_template_${process.pid}`;
+  process.env[TEMPLATE_ENV] = template;
+  await withAdminClient(async (c) => {
+    await c.query(`drop database if exists "${template}"`);
+    await c.query(`create database "${template}"`);
+  });
+  const orm = await MikroORM.init({ ...ormOptions({ url: withDatabase(url, template) }), debug: false });
+  try {
+    await orm.getMigrator().up();
+  } finally {
+    await orm.close(true);
+    forgetOrmGlobals();
+  }
+}
+
+/**
+ * MikroORM keeps entity metadata on globalThis, and jest copies this process's globals into
+ * every test sandbox; left here, they hold Maps of another realm and break discovery there.
+ */
+function forgetOrmGlobals(): void {
+  const globals = globalThis as Record<string, unknown>;
+  for (const key of Object.keys(globals)) {
+    if (key.startsWith('mikro-orm-')) delete globals[key];
+  }
+}

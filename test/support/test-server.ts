@@ -1,0 +1,31 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningPostgres } from '../../src/database/embedded-postgres';
+
+// Shared between global setup and teardown, which run in the same process.
+let running: { server: RunningPostgres; folder: string } | undefined;
+
+export function registerServer(server: RunningPostgres, folder: string): void {
+  running = { server, folder };
+  // A run that ends with process.exit skips globalTeardown: stop PostgreSQL synchronously.
+  process.once('exit', () => {
+    if (!running) return;
+    const pidFile = join(running.folder, 'pg', 'postmaster.pid');
+    if (existsSync(pidFile)) {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(running.folder, { recursive: true, force: true });
+  });
+}
+
+export async function stopServer(): Promise<void> {
+  if (!running) return;
+  const { server, folder } = running;
+  running = undefined;
+  await server.stop();
+  rmSync(folder, { recursive: true, force: true });
+}
