@@ -18,11 +18,13 @@ const toInt = ({ value }: { value: unknown }): unknown => {
  * cross-variable rules live in `loadConfig`. Each field is named exactly as the variable, so a
  * validation message names the variable to fix.
  */
+// class-validator checks the decorator nearest the property first: the type check stands last
+// on each line so that "abc" is reported as "not an integer", not as out of range.
 export class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'test', 'production'])
   NODE_ENV?: 'development' | 'test' | 'production';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @IsOptional() @Transform(toInt) @Min(1) @Max(65535) @IsInt()
   PORT?: number;
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -34,7 +36,7 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() @MinLength(1)
   EMBEDDED_PG_DIR?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @IsOptional() @Transform(toInt) @Min(1) @Max(65535) @IsInt()
   EMBEDDED_PG_PORT?: number;
 
   @IsOptional() @Transform(toBoolean) @IsBoolean()
@@ -58,27 +60,27 @@ export class EnvironmentVariables {
   @IsOptional() @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })
   HTTP_BODY_LIMIT?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  @IsOptional() @Transform(toInt) @Min(0) @Max(3_600_000) @IsInt()
   FEATURE_FLAG_CACHE_TTL_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  @IsOptional() @Transform(toInt) @Min(1) @Max(500) @IsInt()
   DB_POOL_MAX?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  @IsOptional() @Transform(toInt) @Min(100) @Max(120_000) @IsInt()
   DB_ACQUIRE_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  @IsOptional() @Transform(toInt) @Min(100) @Max(3_600_000) @IsInt()
   DB_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50)
+  @IsOptional() @Transform(toInt) @Min(1) @Max(50) @IsInt()
   GRAPHQL_MAX_DEPTH?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @IsOptional() @Transform(toInt) @Min(1) @Max(1000) @IsInt()
   GRAPHQL_MAX_ALIASES?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  @IsOptional() @Transform(toInt) @Min(1) @Max(1_000_000) @IsInt()
   GRAPHQL_MAX_COST?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(1_000_000)
+  @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
   GRAPHQL_MAX_TOKENS?: number;
 }

@@ -16,7 +16,7 @@ type Env = Record<string, string | undefined>;
  */
 export function loadConfig(env: Env = process.env): AppConfig {
   const vars = plainToInstance(EnvironmentVariables, env, { excludeExtraneousValues: false });
-  const errors = validateSync(vars, { skipMissingProperties: false, forbidUnknownValues: false });
+  const errors = validateSync(vars, { forbidUnknownValues: false, stopAtFirstError: true });
   if (errors.length > 0) {
     const lines = errors.flatMap((e) => Object.values(e.constraints ?? { invalid: `${e.property} is invalid` }));
     throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
@@ -68,7 +68,11 @@ function developmentSecret(dataDir: string): string {
   const file = join(dataDir, 'dev-jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  return secret;
+  try {
+    writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readFileSync(file, 'utf8').trim();
 }

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import type { AppConfig } from '../config/app-config';
 import { MigrationRunner } from './migration-runner';
@@ -9,11 +9,12 @@ import { ormOptions } from './orm-options';
 export class DatabaseModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     const { poolMax, acquireTimeoutMs, statementTimeoutMs } = config.database;
+    const logger = new Logger('MikroORM');
     return {
       module: DatabaseModule,
       imports: [
         MikroOrmModule.forRoot({
-          ...ormOptions({ url: databaseUrl, poolMax, acquireTimeoutMs, statementTimeoutMs }),
+          ...ormOptions({ url: databaseUrl, poolMax, acquireTimeoutMs, statementTimeoutMs, log: (message) => logger.log(message) }),
           registerRequestContext: true,
         }),
       ],

@@ -11,6 +11,8 @@ export interface OrmConnectionOptions {
   poolMax?: number;
   acquireTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** Where MikroORM's own messages (the migrator's) go; silent by default. */
+  log?: (message: string) => void;
 }
 
 export const ENTITIES = [...TENANCY_ENTITIES];
@@ -21,6 +23,8 @@ export function ormOptions(connection: OrmConnectionOptions): Options {
     entities: ENTITIES,
     extensions: [Migrator],
     forceUtcTimezone: true,
+    colors: false,
+    logger: connection.log ?? (() => undefined),
     allowGlobalContext: false,
     preferTs: isTs,
     pool: {

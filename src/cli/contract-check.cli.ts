@@ -1,0 +1,33 @@
+// Fails when the generated schema breaks ../shared/contract.graphql (graphql-js
+// findBreakingChanges), except for coordinates listed in contract-pending.txt: operations of
+// later issues, listed explicitly, a list that shrinks as they land.
+import 'reflect-metadata';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildSchema } from 'graphql';
+import { buildApiSchema } from '../common/graphql/api-schema';
+import { checkContract } from '../common/graphql/contract-check';
+
+const root = resolve(__dirname, '..', '..');
+const contractFile = process.env.CONTRACT_FILE ?? resolve(root, '..', 'shared', 'contract.graphql');
+
+async function main(): Promise<number> {
+  if (!existsSync(contractFile)) {
+    process.stdout.write(`contract:check skipped: ${contractFile} not found\n`);
+    return 0;
+  }
+  const pending = readFileSync(resolve(root, 'contract-pending.txt'), 'utf8');
+  const result = checkContract(buildSchema(readFileSync(contractFile, 'utf8')), await buildApiSchema(), pending);
+  for (const line of result.breaking) process.stdout.write(`BREAKING ${line}\n`);
+  for (const line of result.stalePending) process.stdout.write(`STALE pending entry (implemented now, remove it): ${line}\n`);
+  process.stdout.write(`contract:check ${result.breaking.length} breaking, ${result.pendingCount} pending, ${result.stalePending.length} stale\n`);
+  return result.breaking.length + result.stalePending.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { RESOLVERS } from '../../../app.resolvers';
+import { REQUIRED_SCOPES } from '../../../tenancy/requires-scope.decorator';
+import { buildApiSchema } from '../api-schema';
+
+// Nest's metadata keys for @Query/@Mutation (stable across @nestjs/graphql 10–14).
+const RESOLVER_TYPE = 'graphql:resolver_type';
+const RESOLVER_NAME = 'graphql:resolver_name';
+
+function declaredScopes(): Record<string, string[] | 'UNDECLARED'> {
+  const result: Record<string, string[] | 'UNDECLARED'> = {};
+  for (const resolver of RESOLVERS) {
+    const proto = resolver.prototype as unknown as Record<string, unknown>;
+    for (const method of Object.getOwnPropertyNames(proto)) {
+      const handler = proto[method];
+      if (typeof handler !== 'function') continue;
+      const type = Reflect.getMetadata(RESOLVER_TYPE, handler) as string | undefined;
+      if (type !== 'Query' && type !== 'Mutation') continue;
+      const name = (Reflect.getMetadata(RESOLVER_NAME, handler) as string | undefined) ?? method;
+      const scopes = (Reflect.getMetadata(REQUIRED_SCOPES, handler) ?? Reflect.getMetadata(REQUIRED_SCOPES, resolver)) as string[] | undefined;
+      result[`${type}.${name}`] = scopes ?? 'UNDECLARED';
+    }
+  }
+  return result;
+}
+
+describe('operation scopes', () => {
+  // A diff here is a permission change: review it as one.
+  it('R-TN-2 R-TN-6 every operation declares the scope it needs', () => {
+    expect(declaredScopes()).toEqual({
+      'Query.me': [],
+      'Query.spaces': ['admin'],
+      'Query.featureFlags': ['admin'],
+      'Mutation.createSpace': ['admin'],
+      'Mutation.addSpaceMember': ['admin'],
+      'Mutation.removeSpaceMember': ['admin'],
+      'Mutation.sealSpace': ['admin'],
+      'Mutation.retireSpace': ['admin'],
+      'Mutation.bumpSpaceGeneration': ['admin'],
+      'Mutation.setFeatureFlag': ['admin'],
+    });
+  });
+
+  it('R-TN-5 the declarations cover every operation of the schema', async () => {
+    const schema = await buildApiSchema();
+    const operations = [
+      ...Object.keys(schema.getQueryType()?.getFields() ?? {}).map((f) => `Query.${f}`),
+      ...Object.keys(schema.getMutationType()?.getFields() ?? {}).map((f) => `Mutation.${f}`),
+    ].sort();
+    expect(Object.keys(declaredScopes()).sort()).toEqual(operations);
+  });
+});

@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { loadConfig } from '../../config/load-config';
+import { signToken } from '../token-signer';
+import { TokenVerifier } from '../token-verifier';
+
+const SECRET = 's'.repeat(48);
+const USER = '5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f50';
+const TEAM = '6a1d8b3f-2c4e-4d6f-9a0b-1c2d3e4f5061';
+
+describe('TokenVerifier', () => {
+  const verifier = new TokenVerifier(loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'issuer-a', AUTH_JWT_AUDIENCE: 'recall-ledger' }));
+  const mint = (overrides: Partial<Parameters<typeof signToken>[0]> = {}) =>
+    signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read'], secret: SECRET, issuer: 'issuer-a', audience: 'recall-ledger', ...overrides });
+
+  it('R-TN-1 accepts an HS256 token and returns user, team and scopes', async () => {
+    await expect(verifier.verify(await mint())).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['memory:read'] });
+  });
+
+  it.each([
+    ['expired', { expiresInSeconds: -5 }],
+    ['signed with another secret', { secret: 'o'.repeat(48) }],
+    ['from another issuer', { issuer: 'issuer-b' }],
+    ['for another audience', { audience: 'someone-else' }],
+    ['with a sub that is not a UUID', { userId: 'alice' }],
+    ['with a tid that is not a UUID', { teamId: 'team' }],
+  ])('R-TN-1 rejects a token %s as UNAUTHENTICATED', async (_label, overrides) => {
+    await expect(verifier.verify(await mint(overrides))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('R-TN-1 rejects a token without exp', async () => {
+    const token = await new SignJWT({ tid: TEAM }).setProtectedHeader({ alg: 'HS256' }).setSubject(USER).setIssuer('issuer-a').setAudience('recall-ledger').sign(new TextEncoder().encode(SECRET));
+    await expect(verifier.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  describe('with a JWKS URL', () => {
+    let server: Server;
+    let url: string;
+    let privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+
+    beforeAll(async () => {
+      const pair = await generateKeyPair('ES256');
+      privateKey = pair.privateKey;
+      const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+      server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('R-TN-1 accepts an ES256 token whose key is in the JWKS, and refuses HS256 when no secret is set', async () => {
+      const jwksVerifier = new TokenVerifier(loadConfig({ AUTH_JWKS_URL: url }));
+      const token = await new SignJWT({ tid: TEAM, scope: 'admin' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setSubject(USER)
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      await expect(jwksVerifier.verify(token)).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['admin'] });
+      await expect(jwksVerifier.verify(await mint({ issuer: undefined, audience: undefined }))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    });
+  });
+});

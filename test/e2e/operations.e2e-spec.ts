@@ -1,0 +1,88 @@
+import request from 'supertest';
+import { createTestApp, identity, type TestApp } from '../support/test-app';
+
+describe('Operations (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ HTTP_BODY_LIMIT: '1mb' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('R-OP-1 /health answers and /health/ready checks the database', async () => {
+    await request(t.app.getHttpServer()).get('/health').expect(200, { status: 'ok' });
+    const ready = await request(t.app.getHttpServer()).get('/health/ready').expect(200);
+    expect(ready.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' } } });
+  });
+
+  it('R-OP-1 /metrics serves Prometheus text', async () => {
+    const res = await request(t.app.getHttpServer()).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('R-OP-1 every response carries a request id, the caller\'s when well-formed', async () => {
+    const mine = await request(t.app.getHttpServer()).get('/health').set('x-request-id', 'trace-123');
+    expect(mine.headers['x-request-id']).toBe('trace-123');
+    const made = await request(t.app.getHttpServer()).get('/health').set('x-request-id', 'bad id with spaces');
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('R-TR-5 a request body over Express\' 100 kB default is accepted', async () => {
+    const admin = await identity(['admin']);
+    const res = await t.graphql(`mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(150_000) }, admin.token);
+    expect(res.status).toBe(200);
+    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'name' } });
+  });
+
+  it('R-TR-5 a body over the configured limit is PAYLOAD_TOO_LARGE naming the limit', async () => {
+    const admin = await identity(['admin']);
+    const res = await t.graphql(`mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(1_100_000) }, admin.token);
+    expect(res.status).toBe(413);
+    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'PAYLOAD_TOO_LARGE' }, message: expect.stringContaining('1mb') });
+  });
+
+  it('R-OP-5 CSRF prevention refuses a simple GET query without a preflight header', async () => {
+    const res = await request(t.app.getHttpServer()).get('/graphql').query({ query: '{ me { userId } }' });
+    expect(res.status).toBe(400);
+  });
+
+  it('R-OP-5 HTTP batching is off', async () => {
+    const admin = await identity(['admin']);
+    const res = await request(t.app.getHttpServer())
+      .post('/graphql')
+      .set('authorization', `Bearer ${admin.token}`)
+      .send([{ query: '{ me { userId } }' }, { query: '{ me { userId } }' }]);
+    expect(res.status).toBe(400);
+  });
+
+  it('R-OP-3 queries deeper than the limit or with too many aliases are refused before execution', async () => {
+    const admin = await identity(['admin']);
+    const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: me { userId }`).join(' ');
+    const res = await t.graphql(`{ ${aliases} }`, {}, admin.token);
+    expect(res.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(res.data ?? null).toBeNull();
+  });
+
+  it('R-OP-3 an internal failure is masked: INTERNAL_SERVER_ERROR with a request id and no SQL', async () => {
+    const user = await identity(['memory:read']);
+    await t.graphql('{ me { userId } }', {}, user.token);
+    await t.sql.query('alter table space_members rename to space_members_gone');
+    try {
+      const res = await request(t.app.getHttpServer())
+        .post('/graphql')
+        .set('authorization', `Bearer ${user.token}`)
+        .set('x-request-id', 'req-masked-1')
+        .send({ query: '{ me { userId } }' });
+      const error = res.body.errors[0];
+      expect(error).toMatchObject({ message: 'Internal server error.', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-masked-1' } });
+      expect(JSON.stringify(res.body)).not.toMatch(/space_members|select|stack/i);
+    } finally {
+      await t.sql.query('alter table space_members_gone rename to space_members');
+    }
+    // The process and the pool survive: the next request succeeds.
+    expect((await t.graphql('{ me { userId } }', {}, user.token)).errors).toBeUndefined();
+  });
+});

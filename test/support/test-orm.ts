@@ -1,0 +1,23 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ormOptions } from '../../src/database/orm-options';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface TestOrm {
+  readonly orm: MikroORM;
+  readonly database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** MikroORM on a fresh database cloned from the template, for medium tests of repositories and services. */
+export async function createTestOrm(): Promise<TestOrm> {
+  const database = await createTestDatabase();
+  const orm = await MikroORM.init(ormOptions({ url: database.url }));
+  return {
+    orm,
+    database,
+    async close() {
+      await orm.close(true);
+      await database.drop();
+    },
+  };
+}
