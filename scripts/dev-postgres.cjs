@@ -1,6 +1,7 @@
 // Starts the embedded PostgreSQL of `.data/pg` in the foreground and prints its URL, for the
 // MikroORM CLI (`DATABASE_URL=… npm run migration:create`). Ctrl-C stops it.
-require('../dist/src/database/embedded-postgres')
+require('@swc-node/register');
+require('../src/database/embedded-postgres')
   .startEmbeddedPostgres({ dataDir: require('node:path').resolve('.data/pg'), port: 54329 })
   .then(async (pg) => {
     const { Client } = require('pg');
