@@ -1,0 +1,58 @@
+import { evaluateSummaryPart } from './evaluate-summary-part';
+import { summarizeGeneric } from './generic-summarizer';
+import { BUILT_IN_SUMMARIZER_REGISTRY, SummarizerRegistry, SummarizerRule } from './summarizer-rules';
+import { boundLine, isRecord } from './text-bounds';
+
+/** Bound of the summary after the colon of a block line. */
+export const SUMMARY_MAX_CHARS = 100;
+// Larger JSON texts are summarized as text rather than parsed on every render.
+const MAX_PARSED_TEXT_CHARS = 1_000_000;
+
+/**
+ * A one-line, bounded, deterministic summary of a tool result (R-RC-3): the first rule for
+ * the tool whose condition and required parts hold, else the generic summarizer. An output
+ * stored as JSON text is read as the JSON it holds.
+ */
+export function summarizeToolResult(
+  toolName: string,
+  toolInput: unknown,
+  toolOutput: unknown,
+  registry: SummarizerRegistry = BUILT_IN_SUMMARIZER_REGISTRY,
+): string {
+  const output = parseJsonText(toolOutput);
+  const summary = summarizeByRule(registry.get(toolName) ?? [], toolInput, output) ?? summarizeGeneric(output);
+  return boundLine(summary, SUMMARY_MAX_CHARS) || 'no data';
+}
+
+function summarizeByRule(rules: readonly SummarizerRule[], input: unknown, output: unknown): string | null {
+  for (const rule of rules) {
+    if (!matches(rule, input)) continue;
+    const texts: string[] = [];
+    let complete = true;
+    for (const part of rule.parts) {
+      const text = evaluateSummaryPart(part, output);
+      if (text !== null) texts.push(text);
+      else if (!part.optional) complete = false;
+    }
+    if (complete && texts.length > 0) return texts.join(', ');
+  }
+  return null;
+}
+
+function matches(rule: SummarizerRule, input: unknown): boolean {
+  if (rule.when === undefined) return true;
+  if (!isRecord(input)) return false;
+  return Object.entries(rule.when).every(([key, expected]) => Object.hasOwn(input, key) && input[key] === expected);
+}
+
+function parseJsonText(output: unknown): unknown {
+  if (typeof output !== 'string' || output.length > MAX_PARSED_TEXT_CHARS) return output;
+  const start = output.trimStart().charAt(0);
+  if (start !== '{' && start !== '[') return output;
+  try {
+    return JSON.parse(output) as unknown;
+  } catch {
+    // Not JSON after all (or nested past the parser's limits): it is text.
+    return output;
+  }
+}

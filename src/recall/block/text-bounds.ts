@@ -1,0 +1,38 @@
+/** One character marks elided text, so a bound of N characters stays exact. */
+export const ELLIPSIS = '…';
+
+// Whitespace runs and control characters (C0, C1, U+2028/2029 are in \s) would break the
+// one-row-per-line layout of the block.
+// eslint-disable-next-line no-control-regex
+const LINE_BREAKING = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+export function toSingleLine(text: string): string {
+  return text.replace(LINE_BREAKING, ' ').trim();
+}
+
+/** The first `length` UTF-16 units, one fewer if that would split a surrogate pair. */
+export function safeSlice(text: string, length: number): string {
+  if (length <= 0) return '';
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
+}
+
+/** `text` if it fits in `maxChars`, else its start and an ellipsis, `maxChars` long at most. */
+export function clipText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (maxChars <= 0) return '';
+  return safeSlice(text, maxChars - 1) + ELLIPSIS;
+}
+
+/** Single-line and at most `maxChars`; only a bounded window of a huge text is scanned. */
+export function boundLine(text: string, maxChars: number): string {
+  const windowed = text.length > maxChars * 4;
+  const line = toSingleLine(windowed ? safeSlice(text, maxChars * 4) : text);
+  if (!windowed) return clipText(line, maxChars);
+  // The window cut the text: mark the elision even when what is left happens to fit.
+  return line.length < maxChars ? line + ELLIPSIS : clipText(line + ELLIPSIS, maxChars);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
