@@ -9,7 +9,9 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { RecallModule } from './recall/recall.module';
 import { TenancyModule } from './tenancy/tenancy.module';
+import { ToolResultsModule } from './tool-results/tool-results.module';
 
 /** The first failing constraint, with its dotted field path (R-OP-4: BAD_USER_INPUT names the field). */
 function firstViolation(errors: ValidationError[], prefix = ''): BadUserInputError {
@@ -32,6 +34,8 @@ export class AppModule {
         ScheduleModule.forRoot(),
         ObservabilityModule,
         TenancyModule,
+        ToolResultsModule,
+        RecallModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: GraphqlErrorFilter },

@@ -37,6 +37,22 @@ export class AppConfig {
   readonly featureFlags: {
     readonly cacheTtlMs: number;
   };
+  readonly toolResults: {
+    /** Largest accepted tool output, serialized as JSON, in bytes (R-TR-5). */
+    readonly maxOutputBytes: number;
+    readonly maxInputBytes: number;
+    /** Snapshots kept per conversation; older ones are deleted on insert (R-TR-3). */
+    readonly conversationCap: number;
+    readonly retentionDays: number;
+  };
+  readonly recall: {
+    /** K: how many recent snapshots the block is built from (R-RC-1). */
+    readonly blockRows: number;
+    /** The whole block's token budget (R-RC-2). */
+    readonly blockTokenBudget: number;
+    /** Inject the block only when the user message looks like recall (R-RC-5). */
+    readonly intentGating: boolean;
+  };
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);

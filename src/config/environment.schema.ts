@@ -83,4 +83,25 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
   GRAPHQL_MAX_TOKENS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1024) @Max(64 * 1024 * 1024) @IsInt()
+  TOOL_OUTPUT_MAX_BYTES?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1024) @Max(16 * 1024 * 1024) @IsInt()
+  TOOL_INPUT_MAX_BYTES?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(100_000) @IsInt()
+  CONVERSATION_SNAPSHOT_CAP?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  TOOL_RESULT_RETENTION_DAYS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(50) @IsInt()
+  RECALL_BLOCK_ROWS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(50) @Max(8000) @IsInt()
+  RECALL_BLOCK_TOKEN_BUDGET?: number;
+
+  @IsOptional() @Transform(toBoolean) @IsBoolean()
+  RECALL_INTENT_GATING?: boolean;
 }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
+import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from '../recall/block/previously-fetched-block';
 import { EnvironmentVariables } from './environment.schema';
 
 export class ConfigError extends Error {}
@@ -60,6 +61,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxTokens: vars.GRAPHQL_MAX_TOKENS ?? 10000,
     },
     featureFlags: { cacheTtlMs: vars.FEATURE_FLAG_CACHE_TTL_MS ?? 5000 },
+    toolResults: {
+      maxOutputBytes: vars.TOOL_OUTPUT_MAX_BYTES ?? 2 * 1024 * 1024,
+      maxInputBytes: vars.TOOL_INPUT_MAX_BYTES ?? 256 * 1024,
+      conversationCap: vars.CONVERSATION_SNAPSHOT_CAP ?? 200,
+      retentionDays: vars.TOOL_RESULT_RETENTION_DAYS ?? 180,
+    },
+    recall: {
+      blockRows: vars.RECALL_BLOCK_ROWS ?? DEFAULT_BLOCK_ROWS,
+      blockTokenBudget: vars.RECALL_BLOCK_TOKEN_BUDGET ?? DEFAULT_BLOCK_TOKEN_BUDGET,
+      intentGating: vars.RECALL_INTENT_GATING ?? false,
+    },
   });
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { TENANCY_ENTITIES } from '../tenancy/entities';
+import { TOOL_RESULT_ENTITIES } from '../tool-results/entities';
 
 // MikroORM's own TypeScript detection misses @swc/jest; decide from our own file name.
 const isTs = __filename.endsWith('.ts');
@@ -15,7 +16,7 @@ export interface OrmConnectionOptions {
   log?: (message: string) => void;
 }
 
-export const ENTITIES = [...TENANCY_ENTITIES];
+export const ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES];
 
 export function ormOptions(connection: OrmConnectionOptions): Options {
   return defineConfig({

@@ -1,4 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../src/database/orm-options';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
@@ -9,9 +9,9 @@ export interface TestOrm {
 }
 
 /** MikroORM on a fresh database cloned from the template, for medium tests of repositories and services. */
-export async function createTestOrm(): Promise<TestOrm> {
+export async function createTestOrm(extra: Partial<Options> = {}): Promise<TestOrm> {
   const database = await createTestDatabase();
-  const orm = await MikroORM.init(ormOptions({ url: database.url }));
+  const orm = await MikroORM.init({ ...ormOptions({ url: database.url }), ...extra });
   return {
     orm,
     database,
@@ -20,4 +20,9 @@ export async function createTestOrm(): Promise<TestOrm> {
       await database.drop();
     },
   };
+}
+
+/** MikroORM options that collect every executed SQL statement into `statements`. */
+export function captureSql(statements: string[]): Partial<Options> {
+  return { debug: ['query', 'query-params'], logger: (message: string) => statements.push(message) };
 }

@@ -38,6 +38,11 @@ describe('operation scopes', () => {
       'Mutation.retireSpace': ['admin'],
       'Mutation.bumpSpaceGeneration': ['admin'],
       'Mutation.setFeatureFlag': ['admin'],
+      'Query.toolResultHistory': ['memory:read'],
+      'Query.toolResult': ['memory:read'],
+      'Mutation.recordToolResults': ['memory:write'],
+      'Query.recallBlock': ['memory:read'],
+      'Query.priorToolResults': ['memory:read'],
     });
   });
 

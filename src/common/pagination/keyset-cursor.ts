@@ -1,0 +1,37 @@
+import { BadUserInputError } from '../errors/app-error';
+
+/** A position in a (created_at, id) ordering. `createdAt` keeps PostgreSQL's microseconds. */
+export interface KeysetPosition {
+  createdAt: string;
+  id: string;
+}
+
+const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Opaque to clients; base64url of the position. */
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, field = 'after'): KeysetPosition {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2) {
+      const [createdAt, id] = parsed as unknown[];
+      if (typeof createdAt === 'string' && ISO_MICROS.test(createdAt) && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new BadUserInputError(field, `${field} is not a cursor this API returned; pass an endCursor from a previous page.`);
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+export function checkPageSize(first: number, field = 'first'): number {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+    throw new BadUserInputError(field, `${field} must be between 1 and ${MAX_PAGE_SIZE}.`);
+  }
+  return first;
+}

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
+import type { ToolResultHandle } from '../tool-result-handle';
+
+const compactHandle: ToolResultHandle = {
+  memId: 'mem_ABCDEFGHIJKLMNOP',
+  toolName: 'lookup_rows',
+  toolCallId: 'call_1',
+  sizeChars: 2048,
+  summaryOneliner: '3 rows, newest 2025-05-26',
+  schemaHint: '{rows: [{id, name}×3]}',
+  headPreview: '{"rows":[{"id":1,"name":"alpha"},{"id":2,"name":"beta"}…',
+};
+
+// Real ids are token-hungry (random base62/base32): the optional lines give way to the budget.
+const searchHandle: ToolResultHandle = {
+  memId: 'mem_7QK2M9X4TZ8B3NWA',
+  toolName: 'search_products',
+  toolCallId: 'toolu_01HqX8v2Lm4Tn7Rb9Kc3Pw5Zs1',
+  sizeChars: 363155,
+  summaryOneliner: '320 items, newest 2025-05-26',
+  schemaHint:
+    '{query, marketplace, items: [{product_id, title, brand, price, rating, reviews, rank, price_history: [{date, price}×26]}×320], total}',
+  headPreview: '{"query":"mechanical keyboard","marketplace":"US","items":[{"product_id":"B0Z0T2PUCW","title":"Nordpeak Mechanical Keyb…',
+};
+
+// Token-hungry characters (rare planes, control characters) next to ordinary text.
+const heavyUnit = fc.constantFrom('\u{10FFFF}', '\u{E0100}', 'ꙮ', '𒐫', '\u0000', '\n', ' ', 'a', '1', "'");
+const arbitraryText = (maxLength: number): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.string({ maxLength }),
+    fc.string({ unit: 'binary', maxLength }),
+    fc.string({ unit: 'grapheme', maxLength }),
+    fc.string({ unit: heavyUnit, maxLength }),
+  );
+
+const arbitraryHandle: fc.Arbitrary<ToolResultHandle> = fc.record({
+  memId: fc.oneof(fc.stringMatching(/^mem_[A-Z2-7]{16}$/), arbitraryText(400)),
+  toolName: arbitraryText(400),
+  toolCallId: arbitraryText(400),
+  sizeChars: fc.oneof(fc.nat(), fc.integer(), fc.double()),
+  summaryOneliner: arbitraryText(1000),
+  schemaHint: fc.option(arbitraryText(600), { nil: null }),
+  headPreview: fc.option(arbitraryText(600), { nil: null }),
+});
+
+describe('renderStub', () => {
+  it('R-LG-1 renders the golden stub with every line when the fields are short', () => {
+    expect(renderStub(compactHandle)).toBe(
+      [
+        '[recall-ledger tool_memory v1]',
+        'tool=lookup_rows',
+        'size_original=2048 chars',
+        'schema: {rows: [{id, name}×3]}',
+        'summary: 3 rows, newest 2025-05-26',
+        'preview: {"rows":[{"id":1,"name":"alpha"},{"id":2,"name":"beta"}…',
+        `re-expand: recall_tool_result(mem_id='mem_ABCDEFGHIJKLMNOP', format="full"); ` +
+          'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+      ].join('\n'),
+    );
+  });
+
+  it('R-LG-1 renders the golden stub of a real-sized result, optional lines giving way to the budget', () => {
+    const stub = renderStub(searchHandle);
+    expect(stub).toBe(
+      [
+        '[recall-ledger tool_memory v1]',
+        'tool=search_products',
+        'size_original=363155 chars',
+        'schema: {query, marketplace, items: [{product_id, title, brand, price, rating, reviews, rank, price_history:…',
+        'summary: 320 items, newest 2025-05-26',
+        `re-expand: recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', format="full"); ` +
+          'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+      ].join('\n'),
+    );
+    expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
+  });
+
+  it('R-LG-1 names the mem id and how to re-expand, whole or by query, range or json_path', () => {
+    const stub = renderStub(searchHandle);
+    expect(stub).toContain(`recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', format="full")`);
+    for (const key of ['query=', 'offset=', 'max_chars=', 'json_path=']) expect(stub).toContain(key);
+    expect(stub.startsWith(STUB_MARKER)).toBe(true);
+    expect(isLedgerStub(stub)).toBe(true);
+    expect(isLedgerStub('{"items": []}')).toBe(false);
+  });
+
+  it('R-LG-1 gives the same bytes for the same handle, and for an equal copy of it', () => {
+    expect(renderStub(searchHandle)).toBe(renderStub(searchHandle));
+    expect(renderStub({ ...searchHandle })).toBe(renderStub(JSON.parse(JSON.stringify(searchHandle)) as ToolResultHandle));
+  });
+
+  it('R-LG-1 stays within 120 tokens, on a fixed line count, for adversarial handles', () => {
+    fc.assert(
+      fc.property(arbitraryHandle, (handle) => {
+        const stub = renderStub(handle);
+        expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
+        expect(stub.startsWith(`${STUB_MARKER}\ntool=`)).toBe(true);
+        // Newlines in fields are collapsed, so a field can never forge a line of its own.
+        expect(stub.split('\n').length).toBeLessThanOrEqual(7);
+        expect(stub.split('\n').at(-1)).toMatch(/^re-expand: recall_tool_result\(mem_id='.*', format="full"\); slice: /);
+        expect(renderStub(handle)).toBe(stub);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('R-LG-1 never cuts a real mem id, however long the other fields are', () => {
+    fc.assert(
+      fc.property(arbitraryHandle, fc.stringMatching(/^mem_[A-Z2-7]{16}$/), (handle, memId) => {
+        expect(renderStub({ ...handle, memId })).toContain(`recall_tool_result(mem_id='${memId}', format="full")`);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('R-LG-1 elides a long summary with … instead of dropping it', () => {
+    const stub = renderStub({ ...searchHandle, summaryOneliner: 'price '.repeat(200) });
+    expect(stub).toMatch(/\nsummary: (price )+price…\n/);
+    expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
+  });
+});

@@ -1,0 +1,142 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ToolResultHandle } from './tool-result-handle';
+import { keepCodePoints, toSingleLine } from './text-elision';
+
+export const STUB_FORMAT_VERSION = 'v1';
+/** Every stub starts with this; compaction uses it to recognise results it already replaced. */
+export const STUB_MARKER_PREFIX = '[recall-ledger tool_memory ';
+export const STUB_MARKER = `${STUB_MARKER_PREFIX}${STUB_FORMAT_VERSION}]`;
+export const STUB_MAX_TOKENS = 120;
+
+type FieldName = 'toolName' | 'memId' | 'summary' | 'schema' | 'preview';
+
+interface FitStep {
+  field: FieldName;
+  /** Fewest code points the step may leave; an optional line that cannot keep them is dropped. */
+  floor: number;
+}
+
+// Caps applied before any token counting, so a huge field costs nothing to tokenize.
+const CHAR_CAPS: Readonly<Record<FieldName, number>> = {
+  toolName: 64,
+  memId: 64,
+  summary: 240,
+  schema: 160,
+  preview: 120,
+};
+
+const OPTIONAL_FIELDS: ReadonlySet<FieldName> = new Set<FieldName>(['schema', 'preview']);
+
+// Shrink order when the stub is over budget: the optional lines first, then the summary down to
+// a useful length, then identifiers only adversarial input makes long. The mem id goes last: a
+// real one (20 chars) always fits once everything else is minimal, and the last step guarantees it.
+const FIT_STEPS: readonly FitStep[] = [
+  { field: 'preview', floor: 16 },
+  { field: 'schema', floor: 24 },
+  { field: 'summary', floor: 60 },
+  { field: 'toolName', floor: 24 },
+  { field: 'summary', floor: 12 },
+  { field: 'toolName', floor: 0 },
+  { field: 'summary', floor: 0 },
+  { field: 'memId', floor: 24 },
+  { field: 'memId', floor: 0 },
+];
+
+/** Each field as code points plus how many are kept (`null` once an optional line is dropped). */
+type FieldState = Record<FieldName, { points: readonly string[]; keep: number | null }>;
+
+/**
+ * The text that replaces a tool result on the wire. A pure function of the handle — no clock, no
+ * randomness — so the same handle gives the same bytes in every process, and the prompt-cache
+ * prefix holding it stays stable. Always ≤ {@link STUB_MAX_TOKENS} tokens (o200k).
+ */
+export function renderStub(handle: ToolResultHandle): string {
+  const state = initialState(handle);
+  const size = Number.isSafeInteger(handle.sizeChars) && handle.sizeChars >= 0 ? String(handle.sizeChars) : '?';
+  const render = (): string => renderLines(state, size);
+  if (fits(render())) return render();
+  for (const step of FIT_STEPS) {
+    shrinkField(state, step, render);
+    if (fits(render())) break;
+  }
+  return render();
+}
+
+/** True for text that is already one of our stubs (any format version). */
+export function isLedgerStub(text: string): boolean {
+  return text.startsWith(STUB_MARKER_PREFIX);
+}
+
+function fits(stub: string): boolean {
+  return countTokens(stub) <= STUB_MAX_TOKENS;
+}
+
+function initialState(handle: ToolResultHandle): FieldState {
+  const raw: Record<FieldName, string> = {
+    toolName: handle.toolName,
+    memId: handle.memId,
+    summary: handle.summaryOneliner,
+    schema: handle.schemaHint ?? '',
+    preview: handle.headPreview ?? '',
+  };
+  const state = {} as FieldState;
+  for (const field of Object.keys(CHAR_CAPS) as FieldName[]) {
+    const points = Array.from(toSingleLine(String(raw[field] ?? '')));
+    const empty = points.length === 0 && OPTIONAL_FIELDS.has(field);
+    const capped = points.length <= CHAR_CAPS[field] ? points.length : CHAR_CAPS[field] - 1;
+    state[field] = { points, keep: empty ? null : capped };
+  }
+  return state;
+}
+
+function text(state: FieldState, field: FieldName): string | null {
+  const { points, keep } = state[field];
+  return keep === null ? null : keepCodePoints(points, keep);
+}
+
+function renderLines(state: FieldState, size: string): string {
+  const schema = text(state, 'schema');
+  const preview = text(state, 'preview');
+  const summary = text(state, 'summary') || '(none)';
+  // No call id: the tool_result block keeps its tool_use_id, so the tokens go to the schema.
+  const lines = [STUB_MARKER, `tool=${text(state, 'toolName')}`];
+  lines.push(`size_original=${size} chars`);
+  if (schema !== null) lines.push(`schema: ${schema}`);
+  lines.push(`summary: ${summary}`);
+  if (preview !== null) lines.push(`preview: ${preview}`);
+  lines.push(
+    `re-expand: recall_tool_result(mem_id='${text(state, 'memId')}', format="full"); ` +
+      'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+  );
+  return lines.join('\n');
+}
+
+/** Keeps the longest prefix of one field (not below the floor) that makes the stub fit. */
+function shrinkField(state: FieldState, step: FitStep, render: () => string): void {
+  const entry = state[step.field];
+  if (entry.keep === null) return;
+  const optional = OPTIONAL_FIELDS.has(step.field);
+  if (entry.keep <= step.floor) {
+    // Already short, yet the stub is over budget: an optional line goes, a required one stays.
+    if (optional) entry.keep = null;
+    return;
+  }
+  const attempt = (keep: number): boolean => {
+    entry.keep = keep;
+    return fits(render());
+  };
+  const current = entry.keep;
+  if (!attempt(step.floor)) {
+    entry.keep = optional ? null : step.floor;
+    return;
+  }
+  // Invariant: `low` fits, `high` does not (the caller only shrinks a stub that is over budget).
+  let low = step.floor;
+  let high = current;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (attempt(middle)) low = middle;
+    else high = middle;
+  }
+  entry.keep = low;
+}

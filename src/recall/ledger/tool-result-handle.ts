@@ -1,0 +1,13 @@
+/**
+ * The compact descriptor of one recorded tool result. `memId` is the public address the model
+ * passes back to `recall_tool_result`; every other field only feeds the deterministic stub.
+ */
+export interface ToolResultHandle {
+  memId: string;
+  toolName: string;
+  toolCallId: string;
+  sizeChars: number;
+  summaryOneliner: string;
+  schemaHint: string | null;
+  headPreview: string | null;
+}

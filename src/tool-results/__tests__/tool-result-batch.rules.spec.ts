@@ -1,0 +1,31 @@
+import { checkToolResultBatch, MAX_BATCH_ITEMS } from '../tool-result-batch.rules';
+
+const limits = { maxOutputBytes: 1024, maxInputBytes: 256, retentionDays: 180 };
+const now = new Date('2026-06-01T00:00:00Z');
+const item = (overrides: object = {}) => ({ toolInput: {}, toolOutput: 'ok', ...overrides });
+
+describe('checkToolResultBatch', () => {
+  it('R-TR-1 accepts 1 to 100 items and refuses an empty or larger batch', () => {
+    expect(() => checkToolResultBatch([item()], limits, now)).not.toThrow();
+    expect(() => checkToolResultBatch(Array.from({ length: MAX_BATCH_ITEMS }, () => item()), limits, now)).not.toThrow();
+    expect(() => checkToolResultBatch([], limits, now)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+    expect(() => checkToolResultBatch(Array.from({ length: 101 }, () => item()), limits, now)).toThrow('1 to 100');
+  });
+
+  it('R-TR-5 measures outputs serialized, in bytes, and names the item and the limit', () => {
+    const exactly = 'x'.repeat(1022); // plus two quotes = 1024 bytes
+    expect(() => checkToolResultBatch([item({ toolOutput: exactly })], limits, now)).not.toThrow();
+    expect(() => checkToolResultBatch([item(), item({ toolOutput: `${exactly}é` })], limits, now)).toThrow(
+      expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE', details: { field: 'input.1.toolOutput' }, message: expect.stringContaining('1024 bytes') }),
+    );
+    expect(() => checkToolResultBatch([item({ toolInput: { q: 'y'.repeat(300) } })], limits, now)).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }));
+  });
+
+  it('R-TR-1 createdAt may not be in the future beyond the skew or older than the retention window', () => {
+    const at = (ms: number) => item({ createdAt: new Date(now.getTime() + ms) });
+    expect(() => checkToolResultBatch([at(60_000)], limits, now)).not.toThrow();
+    expect(() => checkToolResultBatch([at(10 * 60_000)], limits, now)).toThrow('in the future');
+    expect(() => checkToolResultBatch([at(-179 * 86_400_000)], limits, now)).not.toThrow();
+    expect(() => checkToolResultBatch([at(-181 * 86_400_000)], limits, now)).toThrow('180-day retention window');
+  });
+});

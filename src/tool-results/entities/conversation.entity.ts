@@ -1,0 +1,21 @@
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Space } from '../../tenancy/entities/space.entity';
+import { User } from '../../tenancy/entities/user.entity';
+
+/** A chat conversation of one user in one space. Clients pass their own UUIDs; we upsert. */
+@Entity({ tableName: 'conversations' })
+export class Conversation {
+  @PrimaryKey({ type: 'uuid' })
+  id: string;
+
+  @Index()
+  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'user_id' })
+  user: User;
+
+  @Index()
+  @ManyToOne(() => Space, { deleteRule: 'cascade', fieldName: 'space_id' })
+  space: Space;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,5 @@
+import { Conversation } from './conversation.entity';
+import { MessageToolResult } from './message-tool-result.entity';
+import { Message } from './message.entity';
+
+export const TOOL_RESULT_ENTITIES = [Conversation, Message, MessageToolResult];

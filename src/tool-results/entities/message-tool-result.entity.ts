@@ -1,0 +1,61 @@
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { User } from '../../tenancy/entities/user.entity';
+import { Conversation } from './conversation.entity';
+import { Message } from './message.entity';
+
+/**
+ * One tool call's result as the model saw it (SPEC §4): the ADR's columns, plus the
+ * idempotency key `tool_use_id` (unique per user), the public address `mem_id` and
+ * `size_chars`. Indexes beyond the ADR's serve the scoped reads and the retention scan.
+ */
+@Entity({ tableName: 'message_tool_results' })
+@Index({ name: 'ix_message_tool_results_conversation_recency', properties: ['conversation', 'createdAt'] })
+// Top-K of a conversation with the user predicate reads K rows, not the whole conversation.
+@Index({
+  name: 'message_tool_results_conversation_user_recency',
+  expression: 'create index "message_tool_results_conversation_user_recency" on "message_tool_results" ("conversation_id", "user_id", "created_at" desc, "id" desc)',
+})
+// History across conversations, newest first, keyset on (created_at, id).
+@Index({
+  name: 'message_tool_results_user_recency',
+  expression: 'create index "message_tool_results_user_recency" on "message_tool_results" ("user_id", "created_at" desc, "id" desc)',
+})
+// Retention's global age scan.
+@Index({ name: 'message_tool_results_created_at_index', properties: ['createdAt'] })
+// Leads with user_id, so it is also the ADR's user_id index (GDPR deletes by user).
+@Unique({ name: 'message_tool_results_user_tool_use_unique', properties: ['user', 'toolUseId'] })
+export class MessageToolResult {
+  @PrimaryKey({ type: 'uuid' })
+  id: string;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'user_id' })
+  user: User;
+
+  @Index()
+  @ManyToOne(() => Message, { deleteRule: 'cascade', fieldName: 'message_id' })
+  message: Message;
+
+  @ManyToOne(() => Conversation, { deleteRule: 'cascade', fieldName: 'conversation_id' })
+  conversation: Conversation;
+
+  @Property({ type: 'varchar', length: 128 })
+  toolName: string;
+
+  @Property({ type: 'jsonb' })
+  toolInput: unknown;
+
+  @Property({ type: 'jsonb' })
+  toolOutput: unknown;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'varchar', length: 256 })
+  toolUseId: string;
+
+  @Property({ type: 'varchar', length: 20, unique: 'message_tool_results_mem_id_unique' })
+  memId: string;
+
+  @Property({ type: 'integer' })
+  sizeChars: number;
+}

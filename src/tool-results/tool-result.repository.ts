@@ -1,0 +1,196 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { KeysetPosition } from '../common/pagination/keyset-cursor';
+import { SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord } from './snapshot-record';
+
+export interface NewSnapshot {
+  id: string;
+  memId: string;
+  conversationId: string;
+  messageId: string;
+  toolUseId: string;
+  toolName: string;
+  toolInput: unknown;
+  toolOutput: unknown;
+  sizeChars: number;
+  createdAt?: Date | null;
+}
+
+export interface HistoryFilter {
+  conversationId?: string | null;
+  toolName?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+}
+
+/** `(?, ?, …), (?, ?, …)` for a multi-row VALUES list. */
+function valuesList(rows: number, row: string): string {
+  return Array.from({ length: rows }, () => row).join(', ');
+}
+
+/**
+ * Snapshots, their conversations and messages. Every statement carries the owner's user id:
+ * a row of another user is never read, locked, written or deleted through here.
+ */
+@Injectable()
+export class ToolResultRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(work);
+  }
+
+  /** Creates the conversations that are new; existing ones (anyone's) are left alone. */
+  async insertMissingConversations(userId: string, conversations: readonly { id: string; spaceId: string }[]): Promise<void> {
+    await this.em.execute(
+      `insert into conversations (id, user_id, space_id) values ${valuesList(conversations.length, '(?, ?, ?)')} on conflict (id) do nothing`,
+      conversations.flatMap((c) => [c.id, userId, c.spaceId]),
+    );
+  }
+
+  /**
+   * The user's own conversations among `ids`, locked until the transaction ends so concurrent
+   * writers to one conversation take turns (the cap stays exact). Locked in id order: no
+   * deadlocks between batches that share conversations.
+   */
+  async lockOwnConversations(userId: string, ids: readonly string[]): Promise<{ id: string; spaceId: string }[]> {
+    const rows = await this.em.execute<{ id: string; space_id: string }[]>(
+      `select id, space_id from conversations where user_id = ? and id in (?) order by id for no key update`,
+      [userId, ids],
+    );
+    return rows.map((r) => ({ id: r.id, spaceId: r.space_id }));
+  }
+
+  async insertMissingMessages(userId: string, messages: readonly { id: string; conversationId: string }[]): Promise<void> {
+    await this.em.execute(
+      `insert into messages (id, conversation_id, user_id, role) values ${valuesList(messages.length, `(?, ?, ?, 'assistant')`)} on conflict (id) do nothing`,
+      messages.flatMap((m) => [m.id, m.conversationId, userId]),
+    );
+  }
+
+  async findOwnMessages(userId: string, ids: readonly string[]): Promise<{ id: string; conversationId: string }[]> {
+    const rows = await this.em.execute<{ id: string; conversation_id: string }[]>(
+      `select id, conversation_id from messages where user_id = ? and id in (?)`,
+      [userId, ids],
+    );
+    return rows.map((r) => ({ id: r.id, conversationId: r.conversation_id }));
+  }
+
+  /** Inserts the snapshots whose tool_use_id is new for the user; returns the ids inserted. */
+  async insertSnapshots(userId: string, snapshots: readonly NewSnapshot[]): Promise<string[]> {
+    // clock_timestamp(), not now(): rows of one batch keep their input order in time.
+    const rows = await this.em.execute<{ id: string }[]>(
+      `insert into message_tool_results
+         (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+       values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?)')}
+       on conflict (user_id, tool_use_id) do nothing
+       returning id`,
+      snapshots.flatMap((s) => [
+        s.id,
+        userId,
+        s.messageId,
+        s.conversationId,
+        s.toolName,
+        JSON.stringify(s.toolInput),
+        JSON.stringify(s.toolOutput),
+        s.createdAt?.toISOString() ?? null,
+        s.toolUseId,
+        s.memId,
+        s.sizeChars,
+      ]),
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes the oldest snapshots past `cap` in each conversation (R-TR-3); returns how many. */
+  async trimConversations(userId: string, conversationIds: readonly string[], cap: number): Promise<number> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `delete from message_tool_results where id in (
+         select id from (
+           select id, row_number() over (partition by conversation_id order by created_at desc, id desc) as position
+             from message_tool_results
+            where user_id = ? and conversation_id in (?)
+         ) ranked
+          where position > ?)
+       returning id`,
+      [userId, conversationIds, cap],
+    );
+    return rows.length;
+  }
+
+  async findByToolUseIds(userId: string, toolUseIds: readonly string[]): Promise<SnapshotRecord[]> {
+    const rows = await this.em.execute<SnapshotRow[]>(
+      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where r.user_id = ? and r.tool_use_id in (?)`,
+      [userId, toolUseIds],
+    );
+    return rows.map(toSnapshotRecord);
+  }
+
+  async findById(userId: string, id: string): Promise<SnapshotRecord | null> {
+    const rows = await this.em.execute<SnapshotRow[]>(
+      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where r.user_id = ? and r.id = ?`,
+      [userId, id],
+    );
+    return rows.length > 0 ? toSnapshotRecord(rows[0]) : null;
+  }
+
+  /** The user's own conversation, or null for a missing one or another user's. */
+  async findOwnConversation(userId: string, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
+    const rows = await this.em.execute<{ id: string; space_id: string }[]>(
+      `select id, space_id from conversations where user_id = ? and id = ?`,
+      [userId, conversationId],
+    );
+    return rows.length > 0 ? { id: rows[0].id, spaceId: rows[0].space_id } : null;
+  }
+
+  /**
+   * The K most recent snapshots of a conversation, newest first. The user predicate is part
+   * of the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
+   */
+  async recentInConversation(userId: string, conversationId: string, limit: number): Promise<SnapshotRecord[]> {
+    const rows = await this.em.execute<SnapshotRow[]>(
+      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where r.conversation_id = ? and r.user_id = ?
+        order by r.created_at desc, r.id desc
+        limit ?`,
+      [conversationId, userId, limit],
+    );
+    return rows.map(toSnapshotRecord);
+  }
+
+  /** Newest first, keyset-paginated on (created_at, id). */
+  async history(userId: string, filter: HistoryFilter, after: KeysetPosition | null, limit: number): Promise<SnapshotRecord[]> {
+    const where = ['r.user_id = ?'];
+    const params: unknown[] = [userId];
+    if (filter.conversationId) {
+      where.push('r.conversation_id = ?');
+      params.push(filter.conversationId);
+    }
+    if (filter.toolName) {
+      where.push('r.tool_name = ?');
+      params.push(filter.toolName);
+    }
+    if (filter.since) {
+      where.push('r.created_at >= ?');
+      params.push(filter.since.toISOString());
+    }
+    if (filter.until) {
+      where.push('r.created_at < ?');
+      params.push(filter.until.toISOString());
+    }
+    if (after) {
+      where.push('(r.created_at, r.id) < (?::timestamptz, ?::uuid)');
+      params.push(after.createdAt, after.id);
+    }
+    const rows = await this.em.execute<SnapshotRow[]>(
+      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where ${where.join(' and ')}
+        order by r.created_at desc, r.id desc
+        limit ?`,
+      [...params, limit],
+    );
+    return rows.map(toSnapshotRecord);
+  }
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { InjectMetric, makeCounterProvider } from '@willsoto/nestjs-prometheus';
+import type { Counter } from 'prom-client';
+import { BoundedLabel } from '../common/metrics/bounded-label';
+
+const PERSISTED = 'tool_results_persisted_total';
+/** Distinct tool names a replica reports before the rest count as `other` (R-TR-8). */
+export const TOOL_NAME_LABEL_LIMIT = 100;
+
+export const TOOL_RESULT_METRIC_PROVIDERS = [
+  makeCounterProvider({ name: PERSISTED, help: 'Tool-result snapshots persisted (new rows only).', labelNames: ['tool_name'] }),
+];
+
+@Injectable()
+export class ToolResultMetrics {
+  private readonly toolNames = new BoundedLabel(TOOL_NAME_LABEL_LIMIT);
+
+  constructor(@InjectMetric(PERSISTED) private readonly persisted: Counter<'tool_name'>) {}
+
+  snapshotPersisted(toolName: string): void {
+    this.persisted.inc({ tool_name: this.toolNames.value(toolName) });
+  }
+}

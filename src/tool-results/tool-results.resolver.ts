@@ -1,0 +1,55 @@
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { InputListPipe } from '../common/graphql/input-list.pipe';
+import { UuidPipe } from '../common/graphql/uuid.pipe';
+import { encodeCursor } from '../common/pagination/keyset-cursor';
+import { handleOf } from '../recall/snapshot-handle';
+import { Actor } from '../tenancy/actor.decorator';
+import type { ActorContext } from '../tenancy/actor-context';
+import { RequiresScope } from '../tenancy/requires-scope.decorator';
+import { Scope } from '../tenancy/scopes';
+import type { SnapshotRecord } from './snapshot-record';
+import { ToolResultHandleModel } from './models/tool-result-handle.model';
+import { ToolResultInput } from './models/tool-result.input';
+import { RecordToolResultsPayload, ToolResultConnection, ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
+import { ToolResultsService } from './tool-results.service';
+
+@Resolver(() => ToolResultSnapshotModel)
+export class ToolResultsResolver {
+  constructor(private readonly toolResults: ToolResultsService) {}
+
+  @Mutation(() => RecordToolResultsPayload, { description: 'memory:write. R-TR-1..6' })
+  @RequiresScope(Scope.MEMORY_WRITE)
+  recordToolResults(
+    @Actor() actor: ActorContext,
+    @Args('input', { type: () => [ToolResultInput] }, new InputListPipe(ToolResultInput, 'input')) input: ToolResultInput[],
+  ): Promise<RecordToolResultsPayload> {
+    return this.toolResults.record(actor, input);
+  }
+
+  @Query(() => ToolResultConnection, { description: 'memory:read. R-TR-7' })
+  @RequiresScope(Scope.MEMORY_READ)
+  async toolResultHistory(
+    @Actor() actor: ActorContext,
+    @Args('conversationId', { type: () => ID, nullable: true }, new UuidPipe('conversationId', true)) conversationId: string | null,
+    @Args('toolName', { type: () => String, nullable: true }) toolName: string | null,
+    @Args('since', { type: () => Date, nullable: true }) since: Date | null,
+    @Args('until', { type: () => Date, nullable: true }) until: Date | null,
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+  ): Promise<ToolResultConnection> {
+    const page = await this.toolResults.history(actor, { conversationId, toolName, since, until }, first, after);
+    const edges = page.records.map((node) => ({ node, cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }) }));
+    return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
+  }
+
+  @Query(() => ToolResultSnapshotModel, { nullable: true, description: 'memory:read; null when missing or not the actor\'s. R-TR-7' })
+  @RequiresScope(Scope.MEMORY_READ)
+  toolResult(@Actor() actor: ActorContext, @Args('id', { type: () => ID }, new UuidPipe('id')) id: string): Promise<ToolResultSnapshotModel | null> {
+    return this.toolResults.findOne(actor, id);
+  }
+
+  @ResolveField('handle', () => ToolResultHandleModel)
+  handle(@Parent() snapshot: SnapshotRecord): ToolResultHandleModel {
+    return handleOf(snapshot);
+  }
+}

@@ -1,0 +1,47 @@
+import { identity, type TestApp, type TestIdentity } from './test-app';
+
+export interface SpaceMember extends TestIdentity {
+  spaceId: string;
+}
+
+/** A new team with an admin, one space, and a member of it holding the given scopes. */
+export async function memberOfNewSpace(t: TestApp, scopes = ['memory:read', 'memory:write']): Promise<SpaceMember> {
+  const admin = await identity(['admin']);
+  const created = await t.graphql<{ createSpace: { id: string } }>(`mutation { createSpace(name: "space") { id } }`, {}, admin.token);
+  const spaceId = created.data!.createSpace.id;
+  const member = await identity(scopes, { teamId: admin.teamId });
+  await t.graphql(`mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: spaceId, u: member.userId }, admin.token);
+  return { ...member, spaceId };
+}
+
+export interface ToolResultInputShape {
+  spaceId: string;
+  conversationId: string;
+  messageId: string;
+  toolUseId: string;
+  toolName: string;
+  toolInput: unknown;
+  toolOutput: unknown;
+  createdAt?: string;
+}
+
+/** A tool result for a conversation; ids are fresh unless given. */
+export function toolResult(spaceId: string, conversationId: string, overrides: Partial<ToolResultInputShape> = {}): ToolResultInputShape {
+  return {
+    spaceId,
+    conversationId,
+    messageId: crypto.randomUUID(),
+    toolUseId: `toolu_${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`,
+    toolName: 'query_site_data',
+    toolInput: { target: 'recent_members' },
+    toolOutput: { members: [{ name: 'Ada', registered_at: '2026-05-10' }] },
+    ...overrides,
+  };
+}
+
+export const RECORD = `mutation($input: [ToolResultInput!]!) {
+  recordToolResults(input: $input) {
+    createdCount duplicateCount
+    snapshots { id memId spaceId conversationId messageId toolUseId toolName toolInput toolOutput sizeChars createdAt }
+  }
+}`;
