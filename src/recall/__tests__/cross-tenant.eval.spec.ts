@@ -1,0 +1,79 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Gauge, Histogram, Registry } from 'prom-client';
+import { loadConfig } from '../../config/load-config';
+import { ActorContext } from '../../tenancy/actor-context';
+import { Scope } from '../../tenancy/scopes';
+import { ToolResultRepository } from '../../tool-results/tool-result.repository';
+import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { RecallBlockService } from '../recall-block.service';
+import { RecallMetrics } from '../recall.metrics';
+
+/**
+ * Release eval 4 (cross-tenant leak, R-RC-6): user B's rows carry user A's conversation id,
+ * inserted straight into the table as a malformed join would see them. A's block must never
+ * contain them, and the helper's SQL must carry the user predicate.
+ */
+describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
+  const statements: string[] = [];
+  let db: TestOrm;
+  let em: EntityManager;
+  let service: RecallBlockService;
+  const team = crypto.randomUUID();
+  const space = crypto.randomUUID();
+  const userA = crypto.randomUUID();
+  const userB = crypto.randomUUID();
+  const conversationA = crypto.randomUUID();
+  const actorA = new ActorContext(userA, team, [Scope.MEMORY_READ], [{ id: space, generation: 1 }]);
+
+  beforeAll(async () => {
+    db = await createTestOrm(captureSql(statements));
+    em = db.orm.em.fork() as EntityManager;
+    const registry = new Registry();
+    const metrics = new RecallMetrics(
+      new Gauge({ name: 'g', help: 'g', registers: [registry] }),
+      new Histogram({ name: 'h', help: 'h', registers: [registry] }),
+    );
+    service = new RecallBlockService(new ToolResultRepository(em), loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40) }), metrics);
+
+    const messageA = crypto.randomUUID();
+    const messageB = crypto.randomUUID();
+    await em.execute(
+      `insert into teams (id) values (?);
+       insert into users (id, team_id) values (?, ?), (?, ?);
+       insert into spaces (id, team_id, name) values (?, ?, 's');
+       insert into conversations (id, user_id, space_id) values (?, ?, ?);
+       insert into messages (id, conversation_id, user_id) values (?, ?, ?), (?, ?, ?);`,
+      [team, userA, team, userB, team, space, team, conversationA, userA, space, messageA, conversationA, userA, messageB, conversationA, userB],
+    );
+    const row = (user: string, message: string, useId: string, target: string, minutesAgo: number) => [
+      crypto.randomUUID(), user, message, conversationA, 'query_site_data', JSON.stringify({ target }),
+      JSON.stringify({ members: [{ name: 'x', registered_at: '2026-05-10' }] }), minutesAgo, useId, `mem_${useId.padEnd(16, 'a').slice(0, 16)}`, 10,
+    ];
+    const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?)`;
+    await em.execute(insert, row(userA, messageA, 'aownrow', 'a_own_target', 30));
+    // B's rows are the newest in A's conversation: a query without the user predicate would show them first.
+    for (let i = 0; i < 5; i += 1) await em.execute(insert, row(userB, messageB, `bleak${i}`, `b_secret_${i}`, i));
+  });
+  afterAll(() => db.close());
+
+  it('R-RC-6 A\'s block never contains B\'s rows, and the SQL carries the user predicate', async () => {
+    statements.length = 0;
+    const block = await RequestContext.create(em, () => service.build(actorA, conversationA, 'what did you show me?'));
+    expect(block.lines).toHaveLength(1);
+    expect(block.text).toContain('a_own_target');
+    expect(block.text).not.toContain('b_secret');
+
+    const topK = statements.filter((s) => s.includes('from message_tool_results'));
+    expect(topK).toHaveLength(1);
+    expect(topK[0]).toMatch(new RegExp(`r\\.user_id = '${userA}'`));
+    const conversationCheck = statements.filter((s) => s.includes('from conversations where'));
+    expect(conversationCheck[0]).toMatch(new RegExp(`user_id = '${userA}'`));
+  });
+
+  it('R-RC-6 B asking for A\'s conversation gets NOT_FOUND, not B\'s rows', async () => {
+    const actorB = new ActorContext(userB, team, [Scope.MEMORY_READ], [{ id: space, generation: 1 }]);
+    await expect(RequestContext.create(em, () => service.build(actorB, conversationA, null))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
