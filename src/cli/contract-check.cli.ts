@@ -1,15 +1,18 @@
 // Fails when the generated schema breaks ../shared/contract.graphql (graphql-js
 // findBreakingChanges), except for coordinates listed in contract-pending.txt: operations of
 // later issues, listed explicitly, a list that shrinks as they land.
+//   npm run contract:check [-- --contract path/to/contract.graphql]
 import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { buildSchema } from 'graphql';
 import { buildApiSchema } from '../common/graphql/api-schema';
 import { checkContract } from '../common/graphql/contract-check';
 
 const root = resolve(__dirname, '..', '..');
-const contractFile = process.env.CONTRACT_FILE ?? resolve(root, '..', 'shared', 'contract.graphql');
+const { values } = parseArgs({ options: { contract: { type: 'string' } } });
+const contractFile = values.contract ?? resolve(root, '..', 'shared', 'contract.graphql');
 
 async function main(): Promise<number> {
   if (!existsSync(contractFile)) {

@@ -1,14 +1,18 @@
-/** A stored tool-result snapshot as the repositories return it. */
-export interface SnapshotRecord {
-  id: string;
-  memId: string;
-  spaceId: string;
+/** What a tool call returned, and the conversation and message it belongs to. */
+export interface ToolResultFields {
   conversationId: string;
   messageId: string;
   toolUseId: string;
   toolName: string;
   toolInput: unknown;
   toolOutput: unknown;
+}
+
+/** A stored tool-result snapshot as the repositories return it. */
+export interface SnapshotRecord extends ToolResultFields {
+  id: string;
+  memId: string;
+  spaceId: string;
   sizeChars: number;
   createdAt: Date;
   /** created_at with PostgreSQL's microseconds, for keyset cursors. */

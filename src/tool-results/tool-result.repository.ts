@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
-import { SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord } from './snapshot-record';
+import { SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
 
-export interface NewSnapshot {
+export interface NewSnapshot extends ToolResultFields {
   id: string;
   memId: string;
-  conversationId: string;
-  messageId: string;
-  toolUseId: string;
-  toolName: string;
-  toolInput: unknown;
-  toolOutput: unknown;
   sizeChars: number;
   createdAt?: Date | null;
 }

@@ -5,20 +5,14 @@ import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor'
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
 import { newMemId } from './mem-id';
-import type { SnapshotRecord } from './snapshot-record';
+import type { SnapshotRecord, ToolResultFields } from './snapshot-record';
 import { payloadText } from '../recall/snapshot-handle';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import { type HistoryFilter, type NewSnapshot, ToolResultRepository } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
 
-export interface ToolResultToRecord {
+export interface ToolResultToRecord extends ToolResultFields {
   spaceId: string;
-  conversationId: string;
-  messageId: string;
-  toolUseId: string;
-  toolName: string;
-  toolInput: unknown;
-  toolOutput: unknown;
   createdAt?: Date | null;
 }
 
