@@ -52,6 +52,8 @@ export class AppConfig {
     readonly blockTokenBudget: number;
     /** Inject the block only when the user message looks like recall (R-RC-5). */
     readonly intentGating: boolean;
+    /** Hard ceiling on what one recallToolResult answer returns; longer answers are cut with a marker (R-LG-2). */
+    readonly maxReturnChars: number;
   };
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {

@@ -104,4 +104,7 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toBoolean) @IsBoolean()
   RECALL_INTENT_GATING?: boolean;
+
+  @IsOptional() @Transform(toInt) @Min(1000) @Max(10_000_000) @IsInt()
+  RECALL_MAX_RETURN_CHARS?: number;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
+import type { PathValue } from '../recall/ledger/json-path-value';
 import { SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
 
 export interface NewSnapshot extends ToolResultFields {
@@ -15,6 +16,14 @@ export interface HistoryFilter {
   toolName?: string | null;
   since?: Date | null;
   until?: Date | null;
+}
+
+/** invalid_text_representation, untranslatable_character: the ::jsonb cast refused the text. */
+const NOT_JSON_SQLSTATES = new Set(['22P02', '22P05']);
+
+function isNotJsonText(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NOT_JSON_SQLSTATES.has(code);
 }
 
 /** `(?, ?, …), (?, ?, …)` for a multi-row VALUES list. */
@@ -128,6 +137,58 @@ export class ToolResultRepository {
       [userId, id],
     );
     return rows.length > 0 ? toSnapshotRecord(rows[0]) : null;
+  }
+
+  /** The user's snapshot with this mem id, or null for a missing one or another user's (R-LG-2). */
+  async findByMemId(userId: string, memId: string): Promise<SnapshotRecord | null> {
+    const rows = await this.em.execute<SnapshotRow[]>(
+      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where r.user_id = ? and r.mem_id = ?`,
+      [userId, memId],
+    );
+    return rows.length > 0 ? toSnapshotRecord(rows[0]) : null;
+  }
+
+  /**
+   * The value at `path` (`#>` with a text[] path) inside the user's snapshot, evaluated in
+   * PostgreSQL so only the value's text (cut at `maxChars`) leaves the database. A text output
+   * that holds JSON is read as JSON. Null: no such snapshot of the user's; `value: null`: the
+   * path is not there, or the text is not JSON.
+   */
+  async findJsonPathValue(userId: string, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
+    // `array[?]`: knex expands an array binding to `?, ?, …`, so this is a text[] of the segments.
+    // The CASE guard keeps plain text from reaching the ::jsonb cast; malformed text that looks
+    // like JSON still fails the cast, and is answered below as not JSON.
+    const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length
+      from message_tool_results r
+      cross join lateral (
+        select case
+                 when jsonb_typeof(r.tool_output) <> 'string' then r.tool_output #> array[?]::text[]
+                 when left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')
+                   then (r.tool_output #>> '{}')::jsonb #> array[?]::text[]
+               end as value
+      ) selected
+      cross join lateral (
+        select jsonb_typeof(selected.value) as kind,
+               case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
+      ) v
+      where r.user_id = ? and r.mem_id = ?`;
+    try {
+      const rows = await this.em.execute<{ kind: string | null; body: string | null; body_length: number | null }[]>(sql, [
+        maxChars,
+        path,
+        path,
+        userId,
+        memId,
+      ]);
+      if (rows.length === 0) return null;
+      const row = rows[0];
+      if (row.kind === null || row.body === null) return { value: null };
+      return { value: { kind: row.kind, body: row.body, bodyLength: Number(row.body_length) } };
+    } catch (error) {
+      if (isNotJsonText(error)) return { value: null };
+      throw error;
+    }
   }
 
   /** The user's own conversation, or null for a missing one or another user's. */

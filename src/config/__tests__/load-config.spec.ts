@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       http: { bodyLimit: '10mb' },
       database: { url: undefined, poolMax: 20, acquireTimeoutMs: 5000, statementTimeoutMs: 15000 },
       featureFlags: { cacheTtlMs: 5000 },
+      recall: { maxReturnChars: 500_000 },
     });
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
   });
@@ -26,6 +27,8 @@ describe('loadConfig', () => {
     ['FEATURE_FLAG_CACHE_TTL_MS', '-1'],
     ['AUTH_JWT_SECRET', 'short'],
     ['HTTP_BODY_LIMIT', 'huge'],
+    ['RECALL_MAX_RETURN_CHARS', '999'],
+    ['RECALL_MAX_RETURN_CHARS', 'lots'],
   ])('R-OP-1 a malformed %s=%s is refused with a message naming it', (name, value) => {
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(name);

@@ -54,17 +54,35 @@ export function sliceByQuery(text: string, query: string, memId: string, options
 
 /** Exactly `text.slice(offset, offset + maxChars)`, plus a marker line when more remains. */
 export function sliceByRange(text: string, offset: number, maxChars: number): string {
+  const problem = rangeArgumentProblem(offset, maxChars);
+  if (problem !== null) return problem;
+  if (offset >= text.length) {
+    return `[tool_memory bad range: offset ${offset} is past the end (length ${text.length})]`;
+  }
+  const end = Math.min(text.length, offset + maxChars);
+  return text.slice(offset, end) + continueMarker(text.length - end, end);
+}
+
+/** The bracketed answer for an offset/max_chars pair that can never be valid, else null. */
+export function rangeArgumentProblem(offset: number, maxChars: number): string | null {
   if (!Number.isSafeInteger(offset) || offset < 0) {
     return `[tool_memory bad range: offset must be a non-negative integer, got ${String(offset)}]`;
   }
   if (!Number.isSafeInteger(maxChars) || maxChars <= 0) {
     return `[tool_memory bad range: max_chars must be a positive integer, got ${String(maxChars)}]`;
   }
-  if (offset >= text.length) {
-    return `[tool_memory bad range: offset ${offset} is past the end (length ${text.length})]`;
-  }
-  const end = Math.min(text.length, offset + maxChars);
-  return text.slice(offset, end) + continueMarker(text.length - end, end);
+  return null;
+}
+
+/**
+ * Cuts an answer that is not a plain range of the payload (query matches, a json_path value)
+ * at `ceiling` characters; payload offsets would mean nothing there, so `hint` says what to
+ * narrow instead.
+ */
+export function cutAnswer(text: string, ceiling: number, hint: string): string {
+  if (text.length <= ceiling) return text;
+  const end = codePointStart(text, Math.max(0, ceiling));
+  return `${text.slice(0, end)}\n[… cut at the ${ceiling}-char limit; ${hint}]`;
 }
 
 /**

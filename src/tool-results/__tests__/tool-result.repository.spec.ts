@@ -49,6 +49,8 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       ['findByToolUseIds', () => repo.findByToolUseIds(userId, ['t1'])],
       ['findById', () => repo.findById(userId, crypto.randomUUID())],
       ['history', () => repo.history(userId, { conversationId }, null, 10)],
+      ['findByMemId', () => repo.findByMemId(userId, 'mem_aaaaaaaaaaaaaaaa')],
+      ['findJsonPathValue', () => repo.findJsonPathValue(userId, 'mem_aaaaaaaaaaaaaaaa', ['items', '3'], 100)],
     ];
     for (const [name, call] of calls) {
       const sql = await sqlOf(call);

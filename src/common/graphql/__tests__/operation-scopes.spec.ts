@@ -43,6 +43,8 @@ describe('operation scopes', () => {
       'Mutation.recordToolResults': ['memory:write'],
       'Query.recallBlock': ['memory:read'],
       'Query.priorToolResults': ['memory:read'],
+      'Query.recallToolResult': ['memory:read'],
+      'Mutation.compactMessages': ['memory:write'],
     });
   });
 

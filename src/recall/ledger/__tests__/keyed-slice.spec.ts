@@ -1,4 +1,4 @@
-import { capReturned, notFoundText, parseJsonPath, sliceByQuery, sliceByRange } from '../keyed-slice';
+import { capReturned, cutAnswer, notFoundText, parseJsonPath, rangeArgumentProblem, sliceByQuery, sliceByRange } from '../keyed-slice';
 
 const MEM = 'mem_ABCDEFGHIJKLMNOP';
 
@@ -92,5 +92,21 @@ describe('bracketed answers', () => {
         `recall_tool_result(mem_id='${MEM}', offset=40, max_chars=40)]`,
     );
     expect(capReturned(text, 40, MEM, 1000)).toContain('offset=1040, max_chars=40');
+  });
+});
+
+describe('rangeArgumentProblem', () => {
+  it('R-LG-2 refuses a range that can never be valid, before the payload is read', () => {
+    expect(rangeArgumentProblem(0, 1)).toBeNull();
+    expect(rangeArgumentProblem(-1, 10)).toBe(sliceByRange('anything', -1, 10));
+    expect(rangeArgumentProblem(0, 0)).toBe(sliceByRange('anything', 0, 0));
+  });
+});
+
+describe('cutAnswer', () => {
+  it('R-LG-2 cuts an answer at the ceiling and says what to narrow, never splitting a surrogate pair', () => {
+    expect(cutAnswer('x'.repeat(10), 10, 'narrow the query')).toBe('x'.repeat(10));
+    expect(cutAnswer('x'.repeat(11), 10, 'narrow the query')).toBe(`${'x'.repeat(10)}\n[… cut at the 10-char limit; narrow the query]`);
+    expect(cutAnswer('ab😀cd', 3, 'hint')).toBe('ab\n[… cut at the 3-char limit; hint]');
   });
 });

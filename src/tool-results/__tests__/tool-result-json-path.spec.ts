@@ -1,0 +1,83 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { newMemId } from '../mem-id';
+import { ToolResultRepository } from '../tool-result.repository';
+
+describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () => {
+  let db: TestOrm;
+  let em: EntityManager;
+  let repo: ToolResultRepository;
+  const userId = crypto.randomUUID();
+  const otherUserId = crypto.randomUUID();
+  const teamId = crypto.randomUUID();
+  const conversationId = crypto.randomUUID();
+  const messageId = crypto.randomUUID();
+  const memIds: Record<string, string> = {};
+
+  const outputs: Record<string, unknown> = {
+    json: { items: [{ price: 68.44, id: 12345678901234567890n.toString(), tags: ['a', 'b'] }], note: null, ok: true },
+    jsonText: '  {"items": [{"price": 68.44, "name": "K75 \\"pro\\""}], "big": 123456789012345678901234567890}',
+    plainText: 'Error 429: throttled',
+    bracedText: '{not json at all',
+    nulText: '{"a": "\\u0000"}',
+    longText: JSON.stringify({ long: 'x'.repeat(500), list: Array.from({ length: 300 }, (_, i) => i) }),
+  };
+
+  beforeAll(async () => {
+    db = await createTestOrm();
+    em = db.orm.em.fork() as EntityManager;
+    repo = new ToolResultRepository(em);
+    await em.execute('insert into teams (id) values (?)', [teamId]);
+    await em.execute('insert into users (id, team_id) values (?, ?), (?, ?)', [userId, teamId, otherUserId, teamId]);
+    const spaceId = crypto.randomUUID();
+    await em.execute(`insert into spaces (id, team_id, name) values (?, ?, 's')`, [spaceId, teamId]);
+    await repo.insertMissingConversations(userId, [{ id: conversationId, spaceId }]);
+    await repo.insertMissingMessages(userId, [{ id: messageId, conversationId }]);
+    const snapshots = Object.entries(outputs).map(([name, toolOutput], index) => {
+      memIds[name] = newMemId();
+      return { id: crypto.randomUUID(), memId: memIds[name], conversationId, messageId, toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, sizeChars: 1 };
+    });
+    await repo.insertSnapshots(userId, snapshots);
+  });
+  afterAll(() => db.close());
+
+  const value = (name: string, path: string[], maxChars = 1000, user = userId) =>
+    RequestContext.create(em, () => repo.findJsonPathValue(user, memIds[name], path, maxChars));
+
+  it('R-LG-2 reads a JSON output with #>: leaves, sub-structures, JSON null, array indexes', async () => {
+    expect(await value('json', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5 } });
+    expect(await value('json', ['items', '0', 'id'])).toEqual({ value: { kind: 'string', body: '12345678901234567890', bodyLength: 20 } });
+    expect(await value('json', ['items', '0', 'tags'])).toEqual({ value: { kind: 'array', body: '["a", "b"]', bodyLength: 10 } });
+    expect(await value('json', ['note'])).toEqual({ value: { kind: 'null', body: 'null', bodyLength: 4 } });
+    expect(await value('json', ['ok'])).toEqual({ value: { kind: 'boolean', body: 'true', bodyLength: 4 } });
+    expect(await value('json', ['items', '1'])).toEqual({ value: null });
+    expect(await value('json', ['nope', 'deeper'])).toEqual({ value: null });
+  });
+
+  it('R-LG-2 reads a text output that holds JSON as JSON, numbers exact', async () => {
+    expect(await value('jsonText', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5 } });
+    expect(await value('jsonText', ['items', '0', 'name'])).toEqual({ value: { kind: 'string', body: 'K75 "pro"', bodyLength: 9 } });
+    expect(await value('jsonText', ['big'])).toEqual({ value: { kind: 'number', body: '123456789012345678901234567890', bodyLength: 30 } });
+  });
+
+  it('R-LG-2 a text output that is not JSON has no paths, whether or not it looks like JSON', async () => {
+    expect(await value('plainText', ['items'])).toEqual({ value: null });
+    expect(await value('bracedText', ['items'])).toEqual({ value: null });
+    expect(await value('nulText', ['a'])).toEqual({ value: null });
+  });
+
+  it('R-LG-2 hands over only the first maxChars of a value, with its whole length', async () => {
+    const long = await value('longText', ['long'], 100);
+    expect(long).toEqual({ value: { kind: 'string', body: 'x'.repeat(100), bodyLength: 500 } });
+    const list = await value('longText', ['list'], 50);
+    expect(list?.value?.body).toBe(`[${Array.from({ length: 300 }, (_, i) => i).join(', ')}]`.slice(0, 50));
+  });
+
+  it("R-LG-2 R-TN-5 a missing mem id and another user's read alike: no row at all", async () => {
+    expect(await value('json', ['items'], 1000, otherUserId)).toBeNull();
+    expect(await RequestContext.create(em, () => repo.findJsonPathValue(userId, 'mem_aaaaaaaaaaaaaaaa', ['items'], 10))).toBeNull();
+    expect(await RequestContext.create(em, () => repo.findByMemId(otherUserId, memIds.json))).toBeNull();
+    expect((await RequestContext.create(em, () => repo.findByMemId(userId, memIds.json)))?.toolOutput).toEqual(outputs.json);
+  });
+});
