@@ -17,7 +17,14 @@ async function bootstrap(): Promise<void> {
     process.exit(1);
   }
   const logger = createRootLogger(config.logLevel);
-  const database = await openDatabase(config, (line) => logger.info(line));
+  let database;
+  try {
+    database = await openDatabase(config, (line) => logger.info(line));
+  } catch (error) {
+    logger.fatal(error instanceof Error ? error.message : String(error));
+    logger.flush();
+    process.exit(1);
+  }
 
   let app: NestExpressApplication;
   try {

