@@ -1,4 +1,5 @@
 import { summarizeToolResult } from './block/summarize-tool-result';
+import { readJsonText } from './json-text';
 import { headPreview } from './ledger/head-preview';
 import { schemaHint } from './ledger/schema-hint';
 import { renderStub } from './ledger/stub';
@@ -24,13 +25,15 @@ export function payloadText(output: unknown): string {
 
 /** A snapshot's handle (R-LG-1): derived from stored fields only, so it never changes. */
 export function handleOf(source: HandleSource): HandleWithStub {
+  // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
+  const output = readJsonText(source.toolOutput);
   const handle: ToolResultHandle = {
     memId: source.memId,
     toolName: source.toolName,
     toolCallId: source.toolUseId,
     sizeChars: source.sizeChars,
-    summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, source.toolOutput),
-    schemaHint: schemaHint(source.toolOutput),
+    summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, output),
+    schemaHint: schemaHint(output),
     headPreview: headPreview(payloadText(source.toolOutput)),
   };
   return { ...handle, stub: renderStub(handle) };

@@ -1,3 +1,4 @@
+import { readJsonText } from '../json-text';
 import { evaluateSummaryPart } from './evaluate-summary-part';
 import { summarizeGeneric } from './generic-summarizer';
 import { BUILT_IN_SUMMARIZER_REGISTRY, SummarizerRegistry, SummarizerRule } from './summarizer-rules';
@@ -5,8 +6,6 @@ import { boundLine, isRecord } from './text-bounds';
 
 /** Bound of the summary after the colon of a block line. */
 export const SUMMARY_MAX_CHARS = 100;
-// Larger JSON texts are summarized as text rather than parsed on every render.
-const MAX_PARSED_TEXT_CHARS = 1_000_000;
 
 /**
  * A one-line, bounded, deterministic summary of a tool result (R-RC-3): the first rule for
@@ -19,7 +18,7 @@ export function summarizeToolResult(
   toolOutput: unknown,
   registry: SummarizerRegistry = BUILT_IN_SUMMARIZER_REGISTRY,
 ): string {
-  const output = parseJsonText(toolOutput);
+  const output = readJsonText(toolOutput);
   const summary = summarizeByRule(registry.get(toolName) ?? [], toolInput, output) ?? summarizeGeneric(output);
   return boundLine(summary, SUMMARY_MAX_CHARS) || 'no data';
 }
@@ -45,14 +44,3 @@ function matches(rule: SummarizerRule, input: unknown): boolean {
   return Object.entries(rule.when).every(([key, expected]) => Object.hasOwn(input, key) && input[key] === expected);
 }
 
-function parseJsonText(output: unknown): unknown {
-  if (typeof output !== 'string' || output.length > MAX_PARSED_TEXT_CHARS) return output;
-  const start = output.trimStart().charAt(0);
-  if (start !== '{' && start !== '[') return output;
-  try {
-    return JSON.parse(output) as unknown;
-  } catch {
-    // Not JSON after all (or nested past the parser's limits): it is text.
-    return output;
-  }
-}

@@ -1,3 +1,4 @@
+import { parseJsonContainerText } from '../json-text';
 import { ELLIPSIS, elide, toSingleLine } from './text-elision';
 
 export const SCHEMA_HINT_MAX_CHARS = 160;
@@ -26,24 +27,13 @@ const LIMIT_LADDER: readonly HintLimits[] = [
  * often arrive as JSON text); any other text gives null.
  */
 export function schemaHint(value: unknown): string | null {
-  const json = typeof value === 'string' ? parseJsonContainer(value) : value;
+  const json = typeof value === 'string' ? parseJsonContainerText(value) : value;
   if (json === undefined) return null;
   for (const limits of LIMIT_LADDER) {
     const hint = describe(json, 0, limits);
     if (hint.length <= SCHEMA_HINT_MAX_CHARS) return hint;
   }
   return elide(describe(json, 0, LIMIT_LADDER[LIMIT_LADDER.length - 1]), SCHEMA_HINT_MAX_CHARS);
-}
-
-function parseJsonContainer(text: string): unknown {
-  const start = text.trimStart()[0];
-  if (start !== '{' && start !== '[') return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isContainer(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isContainer(value: unknown): value is object {
