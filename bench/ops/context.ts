@@ -1,0 +1,55 @@
+import type { Pool } from 'pg';
+import type { DataSet } from '../data-loader';
+import type { GraphqlClient } from '../graphql-client';
+import type { LoadOptions, LoadResult } from '../load-runner';
+
+export interface BenchSettings {
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+  maxRequests: number;
+}
+
+/** What every operation gets: the data set, the service over HTTP and `pg` on the same database. */
+export interface BenchContext {
+  data: DataSet;
+  service: GraphqlClient;
+  /** Raw side: a pool as large as the concurrency. */
+  raw: Pool;
+  /** A memory:read+write token per user, by user index. */
+  tokens: string[];
+  settings: BenchSettings;
+  log(line: string): void;
+  /** Called after each measured phase (pg_stat_statements, when enabled). */
+  afterPhase(label: string): Promise<void>;
+  beforePhase(): Promise<void>;
+}
+
+export type RatioBasis = 'throughput' | 'p50 latency' | 'tokens';
+
+export interface ResultRow {
+  op: string;
+  concurrency: number;
+  service: LoadResult | null;
+  raw: LoadResult | null;
+  /** service/raw: rps for throughput ops, p50 for latency ops; tokensAfter/tokensBefore for compaction. */
+  ratio: number | null;
+  ratioBasis: RatioBasis;
+  target: string;
+  /** null: informational, no target applies to this row. */
+  pass: boolean | null;
+  notes: string[];
+}
+
+export function loadOptions(settings: BenchSettings, concurrency: number): LoadOptions {
+  return { concurrency, warmupMs: settings.warmupMs, durationMs: settings.durationMs, maxRequests: settings.maxRequests };
+}
+
+/** A row's verdict also fails when either side had errors. */
+export function clean(...results: (LoadResult | null)[]): boolean {
+  return results.every((r) => r === null || (r.errors === 0 && r.requests > 0));
+}
+
+export function errorNotes(...results: [string, LoadResult | null][]): string[] {
+  return results.flatMap(([side, r]) => (r && r.errors > 0 ? [`${side}: ${r.errors} errors, first: ${r.firstError}`] : []));
+}

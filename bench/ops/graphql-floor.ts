@@ -1,0 +1,45 @@
+import { runLoad, type Task } from '../load-runner';
+import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+
+const ME = `{ me { userId teamId } }`;
+/** The statement every authenticated request runs (ActorRepository.findByUserId). */
+const ACTOR = `select u.team_id, s.id as space_id, s.generation
+  from users u
+  left join space_members m on m.user_id = u.id
+  left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
+ where u.id = $1
+ order by s.id`;
+
+/**
+ * The floor under every operation (informational): an authenticated GraphQL request that runs
+ * one SQL statement, against that statement alone. What an op costs above this is its own work.
+ */
+export async function graphqlFloorOps(ctx: BenchContext): Promise<ResultRow[]> {
+  const rows: ResultRow[] = [];
+  for (const concurrency of [1, ctx.settings.concurrency]) {
+    const users = ctx.data.users;
+    const rawTask: Task = async (worker, seq) => {
+      const result = await ctx.raw.query(ACTOR, [ctx.data.userIds[(worker * 31 + seq) % users]]);
+      if (result.rowCount === 0) throw new Error('raw: no actor');
+    };
+    const serviceTask: Task = async (worker, seq) => {
+      await ctx.service.call(ME, {}, ctx.tokens[(worker * 31 + seq) % users]);
+    };
+    const options = loadOptions(ctx.settings, concurrency);
+    const raw = await runLoad(rawTask, options);
+    const service = await runLoad(serviceTask, options);
+    const single = concurrency === 1;
+    rows.push({
+      op: 'floor: { me } (auth + 1 SELECT)',
+      concurrency,
+      service,
+      raw,
+      ratio: single ? service.p50 / raw.p50 : service.rps / raw.rps,
+      ratioBasis: single ? 'p50 latency' : 'throughput',
+      target: 'info',
+      pass: clean(service, raw) ? null : false,
+      notes: errorNotes(['service', service], ['raw', raw]),
+    });
+  }
+  return rows;
+}

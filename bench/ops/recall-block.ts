@@ -1,0 +1,56 @@
+import { runLoad, type Task } from '../load-runner';
+import { BENCH_SEED, pickIndex, seededRandom } from '../seeded';
+import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+
+const RECALL_BLOCK = `query($c: ID!) { recallBlock(conversationId: $c) { text tokens injected droppedCount lines { memId } } }`;
+
+/** The block's rows, read the way the service reads them: the K newest of the conversation, scoped to the user. */
+const TOP_K = `select r.id, r.mem_id, r.tool_name, r.tool_input, r.tool_output, r.size_chars, r.created_at
+  from message_tool_results r
+ where r.conversation_id = $1 and r.user_id = $2
+ order by r.created_at desc, r.id desc
+ limit 5`;
+
+const P99_TARGET_MS = 10;
+const LATENCY_RATIO = 3;
+
+/**
+ * recallBlock of a random conversation (with its owner's token) against the raw top-5 SELECT.
+ * Latency is judged at concurrency 1; concurrency 16 shows throughput (informational).
+ */
+export async function recallBlockOps(ctx: BenchContext): Promise<ResultRow[]> {
+  return [await measure(ctx, 1), await measure(ctx, ctx.settings.concurrency)];
+}
+
+async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRow> {
+  const { data } = ctx;
+  const rawRandom = seededRandom(BENCH_SEED + 21);
+  const rawTask: Task = async () => {
+    const c = pickIndex(rawRandom, data.conversations);
+    const result = await ctx.raw.query(TOP_K, [data.conversationIds[c], data.ownerOf(c)]);
+    if (result.rowCount === 0) throw new Error('raw: no rows');
+  };
+  const serviceRandom = seededRandom(BENCH_SEED + 21);
+  const serviceTask: Task = async () => {
+    const c = pickIndex(serviceRandom, data.conversations);
+    const result = await ctx.service.call<{ recallBlock: { injected: boolean } }>(RECALL_BLOCK, { c: data.conversationIds[c] }, ctx.tokens[c % data.users]);
+    if (!result.recallBlock.injected) throw new Error('service: empty block');
+  };
+
+  const op = `recallBlock (top 5 of ~${Math.round(data.snapshots / data.conversations)})`;
+  const options = loadOptions(ctx.settings, concurrency);
+  await ctx.beforePhase();
+  const raw = await runLoad(rawTask, options);
+  await ctx.afterPhase(`${op} c=${concurrency} — raw`);
+  await ctx.beforePhase();
+  const service = await runLoad(serviceTask, options);
+  await ctx.afterPhase(`${op} c=${concurrency} — service`);
+  const ratio = service.p50 / raw.p50;
+  const notes = errorNotes(['service', service], ['raw', raw]);
+  if (concurrency > 1) {
+    notes.push(`at ${concurrency} clients latency is mostly queueing; the latency targets are judged at 1`);
+    return { op, concurrency, service, raw, ratio: service.rps / raw.rps, ratioBasis: 'throughput', target: 'info', pass: null, notes };
+  }
+  const pass = clean(service, raw) && service.p99 <= P99_TARGET_MS && ratio <= LATENCY_RATIO;
+  return { op, concurrency, service, raw, ratio, ratioBasis: 'p50 latency', target: `p99 ≤ ${P99_TARGET_MS} ms; ≤ ${LATENCY_RATIO}× raw`, pass, notes };
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { payloadText } from '../../src/recall/snapshot-handle';
+import { newMemId } from '../../src/tool-results/mem-id';
+import { runLoad, type Task } from '../load-runner';
+import { payloadVariants, type ToolCall } from '../payloads';
+import { BENCH_SEED, pickIndex, seededRandom, seededUuid } from '../seeded';
+import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+
+const RECORD = `mutation($input: [ToolResultInput!]!) {
+  recordToolResults(input: $input) { createdCount duplicateCount snapshots { id memId } }
+}`;
+
+const CAP = 200;
+const TARGET_RATIO = 0.6;
+
+/** The service's insert, same columns and casts (ToolResultRepository.insertSnapshots). */
+const INSERT = `insert into message_tool_results
+  (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+  values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, coalesce($8::timestamptz, clock_timestamp()), $9, $10, $11)
+  on conflict (user_id, tool_use_id) do nothing returning id`;
+const LOCK = `select id, space_id from conversations where user_id = $1 and id = $2 for no key update`;
+/** The least work that keeps the cap: the rows past the newest CAP of the conversation, by the scoped index. */
+const TRIM = `delete from message_tool_results where id in (
+  select id from message_tool_results where conversation_id = $1 and user_id = $2
+   order by created_at desc, id desc offset $3)`;
+
+interface Target {
+  conversationId: string;
+  messageId: string;
+  userIndex: number;
+}
+
+/**
+ * recordToolResults, one ~1 KB item per call at concurrency 16, against the raw transaction
+ * BEGIN; lock the conversation; INSERT; DELETE past the cap; COMMIT. Two shapes: spread over
+ * all conversations, and all into one conversation kept at its cap.
+ */
+export async function recordToolResultsOps(ctx: BenchContext): Promise<ResultRow[]> {
+  const outputs = payloadVariants(BENCH_SEED + 1, 64);
+  const spread = (random: () => number): Target => {
+    const c = pickIndex(random, ctx.data.conversations);
+    return { conversationId: ctx.data.conversationIds[c], messageId: ctx.data.messageIds[c], userIndex: c % ctx.data.users };
+  };
+  const hot = await hotConversation(ctx);
+  return [
+    await measure(ctx, 'recordToolResults ×1, many conversations', outputs, spread),
+    await measure(ctx, `recordToolResults ×1, one conversation at cap ${CAP}`, outputs, () => hot),
+  ];
+}
+
+async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choose: (random: () => number) => Target): Promise<ResultRow> {
+  const { concurrency } = ctx.settings;
+  const options = loadOptions(ctx.settings, concurrency);
+  const spaceId = ctx.data.spaceId;
+  const tag = op.includes('one') ? 'one' : 'many';
+
+  const rawRandom = seededRandom(BENCH_SEED + 11);
+  const rawTask: Task = async (worker, seq) => {
+    const target = choose(rawRandom);
+    const call = outputs[(worker + seq) % outputs.length];
+    const userId = ctx.data.userIds[target.userIndex];
+    const client = await ctx.raw.connect();
+    try {
+      await client.query('begin');
+      const locked = await client.query(LOCK, [userId, target.conversationId]);
+      if (locked.rowCount !== 1) throw new Error('raw: conversation not found');
+      const inserted = await client.query(INSERT, [
+        randomUUID(), userId, target.messageId, target.conversationId, call.toolName,
+        JSON.stringify(call.toolInput), JSON.stringify(call.toolOutput), null,
+        `toolu_raw_${tag}_${worker}_${seq}`, newMemId(), payloadText(call.toolOutput).length,
+      ]);
+      if (inserted.rowCount !== 1) throw new Error('raw: row not inserted');
+      await client.query(TRIM, [target.conversationId, userId, CAP]);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  const serviceRandom = seededRandom(BENCH_SEED + 11);
+  const serviceTask: Task = async (worker, seq) => {
+    const target = choose(serviceRandom);
+    const call = outputs[(worker + seq) % outputs.length];
+    const input = [{ spaceId, conversationId: target.conversationId, messageId: target.messageId, toolUseId: `toolu_svc_${tag}_${worker}_${seq}`, ...call }];
+    const data = await ctx.service.call<{ recordToolResults: { createdCount: number } }>(RECORD, { input }, ctx.tokens[target.userIndex]);
+    if (data.recordToolResults.createdCount !== 1) throw new Error('service: row not created');
+  };
+
+  await ctx.beforePhase();
+  const raw = await runLoad(rawTask, options);
+  await ctx.afterPhase(`${op} — raw`);
+  await ctx.beforePhase();
+  const service = await runLoad(serviceTask, options);
+  await ctx.afterPhase(`${op} — service`);
+  const ratio = service.rps / raw.rps;
+  const notes = errorNotes(['service', service], ['raw', raw]);
+  if (tag === 'one') notes.push(`rows in the conversation afterwards: ${await countRows(ctx, choose(serviceRandom).conversationId)} (cap ${CAP})`);
+  return { op, concurrency, service, raw, ratio, ratioBasis: 'throughput', target: `≥ ${TARGET_RATIO}× raw rps`, pass: clean(service, raw) && ratio >= TARGET_RATIO, notes };
+}
+
+/** A conversation of user 0 already at its cap, so every insert also deletes one row. */
+async function hotConversation(ctx: BenchContext): Promise<Target> {
+  const target = { conversationId: seededUuid('hot-conversation'), messageId: seededUuid('hot-message'), userIndex: 0 };
+  const userId = ctx.data.userIds[0];
+  await ctx.raw.query('insert into conversations (id, user_id, space_id) values ($1, $2, $3)', [target.conversationId, userId, ctx.data.spaceId]);
+  await ctx.raw.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [target.messageId, target.conversationId, userId]);
+  await ctx.raw.query(
+    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+     select gen_random_uuid(), $1, $2, $3, 'query_site_data', '{"target":"recent_members"}', '{"members":[]}',
+            now() - (${CAP} - n) * interval '1 second', 'toolu_hot_' || n,
+            'mem_' || translate(substr(md5('hot:' || n), 1, 16), '0189', 'wxyz'), 14
+       from generate_series(1, ${CAP}) n`,
+    [userId, target.messageId, target.conversationId],
+  );
+  return target;
+}
+
+async function countRows(ctx: BenchContext, conversationId: string): Promise<number> {
+  const result = await ctx.raw.query<{ n: string }>('select count(*) as n from message_tool_results where conversation_id = $1', [conversationId]);
+  return Number(result.rows[0].n);
+}

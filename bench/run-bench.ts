@@ -1,0 +1,141 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { signToken } from '../src/tenancy/token-signer';
+import { loadDataSet } from './data-loader';
+import { explainHotReads } from './explain';
+import { GraphqlClient } from './graphql-client';
+import type { LoadResult } from './load-runner';
+import { BENCH_JWT_SECRET, startDatabase, startService, Teardown } from './harness';
+import type { BenchContext, BenchSettings, ResultRow } from './ops/context';
+import { compactMessagesOps } from './ops/compact-messages';
+import { graphqlFloorOps } from './ops/graphql-floor';
+import { recallBlockOps } from './ops/recall-block';
+import { recallToolResultOps } from './ops/recall-tool-result';
+import { recordToolResultsOps } from './ops/record-tool-results';
+import { StatementStats } from './pg-stats';
+import { type BenchReport, formatTable, writeJson } from './report';
+
+/*
+ * `npm run bench`: SPEC §9. Starts its own PostgreSQL and the service in this process, loads a
+ * seeded data set, and measures each operation next to the raw SQL doing the same work.
+ * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
+ * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
+ * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,path,compact), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
+ * BENCH_LOG_LEVEL (warn).
+ */
+
+const RESULTS = join(__dirname, 'results', 'latest.json');
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, not "${raw}"`);
+  return value;
+}
+
+const log = (line: string): void => console.log(line);
+
+function summary(r: LoadResult | null): string {
+  if (!r) return '—';
+  const cpu = `CPU/request: node ${r.nodeCpuMsPerRequest.toFixed(2)} ms, postgres ${r.postgresCpuMsPerRequest.toFixed(2)} ms`;
+  return `${r.rps.toFixed(0)} rps, p50 ${r.p50.toFixed(2)} ms (${cpu})`;
+}
+
+async function run(teardown: Teardown): Promise<boolean> {
+  const size = {
+    users: intFromEnv('BENCH_USERS', 500),
+    conversations: intFromEnv('BENCH_CONVERSATIONS', 10_000),
+    snapshots: intFromEnv('BENCH_SNAPSHOTS', 1_000_000),
+  };
+  const settings: BenchSettings = {
+    concurrency: intFromEnv('BENCH_CONCURRENCY', 16),
+    warmupMs: intFromEnv('BENCH_WARMUP_MS', 2_000),
+    durationMs: intFromEnv('BENCH_DURATION_MS', 8_000),
+    maxRequests: 200_000,
+  };
+  const pgStats = process.env.BENCH_PG_STATS === '1';
+
+  log(`recall-ledger bench: ${size.snapshots.toLocaleString('en-US')} snapshots, ${size.conversations} conversations, ${size.users} users`);
+  const database = await startDatabase(teardown, pgStats);
+  const service = await startService(teardown, database.url, database.folder);
+  log(`service on ${service.baseUrl.origin}, migrations applied`);
+
+  const loadStarted = performance.now();
+  const data = await loadDataSet(database.url, size, log);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  log(`data set loaded and analyzed in ${loadSeconds.toFixed(1)} s`);
+
+  const raw = new Pool({ connectionString: database.url, max: settings.concurrency });
+  teardown.add('close the raw pool', () => raw.end());
+  const client = new GraphqlClient(service.baseUrl, settings.concurrency * 2);
+  teardown.add('close the HTTP agent', () => client.close());
+  const stats = new StatementStats(raw, pgStats);
+  const scopes = ['memory:read', 'memory:write'];
+  const tokens = await Promise.all(data.userIds.map((userId) => signToken({ userId, teamId: data.teamId, scopes, secret: BENCH_JWT_SECRET, expiresInSeconds: 3 * 3600 })));
+  if (process.env.BENCH_EXPLAIN === '1') await explainHotReads(raw, data, log);
+
+  const ctx: BenchContext = {
+    data,
+    service: client,
+    raw,
+    tokens,
+    settings,
+    log,
+    beforePhase: () => stats.reset(),
+    afterPhase: (label) => stats.print(label, log),
+  };
+  const rows: ResultRow[] = [];
+  const only = process.env.BENCH_OPS?.split(',');
+  const table = { floor: graphqlFloorOps, record: recordToolResultsOps, block: recallBlockOps, path: recallToolResultOps, compact: compactMessagesOps };
+  for (const [name, ops] of Object.entries(table)) {
+    if (only && !only.includes(name)) continue;
+    for (const row of await ops(ctx)) {
+      rows.push(row);
+      log(`  ${row.op} (c=${row.concurrency}): service ${summary(row.service)}; raw ${summary(row.raw)}`);
+    }
+  }
+
+  const server = (await raw.query<{ v: string }>("select current_setting('server_version') as v")).rows[0].v;
+  const report: BenchReport = {
+    generatedAt: new Date().toISOString(),
+    environment: { node: process.version, cpus: availableParallelism(), postgres: server },
+    dataSet: { ...size, loadSeconds: Number(loadSeconds.toFixed(1)) },
+    settings: { ...settings },
+    rows,
+  };
+  log(`\n${formatTable(rows)}\n`);
+  writeJson(RESULTS, report);
+  log(`written ${RESULTS}`);
+  return rows.every((row) => row.pass !== false);
+}
+
+async function main(): Promise<void> {
+  const teardown = new Teardown();
+  let stopped: number | undefined;
+  const stop = (code: number) => () => {
+    stopped ??= code;
+    void teardown.run().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', stop(130));
+  process.once('SIGTERM', stop(143));
+  const limitMs = intFromEnv('BENCH_TIME_LIMIT_MS', 15 * 60_000);
+  const watchdog = setTimeout(() => {
+    console.error(`bench: over the ${limitMs / 1000} s limit, stopping`);
+    stop(2)();
+  }, limitMs);
+  let code = 1;
+  try {
+    code = (await run(teardown)) ? 0 : 1;
+    if (code !== 0) log('some targets were missed (see the table)');
+  } catch (error) {
+    if (stopped === undefined) console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  } finally {
+    clearTimeout(watchdog);
+    await teardown.run();
+  }
+  process.exit(stopped ?? code);
+}
+
+void main();
