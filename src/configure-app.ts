@@ -11,7 +11,8 @@ import { requestIdMiddleware } from './observability/request-context';
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.useLogger(new NestPinoLogger(logger));
   app.use(requestIdMiddleware);
-  app.use(httpLoggingMiddleware(logger));
+  // Access logs are info lines; above info the middleware would only cost time per request.
+  if (logger.isLevelEnabled('info')) app.use(httpLoggingMiddleware(logger));
   // Express' default of 100 kB would refuse legitimate tool outputs (R-TR-5).
   app.useBodyParser('json', { limit: config.http.bodyLimit });
   app.use(bodyTooLargeHandler(config.http.bodyLimit));

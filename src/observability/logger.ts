@@ -18,23 +18,33 @@ export function createRootLogger(level: LogLevel): Logger {
   });
 }
 
+/** Nest's message argument: text, or structured fields (with `msg`) passed by our own code. */
+function entry(message: unknown, fields: Record<string, unknown>): [Record<string, unknown>, string | undefined] {
+  if (message !== null && typeof message === 'object' && !(message instanceof Error)) {
+    const { msg, ...rest } = message as Record<string, unknown>;
+    return [{ ...fields, ...rest }, typeof msg === 'string' ? msg : undefined];
+  }
+  if (message instanceof Error) return [{ ...fields, err: message }, message.message];
+  return [fields, String(message)];
+}
+
 /** Nest's logger interface over pino, so framework messages are JSON too. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    this.logger.info(...entry(message, { context }));
   }
   error(message: unknown, trace?: string, context?: string): void {
-    this.logger.error({ context, trace }, String(message));
+    this.logger.error(...entry(message, { context, trace }));
   }
   warn(message: unknown, context?: string): void {
-    this.logger.warn({ context }, String(message));
+    this.logger.warn(...entry(message, { context }));
   }
   debug(message: unknown, context?: string): void {
-    this.logger.debug({ context }, String(message));
+    this.logger.debug(...entry(message, { context }));
   }
   verbose(message: unknown, context?: string): void {
-    this.logger.trace({ context }, String(message));
+    this.logger.trace(...entry(message, { context }));
   }
 }
