@@ -157,20 +157,26 @@ export class ToolResultRepository {
    */
   async findJsonPathValue(userId: string, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
     // `array[?]`: knex expands an array binding to `?, ?, …`, so this is a text[] of the segments.
-    // The CASE guard keeps plain text from reaching the ::jsonb cast; malformed text that looks
-    // like JSON still fails the cast, and is answered below as not JSON.
+    // A JSON output answers the first `#>`; a text output (a jsonb string, for which `#>` is
+    // null) is read as JSON only when it looks like JSON, so plain text never reaches the cast;
+    // malformed text that still looks like JSON fails the cast and is answered below as not JSON.
+    // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
+    // large value once per reference instead of once.
     const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length
       from message_tool_results r
       cross join lateral (
-        select case
-                 when jsonb_typeof(r.tool_output) <> 'string' then r.tool_output #> array[?]::text[]
-                 when left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')
-                   then (r.tool_output #>> '{}')::jsonb #> array[?]::text[]
-               end as value
+        select coalesce(
+                 r.tool_output #> array[?]::text[],
+                 case when jsonb_typeof(r.tool_output) = 'string'
+                       and left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')
+                      then (r.tool_output #>> '{}')::jsonb #> array[?]::text[]
+                 end) as value
+        offset 0
       ) selected
       cross join lateral (
         select jsonb_typeof(selected.value) as kind,
                case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
+        offset 0
       ) v
       where r.user_id = ? and r.mem_id = ?`;
     try {
