@@ -24,17 +24,22 @@ export class RecallBlockService {
   ) {}
 
   async build(actor: ActorContext, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
-    const conversation = await this.snapshots.findOwnConversation(actor.userId, conversationId);
-    // Another user's conversation, or one in a space the actor may not use, reads as missing.
-    if (!conversation || actor.allowedGeneration(conversation.spaceId) === undefined) {
-      throw new NotFoundError('Conversation', conversationId);
-    }
     const { blockRows, blockTokenBudget, intentGating } = this.config.recall;
-    if (intentGating && !looksLikeRecall(userMessage)) return { ...NOTHING, injected: false };
-
+    if (intentGating && !looksLikeRecall(userMessage)) {
+      await this.checkConversation(actor, conversationId, null);
+      return { ...NOTHING, injected: false };
+    }
     const recent = await this.snapshots.recentInConversation(actor.userId, conversationId, blockRows);
+    // The rows carry the conversation's space; only an empty result needs a look at the conversation.
+    await this.checkConversation(actor, conversationId, recent[0]?.spaceId ?? null);
     const block = renderPreviouslyFetchedBlock(recent, { tokenBudget: blockTokenBudget, tokenizer: o200kTokenizer });
     this.metrics.blockBuilt(block.tokens);
     return { ...block, injected: block.lines.length > 0 };
+  }
+
+  /** Another user's conversation, or one in a space the actor may not use, reads as missing. */
+  private async checkConversation(actor: ActorContext, conversationId: string, knownSpaceId: string | null): Promise<void> {
+    const spaceId = knownSpaceId ?? (await this.snapshots.findOwnConversation(actor.userId, conversationId))?.spaceId;
+    if (spaceId === undefined || actor.allowedGeneration(spaceId) === undefined) throw new NotFoundError('Conversation', conversationId);
   }
 }

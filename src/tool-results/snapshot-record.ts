@@ -33,6 +33,9 @@ export interface SnapshotRow {
   created_key: string;
 }
 
+/** created_at in UTC with microseconds, the form keyset cursors carry. */
+export const CREATED_KEY = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 /** Columns of a snapshot; the conversation join supplies the space. Aliases: r, c. */
 export const SNAPSHOT_COLUMNS = `r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name,
   r.tool_input, r.tool_output, r.size_chars,

@@ -12,10 +12,14 @@ export interface BatchLimits {
 }
 
 export interface BatchItem {
-  toolInput: unknown;
-  toolOutput: unknown;
+  /** The payloads as JSON text, serialized once by the caller. */
+  toolInputJson: string;
+  toolOutputJson: string;
   createdAt?: Date | null;
 }
+
+// A JSON escape of U+0000 (an odd run of backslashes before u0000): PostgreSQL's jsonb cannot store it.
+const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 
 function mib(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
@@ -31,19 +35,24 @@ export function checkToolResultBatch(items: readonly BatchItem[], limits: BatchL
   }
   items.forEach((item, index) => {
     const path = `${field}.${index}`;
-    const outputBytes = Buffer.byteLength(JSON.stringify(item.toolOutput) ?? '');
+    const outputBytes = Buffer.byteLength(item.toolOutputJson);
     if (outputBytes > limits.maxOutputBytes) {
       throw new PayloadTooLargeError(
         `${path}.toolOutput is ${outputBytes} bytes serialized; the limit is ${mib(limits.maxOutputBytes)} (TOOL_OUTPUT_MAX_BYTES).`,
         `${path}.toolOutput`,
       );
     }
-    const inputBytes = Buffer.byteLength(JSON.stringify(item.toolInput) ?? '');
+    const inputBytes = Buffer.byteLength(item.toolInputJson);
     if (inputBytes > limits.maxInputBytes) {
       throw new PayloadTooLargeError(
         `${path}.toolInput is ${inputBytes} bytes serialized; the limit is ${mib(limits.maxInputBytes)} (TOOL_INPUT_MAX_BYTES).`,
         `${path}.toolInput`,
       );
+    }
+    for (const [name, json] of [['toolInput', item.toolInputJson], ['toolOutput', item.toolOutputJson]] as const) {
+      if (NUL_ESCAPE.test(json)) {
+        throw new BadUserInputError(`${path}.${name}`, `${path}.${name} contains a NUL character (\\u0000), which cannot be stored; remove or replace it.`);
+      }
     }
     if (item.createdAt) {
       const at = item.createdAt.getTime();

@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
 import type { PathValue } from '../recall/ledger/json-path-value';
-import { SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
+import { CREATED_KEY, SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
 
 export interface NewSnapshot extends ToolResultFields {
   id: string;
   memId: string;
   sizeChars: number;
+  /** The payloads serialized once by the caller (it measured them already). */
+  toolInputJson: string;
+  toolOutputJson: string;
   createdAt?: Date | null;
 }
 
@@ -43,80 +46,87 @@ export class ToolResultRepository {
     return this.em.transactional(work);
   }
 
-  /** Creates the conversations that are new; existing ones (anyone's) are left alone. */
-  async insertMissingConversations(userId: string, conversations: readonly { id: string; spaceId: string }[]): Promise<void> {
+  /**
+   * Creates the conversations and messages that are new, in one statement; existing rows
+   * (anyone's) are left alone: ownership is checked under the lock taken next. Callers pass
+   * rows in id order, so two batches creating the same rows never wait on each other in a cycle.
+   */
+  async insertMissingConversationsAndMessages(
+    userId: string,
+    conversations: readonly { id: string; spaceId: string }[],
+    messages: readonly { id: string; conversationId: string }[],
+  ): Promise<void> {
     await this.em.execute(
-      `insert into conversations (id, user_id, space_id) values ${valuesList(conversations.length, '(?, ?, ?)')} on conflict (id) do nothing`,
-      conversations.flatMap((c) => [c.id, userId, c.spaceId]),
+      `with new_conversations as (
+         insert into conversations (id, user_id, space_id) values ${valuesList(conversations.length, '(?, ?, ?)')} on conflict (id) do nothing)
+       insert into messages (id, conversation_id, user_id, role) values ${valuesList(messages.length, `(?, ?, ?, 'assistant')`)} on conflict (id) do nothing`,
+      [...conversations.flatMap((c) => [c.id, userId, c.spaceId]), ...messages.flatMap((m) => [m.id, m.conversationId, userId])],
     );
   }
 
   /**
-   * The user's own conversations among `ids`, locked until the transaction ends so concurrent
-   * writers to one conversation take turns (the cap stays exact). Locked in id order: no
-   * deadlocks between batches that share conversations.
+   * In one round trip: locks the user's own conversations among `conversationIds` until the
+   * transaction ends (in id order, so writers to one conversation take turns and the cap stays
+   * exact without deadlocks), and reads the user's own messages among `messageIds`.
    */
-  async lockOwnConversations(userId: string, ids: readonly string[]): Promise<{ id: string; spaceId: string }[]> {
-    const rows = await this.em.execute<{ id: string; space_id: string }[]>(
-      `select id, space_id from conversations where user_id = ? and id in (?) order by id for no key update`,
-      [userId, ids],
+  async lockOwnConversationsAndFindMessages(
+    userId: string,
+    conversationIds: readonly string[],
+    messageIds: readonly string[],
+  ): Promise<{ conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[] }> {
+    const rows = await this.em.execute<{ kind: 'conversation' | 'message'; id: string; parent_id: string }[]>(
+      `with locked as (select id, space_id from conversations where user_id = ? and id in (?) order by id for no key update)
+       select 'conversation' as kind, id, space_id as parent_id from locked
+       union all
+       select 'message', id, conversation_id from messages where user_id = ? and id in (?)`,
+      [userId, conversationIds, userId, messageIds],
     );
-    return rows.map((r) => ({ id: r.id, spaceId: r.space_id }));
+    return {
+      conversations: rows.filter((r) => r.kind === 'conversation').map((r) => ({ id: r.id, spaceId: r.parent_id })),
+      messages: rows.filter((r) => r.kind === 'message').map((r) => ({ id: r.id, conversationId: r.parent_id })),
+    };
   }
 
-  async insertMissingMessages(userId: string, messages: readonly { id: string; conversationId: string }[]): Promise<void> {
-    await this.em.execute(
-      `insert into messages (id, conversation_id, user_id, role) values ${valuesList(messages.length, `(?, ?, ?, 'assistant')`)} on conflict (id) do nothing`,
-      messages.flatMap((m) => [m.id, m.conversationId, userId]),
-    );
-  }
-
-  async findOwnMessages(userId: string, ids: readonly string[]): Promise<{ id: string; conversationId: string }[]> {
-    const rows = await this.em.execute<{ id: string; conversation_id: string }[]>(
-      `select id, conversation_id from messages where user_id = ? and id in (?)`,
-      [userId, ids],
-    );
-    return rows.map((r) => ({ id: r.id, conversationId: r.conversation_id }));
-  }
-
-  /** Inserts the snapshots whose tool_use_id is new for the user; returns the ids inserted. */
-  async insertSnapshots(userId: string, snapshots: readonly NewSnapshot[]): Promise<string[]> {
+  /**
+   * Inserts the snapshots whose tool_use_id is new for the user. Returns what the database
+   * decided for each inserted row (id and time); the payloads are not sent back.
+   */
+  async insertSnapshots(userId: string, snapshots: readonly NewSnapshot[]): Promise<{ id: string; createdKey: string }[]> {
     // clock_timestamp(), not now(): rows of one batch keep their input order in time.
-    const rows = await this.em.execute<{ id: string }[]>(
+    const rows = await this.em.execute<{ id: string; created_key: string }[]>(
       `insert into message_tool_results
          (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
        values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?)')}
        on conflict (user_id, tool_use_id) do nothing
-       returning id`,
+       returning id, ${CREATED_KEY} as created_key`,
       snapshots.flatMap((s) => [
         s.id,
         userId,
         s.messageId,
         s.conversationId,
         s.toolName,
-        JSON.stringify(s.toolInput),
-        JSON.stringify(s.toolOutput),
+        s.toolInputJson,
+        s.toolOutputJson,
         s.createdAt?.toISOString() ?? null,
         s.toolUseId,
         s.memId,
         s.sizeChars,
       ]),
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => ({ id: r.id, createdKey: r.created_key }));
   }
 
-  /** Deletes the oldest snapshots past `cap` in each conversation (R-TR-3); returns how many. */
+  /**
+   * Deletes the oldest snapshots past `cap` in each conversation (R-TR-3); returns how many.
+   * One branch per conversation with its id as a value the planner sees, so each reads its
+   * excess as an index range past `cap` rows of the scoped recency index (pinned by a plan test).
+   */
   async trimConversations(userId: string, conversationIds: readonly string[], cap: number): Promise<number> {
+    const excess = `(select id from message_tool_results where conversation_id = ? and user_id = ?
+                      order by created_at desc, id desc offset ?)`;
     const rows = await this.em.execute<{ id: string }[]>(
-      `delete from message_tool_results where id in (
-         select id from (
-           select id, row_number() over (partition by conversation_id order by created_at desc, id desc) as position
-             from message_tool_results
-            where user_id = ? and conversation_id in (?)
-         ) ranked
-          where position > ?)
-       returning id`,
-      [userId, conversationIds, cap],
+      `delete from message_tool_results where id in (${conversationIds.map(() => excess).join(' union all ')}) returning id`,
+      conversationIds.flatMap((id) => [id, userId, cap]),
     );
     return rows.length;
   }
@@ -207,16 +217,17 @@ export class ToolResultRepository {
   }
 
   /**
-   * The K most recent snapshots of a conversation, newest first. The user predicate is part
-   * of the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
+   * The K most recent snapshots of the user's own conversation, newest first; none when the
+   * conversation is someone else's. The user predicate is part of the index
+   * (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
    */
   async recentInConversation(userId: string, conversationId: string, limit: number): Promise<SnapshotRecord[]> {
     const rows = await this.em.execute<SnapshotRow[]>(
       `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.conversation_id = ? and r.user_id = ?
+        where r.conversation_id = ? and r.user_id = ? and c.user_id = ?
         order by r.created_at desc, r.id desc
         limit ?`,
-      [conversationId, userId, limit],
+      [conversationId, userId, userId, limit],
     );
     return rows.map(toSnapshotRecord);
   }

@@ -38,51 +38,53 @@ export class ToolResultsService {
   ) {}
 
   async record(actor: ActorContext, items: readonly ToolResultToRecord[], field = 'input'): Promise<RecordOutcome> {
-    checkToolResultBatch(items, this.config.toolResults, new Date(), field);
+    // Serialized once: measured against the limits, then sent to the database as is.
+    const rows: NewSnapshot[] = items.map((item) => {
+      const toolOutputJson = JSON.stringify(item.toolOutput) ?? 'null';
+      return {
+        ...item,
+        id: randomUUID(),
+        memId: newMemId(),
+        toolInputJson: JSON.stringify(item.toolInput) ?? 'null',
+        toolOutputJson,
+        sizeChars: typeof item.toolOutput === 'string' ? item.toolOutput.length : toolOutputJson.length,
+      };
+    });
+    checkToolResultBatch(rows, this.config.toolResults, new Date(), field);
     const conversations = conversationsOf(items, actor, field);
     const messages = messagesOf(items, field);
-    const rows: NewSnapshot[] = items.map((item) => ({
-      ...item,
-      id: randomUUID(),
-      memId: newMemId(),
-      sizeChars: payloadText(item.toolOutput).length,
-    }));
     const userId = actor.userId;
 
-    const { createdIds, stored } = await this.repository.inTransaction(async () => {
-      await this.repository.insertMissingConversations(userId, conversations);
-      const owned = await this.repository.lockOwnConversations(userId, conversations.map((c) => c.id));
-      for (const wanted of conversations) {
-        const mine = owned.find((c) => c.id === wanted.id);
-        // Another user's conversation reads exactly as a missing one (R-TN-5).
-        if (!mine) throw new NotFoundError('Conversation', wanted.id);
-        if (mine.spaceId !== wanted.spaceId) {
-          throw new BadUserInputError(`${field}.${wanted.index}.spaceId`, `Conversation ${wanted.id} belongs to space ${mine.spaceId}, not ${wanted.spaceId}.`);
-        }
-      }
-      await this.repository.insertMissingMessages(userId, messages);
-      const ownMessages = await this.repository.findOwnMessages(userId, messages.map((m) => m.id));
-      for (const wanted of messages) {
-        const mine = ownMessages.find((m) => m.id === wanted.id);
-        if (!mine) throw new NotFoundError('Message', wanted.id);
-        if (mine.conversationId !== wanted.conversationId) {
-          throw new BadUserInputError(`${field}.${wanted.index}.messageId`, `Message ${wanted.id} belongs to another conversation than ${wanted.conversationId}.`);
-        }
-      }
-      const createdIds = await this.repository.insertSnapshots(userId, rows);
+    const { inserted, duplicates } = await this.repository.inTransaction(async () => {
+      await this.repository.insertMissingConversationsAndMessages(userId, conversations, messages);
+      const owned = await this.repository.lockOwnConversationsAndFindMessages(
+        userId,
+        conversations.map((c) => c.id),
+        messages.map((m) => m.id),
+      );
+      checkOwnership(owned, conversations, messages, field);
+      const inserted = await this.repository.insertSnapshots(userId, rows);
       await this.repository.trimConversations(userId, conversations.map((c) => c.id), this.config.toolResults.conversationCap);
-      const stored = await this.repository.findByToolUseIds(userId, [...new Set(items.map((i) => i.toolUseId))]);
-      return { createdIds: new Set(createdIds), stored };
+      const insertedIds = new Set(inserted.map((r) => r.id));
+      const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
+      const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(userId, repeated) : [];
+      return { inserted, duplicates };
     });
 
-    for (const row of rows) if (createdIds.has(row.id)) this.metrics.snapshotPersisted(row.toolName);
-    const byToolUseId = new Map(stored.map((s) => [s.toolUseId, s]));
-    return {
-      // A row an import placed past the cap is gone already; report it as written.
-      snapshots: rows.map((row, index) => byToolUseId.get(row.toolUseId) ?? asRecord(row, items[index].spaceId)),
-      createdCount: createdIds.size,
-      duplicateCount: items.length - createdIds.size,
-    };
+    const createdKeys = new Map(inserted.map((r) => [r.id, r.createdKey]));
+    const byToolUseId = new Map(duplicates.map((s) => [s.toolUseId, s]));
+    const snapshots = rows.map((row, index): SnapshotRecord => {
+      const createdKey = createdKeys.get(row.id);
+      if (createdKey === undefined) return byToolUseId.get(row.toolUseId) ?? firstOf(row.toolUseId);
+      this.metrics.snapshotPersisted(row.toolName);
+      return recordOf(row, items[index].spaceId, createdKey);
+    });
+    // A repeat inside the batch points at the row its first occurrence created.
+    function firstOf(toolUseId: string): SnapshotRecord {
+      const first = rows.findIndex((r) => r.toolUseId === toolUseId && createdKeys.has(r.id));
+      return recordOf(rows[first], items[first].spaceId, createdKeys.get(rows[first].id) as string);
+    }
+    return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length };
   }
 
   findOne(actor: ActorContext, id: string): Promise<SnapshotRecord | null> {
@@ -108,7 +110,8 @@ function conversationsOf(items: readonly ToolResultToRecord[], actor: ActorConte
     }
     if (!seen) byId.set(item.conversationId, { id: item.conversationId, spaceId: item.spaceId, index });
   });
-  return [...byId.values()];
+  // In id order: concurrent batches then create and lock shared rows in the same order.
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
 function messagesOf(items: readonly ToolResultToRecord[], field: string) {
@@ -120,10 +123,47 @@ function messagesOf(items: readonly ToolResultToRecord[], field: string) {
     }
     if (!seen) byId.set(item.messageId, { id: item.messageId, conversationId: item.conversationId, index });
   });
-  return [...byId.values()];
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function asRecord(row: NewSnapshot, spaceId: string): SnapshotRecord {
-  const createdAt = row.createdAt ?? new Date();
-  return { ...row, spaceId, createdAt, createdKey: createdAt.toISOString().replace('Z', '000Z') };
+/** Every conversation and message of the batch must be the actor's own (R-TR-4). */
+function checkOwnership(
+  owned: { conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[] },
+  conversations: readonly { id: string; spaceId: string; index: number }[],
+  messages: readonly { id: string; conversationId: string; index: number }[],
+  field: string,
+): void {
+  for (const wanted of conversations) {
+    const mine = owned.conversations.find((c) => c.id === wanted.id);
+    // Another user's conversation reads exactly as a missing one (R-TN-5).
+    if (!mine) throw new NotFoundError('Conversation', wanted.id);
+    if (mine.spaceId !== wanted.spaceId) {
+      throw new BadUserInputError(`${field}.${wanted.index}.spaceId`, `Conversation ${wanted.id} belongs to space ${mine.spaceId}, not ${wanted.spaceId}.`);
+    }
+  }
+  for (const wanted of messages) {
+    const mine = owned.messages.find((m) => m.id === wanted.id);
+    if (!mine) throw new NotFoundError('Message', wanted.id);
+    if (mine.conversationId !== wanted.conversationId) {
+      throw new BadUserInputError(`${field}.${wanted.index}.messageId`, `Message ${wanted.id} belongs to another conversation than ${wanted.conversationId}.`);
+    }
+  }
+}
+
+/** A snapshot this call created, from what it sent and what the database decided. */
+function recordOf(row: NewSnapshot, spaceId: string, createdKey: string): SnapshotRecord {
+  return {
+    id: row.id,
+    memId: row.memId,
+    spaceId,
+    conversationId: row.conversationId,
+    messageId: row.messageId,
+    toolUseId: row.toolUseId,
+    toolName: row.toolName,
+    toolInput: row.toolInput,
+    toolOutput: row.toolOutput,
+    sizeChars: row.sizeChars,
+    createdAt: new Date(createdKey),
+    createdKey,
+  };
 }

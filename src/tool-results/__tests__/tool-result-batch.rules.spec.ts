@@ -2,7 +2,11 @@ import { checkToolResultBatch, MAX_BATCH_ITEMS } from '../tool-result-batch.rule
 
 const limits = { maxOutputBytes: 1024, maxInputBytes: 256, retentionDays: 180 };
 const now = new Date('2026-06-01T00:00:00Z');
-const item = (overrides: object = {}) => ({ toolInput: {}, toolOutput: 'ok', ...overrides });
+const item = ({ toolInput = {}, toolOutput = 'ok', createdAt }: { toolInput?: unknown; toolOutput?: unknown; createdAt?: Date } = {}) => ({
+  toolInputJson: JSON.stringify(toolInput),
+  toolOutputJson: JSON.stringify(toolOutput),
+  createdAt,
+});
 
 describe('checkToolResultBatch', () => {
   it('R-TR-1 accepts 1 to 100 items and refuses an empty or larger batch', () => {
@@ -27,5 +31,14 @@ describe('checkToolResultBatch', () => {
     expect(() => checkToolResultBatch([at(10 * 60_000)], limits, now)).toThrow('in the future');
     expect(() => checkToolResultBatch([at(-179 * 86_400_000)], limits, now)).not.toThrow();
     expect(() => checkToolResultBatch([at(-181 * 86_400_000)], limits, now)).toThrow('180-day retention window');
+  });
+
+  it('R-TR-5 a NUL character, which jsonb cannot store, is BAD_USER_INPUT naming the field', () => {
+    expect(() => checkToolResultBatch([item({ toolOutput: { text: 'a\u0000b' } })], limits, now)).toThrow(
+      expect.objectContaining({ code: 'BAD_USER_INPUT', details: { field: 'input.0.toolOutput' } }),
+    );
+    expect(() => checkToolResultBatch([item({ toolInput: 'x\u0000' })], limits, now)).toThrow(expect.objectContaining({ details: { field: 'input.0.toolInput' } }));
+    // A literal backslash-u-0000 in the text is fine.
+    expect(() => checkToolResultBatch([item({ toolOutput: 'a\\u0000b' })], limits, now)).not.toThrow();
   });
 });

@@ -32,11 +32,10 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     await em.execute('insert into users (id, team_id) values (?, ?), (?, ?)', [userId, teamId, otherUserId, teamId]);
     const spaceId = crypto.randomUUID();
     await em.execute(`insert into spaces (id, team_id, name) values (?, ?, 's')`, [spaceId, teamId]);
-    await repo.insertMissingConversations(userId, [{ id: conversationId, spaceId }]);
-    await repo.insertMissingMessages(userId, [{ id: messageId, conversationId }]);
+    await repo.insertMissingConversationsAndMessages(userId, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }]);
     const snapshots = Object.entries(outputs).map(([name, toolOutput], index) => {
       memIds[name] = newMemId();
-      return { id: crypto.randomUUID(), memId: memIds[name], conversationId, messageId, toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, sizeChars: 1 };
+      return { id: crypto.randomUUID(), memId: memIds[name], conversationId, messageId, toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, toolInputJson: '{}', toolOutputJson: JSON.stringify(toolOutput), sizeChars: 1 };
     });
     await repo.insertSnapshots(userId, snapshots);
   });

@@ -34,15 +34,13 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
 
   it('R-TR-4 R-RC-6 every statement of the write path and every read carries the user predicate', async () => {
     const calls: [string, () => Promise<unknown>][] = [
-      ['insertMissingConversations', () => repo.insertMissingConversations(userId, [{ id: conversationId, spaceId }])],
-      ['lockOwnConversations', () => repo.inTransaction(() => repo.lockOwnConversations(userId, [conversationId]))],
-      ['insertMissingMessages', () => repo.insertMissingMessages(userId, [{ id: messageId, conversationId }])],
-      ['findOwnMessages', () => repo.findOwnMessages(userId, [messageId])],
+      ['insertMissingConversationsAndMessages', () => repo.insertMissingConversationsAndMessages(userId, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }])],
+      ['lockOwnConversationsAndFindMessages', () => repo.inTransaction(() => repo.lockOwnConversationsAndFindMessages(userId, [conversationId], [messageId]))],
       [
         'insertSnapshots',
         () =>
           repo.insertSnapshots(userId, [
-            { id: crypto.randomUUID(), memId: newMemId(), conversationId, messageId, toolUseId: 't1', toolName: 'x', toolInput: {}, toolOutput: 'out', sizeChars: 3 },
+            { id: crypto.randomUUID(), memId: newMemId(), conversationId, messageId, toolUseId: 't1', toolName: 'x', toolInput: {}, toolOutput: 'out', toolInputJson: '{}', toolOutputJson: '"out"', sizeChars: 3 },
           ]),
       ],
       ['trimConversations', () => repo.trimConversations(userId, [conversationId], 200)],
