@@ -1,10 +1,10 @@
 // Prints a bearer token signed with the configured secret, so a newcomer can call the API:
 //   npm run token -- --user <uuid> --team <uuid> --scope "memory:read memory:write" [--ttl 3600]
 import { parseArgs } from 'node:util';
+import { UUID_PATTERN as UUID } from '../common/uuid-pattern';
 import { loadConfig } from '../config/load-config';
 import { signToken } from '../tenancy/token-signer';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -1,5 +1,5 @@
 import { AppError, BadUserInputError } from '../common/errors/app-error';
-import { UUID_PATTERN } from '../common/graphql/uuid.pipe';
+import { UUID_PATTERN } from '../common/uuid-pattern';
 import type { ToolResultToRecord } from '../tool-results/tool-results.service';
 import { deterministicMessageId, parseMessages } from './ledger/compaction';
 import type { CompactionCandidate, CompactionOptions, Message } from './ledger/compaction.types';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { AppConfig } from '../config/app-config';
 import { UnauthenticatedError } from '../common/errors/app-error';
+import { UUID_PATTERN as UUID } from '../common/uuid-pattern';
 import { parseScopes, type Scope } from './scopes';
 
 export interface VerifiedClaims {
@@ -10,7 +11,6 @@ export interface VerifiedClaims {
   scopes: Scope[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ASYMMETRIC = ['RS256', 'ES256'];
 
 /**

@@ -1,7 +1,6 @@
 import { type PipeTransform } from '@nestjs/common';
 import { BadUserInputError } from '../errors/app-error';
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN } from '../uuid-pattern';
 
 /** Validates an ID argument as a UUID, naming the argument in the error; lower-cases it. */
 export class UuidPipe implements PipeTransform<string | null | undefined, string | null> {

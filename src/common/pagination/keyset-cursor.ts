@@ -1,4 +1,5 @@
 import { BadUserInputError } from '../errors/app-error';
+import { UUID_PATTERN as UUID } from '../uuid-pattern';
 
 /** A position in a (created_at, id) ordering. `createdAt` keeps PostgreSQL's microseconds. */
 export interface KeysetPosition {
@@ -7,7 +8,6 @@ export interface KeysetPosition {
 }
 
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Opaque to clients; base64url of the position. */
 export function encodeCursor(position: KeysetPosition): string {
