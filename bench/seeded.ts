@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
+import { seededRandom } from '../test/support/seeded-random';
+
+export { seededRandom };
 
 /** The data set's seed: the same seed gives the same rows, ids and request sequences. */
 export const BENCH_SEED = Number(process.env.BENCH_SEED ?? 20261129);
 
-/** mulberry32: a tiny seeded PRNG (the bench never uses Math.random). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function pickIndex(random: () => number, length: number): number {
   return Math.floor(random() * length);

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { DataSet } from '../data-loader';
 import type { GraphqlClient } from '../graphql-client';
-import type { LoadOptions, LoadResult } from '../load-runner';
+import { type LoadOptions, type LoadResult, runLoad, type Task } from '../load-runner';
 
 export interface BenchSettings {
   concurrency: number;
@@ -52,4 +52,21 @@ export function clean(...results: (LoadResult | null)[]): boolean {
 
 export function errorNotes(...results: [string, LoadResult | null][]): string[] {
   return results.flatMap(([side, r]) => (r && r.errors > 0 ? [`${side}: ${r.errors} errors, first: ${r.firstError}`] : []));
+}
+
+/** The raw side, then the service side, each its own measured phase with the same options. */
+export async function measureSideBySide(
+  ctx: BenchContext,
+  label: string,
+  rawTask: Task,
+  serviceTask: Task,
+  options: LoadOptions,
+): Promise<{ raw: LoadResult; service: LoadResult }> {
+  await ctx.beforePhase();
+  const raw = await runLoad(rawTask, options);
+  await ctx.afterPhase(`${label} — raw`);
+  await ctx.beforePhase();
+  const service = await runLoad(serviceTask, options);
+  await ctx.afterPhase(`${label} — service`);
+  return { raw, service };
 }

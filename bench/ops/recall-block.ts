@@ -1,6 +1,6 @@
-import { runLoad, type Task } from '../load-runner';
+import { type Task } from '../load-runner';
 import { BENCH_SEED, pickIndex, seededRandom } from '../seeded';
-import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const RECALL_BLOCK = `query($c: ID!) { recallBlock(conversationId: $c) { text tokens injected droppedCount lines { memId } } }`;
 
@@ -39,12 +39,7 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
 
   const op = `recallBlock (top 5 of ~${Math.round(data.snapshots / data.conversations)})`;
   const options = loadOptions(ctx.settings, concurrency);
-  await ctx.beforePhase();
-  const raw = await runLoad(rawTask, options);
-  await ctx.afterPhase(`${op} c=${concurrency} — raw`);
-  await ctx.beforePhase();
-  const service = await runLoad(serviceTask, options);
-  await ctx.afterPhase(`${op} c=${concurrency} — service`);
+  const { raw, service } = await measureSideBySide(ctx, `${op} c=${concurrency}`, rawTask, serviceTask, options);
   const ratio = service.p50 / raw.p50;
   const notes = errorNotes(['service', service], ['raw', raw]);
   if (concurrency > 1) {

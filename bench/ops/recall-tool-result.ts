@@ -1,10 +1,10 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { runLoad, type Task } from '../load-runner';
+import { type Task } from '../load-runner';
 import { payloadVariants } from '../payloads';
 import { BENCH_SEED, seededUuid } from '../seeded';
 import { BIG_PAYLOAD_ITEM_3_PRICE, BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText } from '../../test/fixtures/agent-trace.fixture';
-import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const RECORD = `mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { snapshots { memId sizeChars } } }`;
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;
@@ -45,12 +45,7 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
 
   const op = `recallToolResult jsonPath ${PATH} (${Math.round(big.sizeChars / 1024)} KB)`;
   const options = loadOptions(ctx.settings, 1);
-  await ctx.beforePhase();
-  const raw = await runLoad(rawTask, options);
-  await ctx.afterPhase(`${op} — raw`);
-  await ctx.beforePhase();
-  const service = await runLoad(serviceTask, options);
-  await ctx.afterPhase(`${op} — service`);
+  const { raw, service } = await measureSideBySide(ctx, `${op}`, rawTask, serviceTask, options);
 
   const concurrency = ctx.settings.concurrency;
   const smallRss = await rssAround(() => serviceCall(small.memId), concurrency);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { payloadText } from '../../src/recall/snapshot-handle';
 import { newMemId } from '../../src/tool-results/mem-id';
-import { runLoad, type Task } from '../load-runner';
+import { type Task } from '../load-runner';
 import { payloadVariants, type ToolCall } from '../payloads';
 import { BENCH_SEED, pickIndex, seededRandom, seededUuid } from '../seeded';
-import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const RECORD = `mutation($input: [ToolResultInput!]!) {
   recordToolResults(input: $input) { createdCount duplicateCount snapshots { id memId } }
@@ -89,12 +89,7 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
     if (data.recordToolResults.createdCount !== 1) throw new Error('service: row not created');
   };
 
-  await ctx.beforePhase();
-  const raw = await runLoad(rawTask, options);
-  await ctx.afterPhase(`${op} — raw`);
-  await ctx.beforePhase();
-  const service = await runLoad(serviceTask, options);
-  await ctx.afterPhase(`${op} — service`);
+  const { raw, service } = await measureSideBySide(ctx, `${op}`, rawTask, serviceTask, options);
   const ratio = service.rps / raw.rps;
   const notes = errorNotes(['service', service], ['raw', raw]);
   if (tag === 'one') notes.push(`rows in the conversation afterwards: ${await countRows(ctx, choose(serviceRandom).conversationId)} (cap ${CAP})`);
