@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { payloadText } from '../src/recall/snapshot-handle';
+import { buildHandle, payloadText } from '../src/tool-results/handle/build-handle';
 import { payloadVariants } from './payloads';
 import { BENCH_SEED, seededUuid, seededUuidSql } from './seeded';
 
@@ -19,6 +19,7 @@ export interface DataSet extends DataSetSize {
   ownerOf(conversation: number): string;
 }
 
+const PLACEHOLDER_MEM_ID = 'mem_placeholderxxxx';
 const VARIANTS = 256;
 const CHUNK = 200_000;
 
@@ -94,15 +95,24 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     await client.query(`insert into conversations (id, user_id, space_id) select id, user_id, $1 from bench_conversations`, [data.spaceId]);
     await client.query(`insert into messages (id, conversation_id, user_id, role) select message_id, id, user_id, 'assistant' from bench_conversations`);
     const variants = payloadVariants(BENCH_SEED, VARIANTS);
+    // Each variant's handle is built as the write path builds it; a row's stub then names its own mem id.
+    const handles = variants.map((v) =>
+      buildHandle({ memId: PLACEHOLDER_MEM_ID, toolName: v.toolName, toolUseId: 'toolu', sizeChars: payloadText(v.toolOutput).length, toolInput: v.toolInput, toolOutput: v.toolOutput }),
+    );
     await client.query(
       `create temp table bench_payloads on commit preserve rows as
-       select (ord - 1)::int as ord, tool_name, tool_input::jsonb, tool_output::jsonb, size_chars
-         from unnest($1::text[], $2::text[], $3::text[], $4::int[]) with ordinality as t(tool_name, tool_input, tool_output, size_chars, ord)`,
+       select (ord - 1)::int as ord, tool_name, tool_input::jsonb, tool_output::jsonb, size_chars, summary_oneliner, schema_hint, head_preview, stub
+         from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[])
+              with ordinality as t(tool_name, tool_input, tool_output, size_chars, summary_oneliner, schema_hint, head_preview, stub, ord)`,
       [
         variants.map((v) => v.toolName),
         variants.map((v) => JSON.stringify(v.toolInput)),
         variants.map((v) => JSON.stringify(v.toolOutput)),
         variants.map((v) => payloadText(v.toolOutput).length),
+        handles.map((h) => h.summaryOneliner),
+        handles.map((h) => h.schemaHint),
+        handles.map((h) => h.headPreview),
+        handles.map((h) => h.stub),
       ],
     );
     await client.query('alter table bench_payloads add primary key (ord)');
@@ -113,11 +123,13 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
       const to = Math.min(size.snapshots, from + CHUNK - 1);
       await client.query(
         `insert into message_tool_results
-           (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+           (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+            summary_oneliner, schema_hint, head_preview, stub)
          select ${seededUuidSql(`'snapshot:' || n`)}, c.user_id, c.message_id, c.id, p.tool_name, p.tool_input, p.tool_output,
-                $1::timestamptz - ($2::int - n) * (interval '90 days' / $2::int), 'toolu_bench_' || n,
-                'mem_' || translate(substr(md5('${BENCH_SEED}:mem:' || n), 1, 16), '0189', 'wxyz'), p.size_chars
+                $1::timestamptz - ($2::int - n) * (interval '90 days' / $2::int), 'toolu_bench_' || n, m.mem_id, p.size_chars,
+                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id)
            from generate_series($3::int, $4::int) as n
+           cross join lateral (select 'mem_' || translate(substr(md5('${BENCH_SEED}:mem:' || n), 1, 16), '0189', 'wxyz') as mem_id) m
            join bench_conversations c on c.ord = n % $5
            join bench_payloads p on p.ord = ((n::bigint * 2654435761) % 4294967296) >> 24`,
         [anchor, size.snapshots, from, to, size.conversations],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { payloadText } from '../../src/recall/snapshot-handle';
+import { buildHandle, payloadText } from '../../src/tool-results/handle/build-handle';
 import { newMemId } from '../../src/tool-results/mem-id';
 import { type Task } from '../load-runner';
 import { payloadVariants, type ToolCall } from '../payloads';
@@ -15,13 +15,14 @@ const TARGET_RATIO = 0.6;
 
 /** The service's insert, same columns and casts (ToolResultRepository.insertSnapshots). */
 const INSERT = `insert into message_tool_results
-  (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
-  values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, coalesce($8::timestamptz, clock_timestamp()), $9, $10, $11)
+  (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+   summary_oneliner, schema_hint, head_preview, stub, compacted)
+  values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, coalesce($8::timestamptz, clock_timestamp()), $9, $10, $11, $12, $13, $14, $15, false)
   on conflict (user_id, tool_use_id) do nothing returning id`;
 const LOCK = `select id, space_id from conversations where user_id = $1 and id = $2 for no key update`;
 /** The least work that keeps the cap: the rows past the newest CAP of the conversation, by the scoped index. */
 const TRIM = `delete from message_tool_results where id in (
-  select id from message_tool_results where conversation_id = $1 and user_id = $2
+  select id from message_tool_results where conversation_id = $1 and user_id = $2 and not compacted
    order by created_at desc, id desc offset $3)`;
 
 interface Target {
@@ -54,10 +55,15 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
   const spaceId = ctx.data.spaceId;
   const tag = op.includes('one') ? 'one' : 'many';
 
+  // The raw side stores the same handle columns; building them is the service's own work.
+  const handles = outputs.map((call) =>
+    buildHandle({ memId: newMemId(), toolName: call.toolName, toolUseId: 'toolu', sizeChars: payloadText(call.toolOutput).length, toolInput: call.toolInput, toolOutput: call.toolOutput }),
+  );
   const rawRandom = seededRandom(BENCH_SEED + 11);
   const rawTask: Task = async (worker, seq) => {
     const target = choose(rawRandom);
     const call = outputs[(worker + seq) % outputs.length];
+    const handle = handles[(worker + seq) % outputs.length];
     const userId = ctx.data.userIds[target.userIndex];
     const client = await ctx.raw.connect();
     try {
@@ -68,6 +74,7 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
         randomUUID(), userId, target.messageId, target.conversationId, call.toolName,
         JSON.stringify(call.toolInput), JSON.stringify(call.toolOutput), null,
         `toolu_raw_${tag}_${worker}_${seq}`, newMemId(), payloadText(call.toolOutput).length,
+        handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub,
       ]);
       if (inserted.rowCount !== 1) throw new Error('raw: row not inserted');
       await client.query(TRIM, [target.conversationId, userId, CAP]);
@@ -103,10 +110,11 @@ async function hotConversation(ctx: BenchContext): Promise<Target> {
   await ctx.raw.query('insert into conversations (id, user_id, space_id) values ($1, $2, $3)', [target.conversationId, userId, ctx.data.spaceId]);
   await ctx.raw.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [target.messageId, target.conversationId, userId]);
   await ctx.raw.query(
-    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+                                       summary_oneliner, stub)
      select gen_random_uuid(), $1, $2, $3, 'query_site_data', '{"target":"recent_members"}', '{"members":[]}',
             now() - (${CAP} - n) * interval '1 second', 'toolu_hot_' || n,
-            'mem_' || translate(substr(md5('hot:' || n), 1, 16), '0189', 'wxyz'), 14
+            'mem_' || translate(substr(md5('hot:' || n), 1, 16), '0189', 'wxyz'), 14, '1 key: members[0]', '[recall-ledger tool_memory v1]'
        from generate_series(1, ${CAP}) n`,
     [userId, target.messageId, target.conversationId],
   );

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildSchema } from 'graphql';
-import { buildApiSchema } from '../common/graphql/api-schema';
+import { buildApiSchema } from '../api-schema';
 import { checkContract } from '../common/graphql/contract-check';
 
 const root = resolve(__dirname, '..', '..');

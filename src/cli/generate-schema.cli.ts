@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { printApiSchema } from '../common/graphql/api-schema';
+import { printApiSchema } from '../api-schema';
 
 printApiSchema()
   .then((text) => {

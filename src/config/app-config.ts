@@ -46,10 +46,10 @@ export class AppConfig {
     readonly retentionDays: number;
   };
   readonly recall: {
-    /** K: how many recent snapshots the block is built from (R-RC-1). */
-    readonly blockRows: number;
-    /** The whole block's token budget (R-RC-2). */
-    readonly blockTokenBudget: number;
+    /** K: how many recent snapshots the block is built from (R-RC-1); unset: the block module's constant. */
+    readonly blockRows?: number;
+    /** The whole block's token budget (R-RC-2); unset: the block module's constant. */
+    readonly blockTokenBudget?: number;
     /** Inject the block only when the user message looks like recall (R-RC-5). */
     readonly intentGating: boolean;
     /** Hard ceiling on what one recallToolResult answer returns; longer answers are cut with a marker (R-LG-2). */

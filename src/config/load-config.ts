@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
-import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from '../recall/block/previously-fetched-block';
 import { EnvironmentVariables } from './environment.schema';
 
 export class ConfigError extends Error {}
@@ -68,8 +67,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       retentionDays: vars.TOOL_RESULT_RETENTION_DAYS ?? 180,
     },
     recall: {
-      blockRows: vars.RECALL_BLOCK_ROWS ?? DEFAULT_BLOCK_ROWS,
-      blockTokenBudget: vars.RECALL_BLOCK_TOKEN_BUDGET ?? DEFAULT_BLOCK_TOKEN_BUDGET,
+      blockRows: vars.RECALL_BLOCK_ROWS,
+      blockTokenBudget: vars.RECALL_BLOCK_TOKEN_BUDGET,
       intentGating: vars.RECALL_INTENT_GATING ?? false,
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
     },

@@ -107,6 +107,8 @@ export function relocateRecordError(
     conversationId: `${field}.conversationId`,
     messageId: `${assistant}.id`,
     toolInput: `${toolUsePath(candidate, messages, field)}.input`,
+    toolName: `${toolUsePath(candidate, messages, field)}.name`,
+    toolUseId: `${field}.messages.${candidate.messageIndex}.content.${candidate.blockIndex}.tool_use_id`,
     toolOutput: `${field}.messages.${candidate.messageIndex}.content.${candidate.blockIndex}.content`,
   };
   const path = paths[match[2]];

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
+import { o200kTokenizer } from '../common/text/tokenizer';
 import type { ActorContext } from '../tenancy/actor-context';
 import type { SnapshotRecord } from '../tool-results/snapshot-record';
 import { MAX_BATCH_ITEMS } from '../tool-results/tool-result-batch.rules';
 import { ToolResultsService } from '../tool-results/tool-results.service';
-import { o200kTokenizer } from './block/tokenizer';
 import {
   checkCandidates,
   checkCompactMessagesInput,
@@ -15,7 +15,7 @@ import {
 } from './compact-messages.rules';
 import { applyCompaction, findCompactionCandidates } from './ledger/compaction';
 import type { CompactionCandidate, Message } from './ledger/compaction.types';
-import { handleOf, type HandleWithStub } from './snapshot-handle';
+import type { HandleWithStub } from '../tool-results/handle/tool-result-handle';
 
 export interface CompactMessagesOutcome {
   messages: Message[];
@@ -31,9 +31,10 @@ const BATCH_FIELD = 'compaction';
 
 /**
  * The wire view of a message list (R-LG-3): large, older tool results are recorded through the
- * ordinary write path and replaced by their stubs. The stubs come from the stored snapshots, and
- * a repeated tool_use_id returns the original snapshot, so the same input gives the same bytes
- * on every call and replica. The input is never mutated.
+ * ordinary write path and replaced by their stubs. The stubs are the ones stored with the
+ * snapshots, and results already stored are looked up rather than sent again, so the same input
+ * gives the same bytes on every call and replica. The input is never mutated. A snapshot whose
+ * stub compaction hands out is marked compacted: the per-conversation cap never removes it.
  */
 @Injectable()
 export class CompactionService {
@@ -51,8 +52,8 @@ export class CompactionService {
     // Recorded even when the saving turns out too small to replace anything: the exact saving
     // needs the real stubs, which need the mem ids; recording is idempotent, and a later call
     // that does compact then reuses these very snapshots and stubs.
-    const snapshots = await this.record(actor, request, candidates);
-    const handles = snapshots.map(handleOf);
+    const snapshots = await this.snapshotsOf(actor, request, candidates);
+    const handles = snapshots.map((snapshot) => snapshot.handle);
     const stubs = new Map(candidates.map((candidate, index) => [candidate.toolUseId, handles[index].stub]));
     const compacted = applyCompaction(request.messages, stubs);
     const after = JSON.stringify(compacted);
@@ -70,6 +71,18 @@ export class CompactionService {
     };
   }
 
+  /**
+   * The candidates' snapshots, in candidate order: the stored ones looked up by tool_use_id (their
+   * payloads are not sent again), the new ones recorded as compacted.
+   */
+  private async snapshotsOf(actor: ActorContext, request: CompactMessagesRequest, candidates: readonly CompactionCandidate[]): Promise<SnapshotRecord[]> {
+    const stored = new Map((await this.toolResults.findByToolUseIds(actor, candidates.map((c) => c.toolUseId))).map((s) => [s.toolUseId, s]));
+    await this.toolResults.markCompacted(actor, [...stored.values()].filter((s) => !s.compacted).map((s) => s.id));
+    const fresh = candidates.filter((c) => !stored.has(c.toolUseId));
+    for (const snapshot of await this.record(actor, request, fresh)) stored.set(snapshot.toolUseId, snapshot);
+    return candidates.map((c) => stored.get(c.toolUseId) as SnapshotRecord);
+  }
+
   /** In batches the write path accepts; each is idempotent, so a retry after a failure completes the job. */
   private async record(actor: ActorContext, request: CompactMessagesRequest, candidates: readonly CompactionCandidate[]): Promise<SnapshotRecord[]> {
     const items = recordItemsOf(request, candidates);
@@ -77,7 +90,7 @@ export class CompactionService {
     for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS) {
       const batch = items.slice(start, start + MAX_BATCH_ITEMS);
       try {
-        snapshots.push(...(await this.toolResults.record(actor, batch, BATCH_FIELD)).snapshots);
+        snapshots.push(...(await this.toolResults.record(actor, batch, { field: BATCH_FIELD, compacted: true })).snapshots);
       } catch (error) {
         throw relocateRecordError(error, BATCH_FIELD, candidates.slice(start, start + MAX_BATCH_ITEMS), request.messages);
       }

@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
-import { ToolResultRepository } from '../tool-results/tool-result.repository';
+import { payloadText } from '../tool-results/handle/build-handle';
+import { ToolResultsService } from '../tool-results/tool-results.service';
 import { pathFetchChars, renderPathValue } from './ledger/json-path-value';
 import { capReturned, cutAnswer, sliceByQuery, sliceByRange } from './ledger/keyed-slice';
 import { memNotFoundText, pathNotFoundText, planRecall, type RecallArguments } from './ledger/recall-request';
-import { handleOf, payloadText } from './snapshot-handle';
 
 /**
- * Keyed retrieval of one snapshot by mem id (R-LG-2). Every outcome is text: a missing mem id
- * and another user's read exactly alike, because the user predicate is part of every query.
+ * Keyed retrieval of one snapshot by mem id (R-LG-2). Every outcome is text: a missing mem id,
+ * another user's and one outside the allowed spaces read exactly alike, because the scope is
+ * part of every query.
  */
 @Injectable()
 export class LedgerService {
   constructor(
-    private readonly snapshots: ToolResultRepository,
+    private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -25,16 +26,17 @@ export class LedgerService {
     const { memId } = args;
 
     if (plan.mode === 'path') {
-      const found = await this.snapshots.findJsonPathValue(actor.userId, memId, plan.path, pathFetchChars(ceiling));
+      const found = await this.toolResults.findJsonPathValue(actor, memId, plan.path, pathFetchChars(ceiling));
       if (found === null) return memNotFoundText(memId);
       return found.value === null ? pathNotFoundText(memId, plan.pathText) : renderPathValue(found.value, plan.pathText, ceiling);
     }
 
-    const snapshot = await this.snapshots.findByMemId(actor.userId, memId);
+    // The stub is stored: a summary never loads the payload.
+    const snapshot = await this.toolResults.findByMemId(actor, memId, { output: plan.mode !== 'summary' });
     if (snapshot === null) return memNotFoundText(memId);
     switch (plan.mode) {
       case 'summary':
-        return handleOf(snapshot).stub;
+        return snapshot.handle.stub;
       case 'full':
         return capReturned(payloadText(snapshot.toolOutput), ceiling, memId);
       case 'query':

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
+import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
-import { ToolResultRepository } from '../tool-results/tool-result.repository';
-import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
+import { ToolResultsService } from '../tool-results/tool-results.service';
+import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET, renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
-import { o200kTokenizer } from './block/tokenizer';
 import { RecallMetrics } from './recall.metrics';
 
 export interface RecallBlockOutcome extends RenderedBlock {
@@ -18,28 +18,29 @@ const NOTHING: RenderedBlock = { text: '', tokens: 0, lines: [], droppedCount: 0
 @Injectable()
 export class RecallBlockService {
   constructor(
-    private readonly snapshots: ToolResultRepository,
+    private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
     private readonly metrics: RecallMetrics,
   ) {}
 
   async build(actor: ActorContext, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
-    const { blockRows, blockTokenBudget, intentGating } = this.config.recall;
+    const { blockRows = DEFAULT_BLOCK_ROWS, blockTokenBudget = DEFAULT_BLOCK_TOKEN_BUDGET, intentGating } = this.config.recall;
     if (intentGating && !looksLikeRecall(userMessage)) {
-      await this.checkConversation(actor, conversationId, null);
+      await this.checkConversation(actor, conversationId);
       return { ...NOTHING, injected: false };
     }
-    const recent = await this.snapshots.recentInConversation(actor.userId, conversationId, blockRows);
-    // The rows carry the conversation's space; only an empty result needs a look at the conversation.
-    await this.checkConversation(actor, conversationId, recent[0]?.spaceId ?? null);
+    // The line needs the call's arguments and the stored summary, never the output.
+    const recent = await this.toolResults.recentInConversation(actor, conversationId, blockRows, { input: true });
+    // Rows come only from an allowed space of the actor's own conversation; only an empty result
+    // needs a look at the conversation, to tell an empty one from a missing one.
+    if (recent.length === 0) await this.checkConversation(actor, conversationId);
     const block = renderPreviouslyFetchedBlock(recent, { tokenBudget: blockTokenBudget, tokenizer: o200kTokenizer });
     this.metrics.blockBuilt(block.tokens);
     return { ...block, injected: block.lines.length > 0 };
   }
 
   /** Another user's conversation, or one in a space the actor may not use, reads as missing. */
-  private async checkConversation(actor: ActorContext, conversationId: string, knownSpaceId: string | null): Promise<void> {
-    const spaceId = knownSpaceId ?? (await this.snapshots.findOwnConversation(actor.userId, conversationId))?.spaceId;
-    if (spaceId === undefined || actor.allowedGeneration(spaceId) === undefined) throw new NotFoundError('Conversation', conversationId);
+  private async checkConversation(actor: ActorContext, conversationId: string): Promise<void> {
+    if ((await this.toolResults.findOwnConversation(actor, conversationId)) === null) throw new NotFoundError('Conversation', conversationId);
   }
 }

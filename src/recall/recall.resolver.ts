@@ -1,10 +1,12 @@
-import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { Actor } from '../tenancy/actor.decorator';
 import type { ActorContext } from '../tenancy/actor-context';
 import { RequiresScope } from '../tenancy/requires-scope.decorator';
 import { Scope } from '../tenancy/scopes';
 import { ToolResultSnapshotModel } from '../tool-results/models/tool-result-snapshot.model';
+import { payloadColumnsOf } from '../tool-results/tool-results.resolver';
 import { ToolResultsService } from '../tool-results/tool-results.service';
 import { RecallBlockModel } from './models/recall-block.model';
 import { checkPriorQuery } from './prior-results.rules';
@@ -17,7 +19,7 @@ export class RecallResolver {
     private readonly toolResults: ToolResultsService,
   ) {}
 
-  @Query(() => RecallBlockModel, { description: 'memory:read; records a recall event. R-RC-1..6, R-RC-9' })
+  @Query(() => RecallBlockModel, { description: 'memory:read. R-RC-1..6' })
   @RequiresScope(Scope.MEMORY_READ)
   async recallBlock(
     @Actor() actor: ActorContext,
@@ -36,9 +38,10 @@ export class RecallResolver {
     @Args('toolName', { type: () => String, nullable: true }) toolName: string | null,
     @Args('sinceDays', { type: () => Int, nullable: true }) sinceDays: number | null,
     @Args('limit', { type: () => Int, nullable: true, defaultValue: 1 }) limit: number,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ToolResultSnapshotModel[]> {
     const since = checkPriorQuery(limit, sinceDays, new Date());
-    const page = await this.toolResults.history(actor, { conversationId, toolName, since }, limit);
+    const page = await this.toolResults.history(actor, { conversationId, toolName, since }, limit, null, payloadColumnsOf(info));
     return page.records;
   }
 }

@@ -12,17 +12,28 @@ export interface BatchLimits {
 }
 
 export interface BatchItem {
+  toolUseId: string;
+  toolName: string;
   /** The payloads as JSON text, serialized once by the caller. */
   toolInputJson: string;
   toolOutputJson: string;
   createdAt?: Date | null;
 }
 
-// A JSON escape of U+0000 (an odd run of backslashes before u0000): PostgreSQL's jsonb cannot store it.
-const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
+// PostgreSQL cannot store U+0000 nor a lone surrogate. JSON.stringify writes both as escapes (an
+// odd run of backslashes, then u0000 or ud800–udfff: a well-formed pair is written as is).
+const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/;
+const UNSTORABLE_CHAR = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function mib(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function unstorable(path: string): BadUserInputError {
+  return new BadUserInputError(
+    path,
+    `${path} contains a NUL character (\\u0000) or an unpaired surrogate (\\ud800–\\udfff), which cannot be stored; remove or replace it.`,
+  );
 }
 
 /**
@@ -50,9 +61,10 @@ export function checkToolResultBatch(items: readonly BatchItem[], limits: BatchL
       );
     }
     for (const [name, json] of [['toolInput', item.toolInputJson], ['toolOutput', item.toolOutputJson]] as const) {
-      if (NUL_ESCAPE.test(json)) {
-        throw new BadUserInputError(`${path}.${name}`, `${path}.${name} contains a NUL character (\\u0000), which cannot be stored; remove or replace it.`);
-      }
+      if (UNSTORABLE_ESCAPE.test(json)) throw unstorable(`${path}.${name}`);
+    }
+    for (const [name, text] of [['toolUseId', item.toolUseId], ['toolName', item.toolName]] as const) {
+      if (UNSTORABLE_CHAR.test(text)) throw unstorable(`${path}.${name}`);
     }
     if (item.createdAt) {
       const at = item.createdAt.getTime();

@@ -1,13 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
-import type { PathValue } from '../recall/ledger/json-path-value';
-import { CREATED_KEY, SNAPSHOT_COLUMNS, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
+import type { HandleWithStub } from './handle/tool-result-handle';
+import { CREATED_KEY, type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
+import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope } from './snapshot-scope';
+
+/**
+ * The value a json_path selects, as PostgreSQL hands it over: never the whole payload, only the
+ * selected value's text, itself cut at the caller's bound.
+ */
+export interface PathValue {
+  /** `jsonb_typeof` of the value: object, array, string, number, boolean or null. */
+  kind: string;
+  /** A string leaf as its plain text; any other value as PostgreSQL's jsonb text. */
+  body: string;
+  /** The length of the whole body, before the cut. */
+  bodyLength: number;
+}
 
 export interface NewSnapshot extends ToolResultFields {
   id: string;
   memId: string;
   sizeChars: number;
+  /** Built from the payload as received, stored, and served from then on (R-LG-1). */
+  handle: HandleWithStub;
+  /** Its stub was handed out by compaction: exempt from the per-conversation cap. */
+  compacted: boolean;
   /** The payloads serialized once by the caller (it measured them already). */
   toolInputJson: string;
   toolOutputJson: string;
@@ -36,7 +54,8 @@ function valuesList(rows: number, row: string): string {
 
 /**
  * Snapshots, their conversations and messages. Every statement carries the owner's user id:
- * a row of another user is never read, locked, written or deleted through here.
+ * a row of another user is never read, locked, written or deleted through here. Every read of
+ * snapshots also carries the allowed spaces ({@link SnapshotScope}), in SQL.
  */
 @Injectable()
 export class ToolResultRepository {
@@ -95,8 +114,9 @@ export class ToolResultRepository {
     // clock_timestamp(), not now(): rows of one batch keep their input order in time.
     const rows = await this.em.execute<{ id: string; created_key: string }[]>(
       `insert into message_tool_results
-         (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
-       values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?)')}
+         (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+          summary_oneliner, schema_hint, head_preview, stub, compacted)
+       values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?, ?, ?, ?, ?, ?)')}
        on conflict (user_id, tool_use_id) do nothing
        returning id, ${CREATED_KEY} as created_key`,
       snapshots.flatMap((s) => [
@@ -111,18 +131,24 @@ export class ToolResultRepository {
         s.toolUseId,
         s.memId,
         s.sizeChars,
+        s.handle.summaryOneliner,
+        s.handle.schemaHint,
+        s.handle.headPreview,
+        s.handle.stub,
+        s.compacted,
       ]),
     );
     return rows.map((r) => ({ id: r.id, createdKey: r.created_key }));
   }
 
   /**
-   * Deletes the oldest snapshots past `cap` in each conversation (R-TR-3); returns how many.
-   * One branch per conversation with its id as a value the planner sees, so each reads its
-   * excess as an index range past `cap` rows of the scoped recency index (pinned by a plan test).
+   * Deletes the oldest uncompacted snapshots past `cap` in each conversation (R-TR-3); returns
+   * how many. A compacted snapshot is neither counted nor deleted: its stub is in a history, and
+   * it goes only by retention or a user deletion. One branch per conversation with its id as a
+   * value the planner sees, so each walks the scoped recency index (pinned by a plan test).
    */
   async trimConversations(userId: string, conversationIds: readonly string[], cap: number): Promise<number> {
-    const excess = `(select id from message_tool_results where conversation_id = ? and user_id = ?
+    const excess = `(select id from message_tool_results where conversation_id = ? and user_id = ? and not compacted
                       order by created_at desc, id desc offset ?)`;
     const rows = await this.em.execute<{ id: string }[]>(
       `delete from message_tool_results where id in (${conversationIds.map(() => excess).join(' union all ')}) returning id`,
@@ -131,32 +157,32 @@ export class ToolResultRepository {
     return rows.length;
   }
 
-  async findByToolUseIds(userId: string, toolUseIds: readonly string[]): Promise<SnapshotRecord[]> {
+  /** Marks the user's snapshots as compacted (their stubs were handed out), exempting them from the cap. */
+  async markCompacted(userId: string, ids: readonly string[]): Promise<void> {
+    await this.em.execute(`update message_tool_results set compacted = true where user_id = ? and id in (?) and not compacted`, [userId, ids]);
+  }
+
+  /** The scope's snapshots among these tool_use ids. */
+  async findByToolUseIds(scope: SnapshotScope, toolUseIds: readonly string[], columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
+    return this.select(scope, 'r.tool_use_id in (?)', [toolUseIds], columns);
+  }
+
+  async findById(scope: SnapshotScope, id: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+    return (await this.select(scope, 'r.id = ?', [id], columns))[0] ?? null;
+  }
+
+  /** The scope's snapshot with this mem id, or null for a missing one, another user's or one outside the allowed spaces (R-LG-2). */
+  async findByMemId(scope: SnapshotScope, memId: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+    return (await this.select(scope, 'r.mem_id = ?', [memId], columns))[0] ?? null;
+  }
+
+  private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<SnapshotRecord[]> {
     const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.user_id = ? and r.tool_use_id in (?)`,
-      [userId, toolUseIds],
+      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where ${SCOPE_PREDICATE} and ${where}`,
+      [...scopeBindings(scope), ...params],
     );
     return rows.map(toSnapshotRecord);
-  }
-
-  async findById(userId: string, id: string): Promise<SnapshotRecord | null> {
-    const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.user_id = ? and r.id = ?`,
-      [userId, id],
-    );
-    return rows.length > 0 ? toSnapshotRecord(rows[0]) : null;
-  }
-
-  /** The user's snapshot with this mem id, or null for a missing one or another user's (R-LG-2). */
-  async findByMemId(userId: string, memId: string): Promise<SnapshotRecord | null> {
-    const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.user_id = ? and r.mem_id = ?`,
-      [userId, memId],
-    );
-    return rows.length > 0 ? toSnapshotRecord(rows[0]) : null;
   }
 
   /**
@@ -165,7 +191,7 @@ export class ToolResultRepository {
    * that holds JSON is read as JSON. Null: no such snapshot of the user's; `value: null`: the
    * path is not there, or the text is not JSON.
    */
-  async findJsonPathValue(userId: string, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
+  async findJsonPathValue(scope: SnapshotScope, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
     // `array[?]`: knex expands an array binding to `?, ?, …`, so this is a text[] of the segments.
     // A JSON output answers the first `#>`; a text output (a jsonb string, for which `#>` is
     // null) is read as JSON only when it looks like JSON, so plain text never reaches the cast;
@@ -174,6 +200,7 @@ export class ToolResultRepository {
     // large value once per reference instead of once.
     const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length
       from message_tool_results r
+      join conversations c on c.id = r.conversation_id
       cross join lateral (
         select coalesce(
                  r.tool_output #> array[?]::text[],
@@ -188,13 +215,13 @@ export class ToolResultRepository {
                case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
         offset 0
       ) v
-      where r.user_id = ? and r.mem_id = ?`;
+      where ${SCOPE_PREDICATE} and r.mem_id = ?`;
     try {
       const rows = await this.em.execute<{ kind: string | null; body: string | null; body_length: number | null }[]>(sql, [
         maxChars,
         path,
         path,
-        userId,
+        ...scopeBindings(scope),
         memId,
       ]);
       if (rows.length === 0) return null;
@@ -218,24 +245,24 @@ export class ToolResultRepository {
 
   /**
    * The K most recent snapshots of the user's own conversation, newest first; none when the
-   * conversation is someone else's. The user predicate is part of the index
-   * (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
+   * conversation is someone else's or outside the allowed spaces. The user predicate is part of
+   * the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
    */
-  async recentInConversation(userId: string, conversationId: string, limit: number): Promise<SnapshotRecord[]> {
+  async recentInConversation(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
     const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.conversation_id = ? and r.user_id = ? and c.user_id = ?
+      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+        where r.conversation_id = ? and ${SCOPE_PREDICATE} and c.user_id = ?
         order by r.created_at desc, r.id desc
         limit ?`,
-      [conversationId, userId, userId, limit],
+      [conversationId, ...scopeBindings(scope), scope.userId, limit],
     );
     return rows.map(toSnapshotRecord);
   }
 
   /** Newest first, keyset-paginated on (created_at, id). */
-  async history(userId: string, filter: HistoryFilter, after: KeysetPosition | null, limit: number): Promise<SnapshotRecord[]> {
-    const where = ['r.user_id = ?'];
-    const params: unknown[] = [userId];
+  async history(scope: SnapshotScope, filter: HistoryFilter, after: KeysetPosition | null, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
+    const where = [SCOPE_PREDICATE];
+    const params: unknown[] = [...scopeBindings(scope)];
     if (filter.conversationId) {
       where.push('r.conversation_id = ?');
       params.push(filter.conversationId);
@@ -257,7 +284,7 @@ export class ToolResultRepository {
       params.push(after.createdAt, after.id);
     }
     const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${SNAPSHOT_COLUMNS} from message_tool_results r join conversations c on c.id = r.conversation_id
+      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${where.join(' and ')}
         order by r.created_at desc, r.id desc
         limit ?`,

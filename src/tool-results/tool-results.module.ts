@@ -6,8 +6,9 @@ import { ToolResultsService } from './tool-results.service';
 
 export const TOOL_RESULTS_RESOLVERS = [ToolResultsResolver];
 
+/** Exports one way to reach snapshots: the service, whose every read is scoped to the actor. */
 @Module({
   providers: [ToolResultRepository, ToolResultsService, ToolResultMetrics, ...TOOL_RESULT_METRIC_PROVIDERS, ...TOOL_RESULTS_RESOLVERS],
-  exports: [ToolResultRepository, ToolResultsService],
+  exports: [ToolResultsService],
 })
 export class ToolResultsModule {}

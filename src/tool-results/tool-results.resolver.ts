@@ -1,17 +1,23 @@
-import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, ID, Info, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { InputListPipe } from '../common/graphql/input-list.pipe';
+import { selectsField } from '../common/graphql/selected-fields';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { encodeCursor } from '../common/pagination/keyset-cursor';
-import { handleOf } from '../recall/snapshot-handle';
 import { Actor } from '../tenancy/actor.decorator';
 import type { ActorContext } from '../tenancy/actor-context';
 import { RequiresScope } from '../tenancy/requires-scope.decorator';
 import { Scope } from '../tenancy/scopes';
-import type { SnapshotRecord } from './snapshot-record';
+import type { SnapshotColumns, SnapshotRecord } from './snapshot-record';
 import { ToolResultHandleModel } from './models/tool-result-handle.model';
 import { ToolResultInput } from './models/tool-result.input';
 import { RecordToolResultsPayload, ToolResultConnection, ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
 import { ToolResultsService } from './tool-results.service';
+
+/** The payload columns a query selects on the snapshots at `path`; the handle never needs them. */
+export function payloadColumnsOf(info: GraphQLResolveInfo, path: readonly string[] = []): SnapshotColumns {
+  return { input: selectsField(info, [...path, 'toolInput']), output: selectsField(info, [...path, 'toolOutput']) };
+}
 
 @Resolver(() => ToolResultSnapshotModel)
 export class ToolResultsResolver {
@@ -22,8 +28,9 @@ export class ToolResultsResolver {
   recordToolResults(
     @Actor() actor: ActorContext,
     @Args('input', { type: () => [ToolResultInput] }, new InputListPipe(ToolResultInput, 'input')) input: ToolResultInput[],
+    @Info() info: GraphQLResolveInfo,
   ): Promise<RecordToolResultsPayload> {
-    return this.toolResults.record(actor, input);
+    return this.toolResults.record(actor, input, { columns: payloadColumnsOf(info, ['snapshots']) });
   }
 
   @Query(() => ToolResultConnection, { description: 'memory:read. R-TR-7' })
@@ -36,20 +43,27 @@ export class ToolResultsResolver {
     @Args('until', { type: () => Date, nullable: true }) until: Date | null,
     @Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ToolResultConnection> {
-    const page = await this.toolResults.history(actor, { conversationId, toolName, since, until }, first, after);
+    const filter = { conversationId, toolName, since, until };
+    const page = await this.toolResults.history(actor, filter, first, after, payloadColumnsOf(info, ['edges', 'node']));
     const edges = page.records.map((node) => ({ node, cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }) }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
   @Query(() => ToolResultSnapshotModel, { nullable: true, description: 'memory:read; null when missing or not the actor\'s. R-TR-7' })
   @RequiresScope(Scope.MEMORY_READ)
-  toolResult(@Actor() actor: ActorContext, @Args('id', { type: () => ID }, new UuidPipe('id')) id: string): Promise<ToolResultSnapshotModel | null> {
-    return this.toolResults.findOne(actor, id);
+  toolResult(
+    @Actor() actor: ActorContext,
+    @Args('id', { type: () => ID }, new UuidPipe('id')) id: string,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ToolResultSnapshotModel | null> {
+    return this.toolResults.findOne(actor, id, payloadColumnsOf(info));
   }
 
+  /** Stored with the snapshot when it was written (R-LG-1): served as is, never rebuilt. */
   @ResolveField('handle', () => ToolResultHandleModel)
   handle(@Parent() snapshot: SnapshotRecord): ToolResultHandleModel {
-    return handleOf(snapshot);
+    return snapshot.handle;
   }
 }

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { BadUserInputError, NotFoundError } from '../common/errors/app-error';
+import { BadUserInputError, ConflictError, NotFoundError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
 import { newMemId } from './mem-id';
-import type { SnapshotRecord, ToolResultFields } from './snapshot-record';
-import { payloadText } from '../recall/snapshot-handle';
+import { buildHandle, payloadText } from './handle/build-handle';
+import type { SnapshotColumns, SnapshotRecord, ToolResultFields } from './snapshot-record';
+import { snapshotScopeOf } from './snapshot-scope';
 import { checkToolResultBatch } from './tool-result-batch.rules';
-import { type HistoryFilter, type NewSnapshot, ToolResultRepository } from './tool-result.repository';
+import { type HistoryFilter, type NewSnapshot, type PathValue, ToolResultRepository } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
+
+export type { PathValue };
 
 export interface ToolResultToRecord extends ToolResultFields {
   spaceId: string;
@@ -28,7 +31,19 @@ export interface HistoryPage {
   hasNextPage: boolean;
 }
 
-/** The snapshot write path and its reads (SPEC §4). */
+export interface RecordOptions {
+  /** Where the batch sits in the request, for error paths (`input.3.toolOutput`). */
+  field?: string;
+  /** The stubs are being handed out by compaction: the snapshots are exempt from the cap. */
+  compacted?: boolean;
+  /** The payload columns to load of a repeated toolUseId's original snapshot (new ones have theirs). */
+  columns?: SnapshotColumns;
+}
+
+/**
+ * The snapshot write path and its reads (SPEC §4): the one way other modules reach snapshots.
+ * Every read is scoped to the actor's own rows in its allowed spaces, in SQL.
+ */
 @Injectable()
 export class ToolResultsService {
   constructor(
@@ -37,22 +52,25 @@ export class ToolResultsService {
     private readonly metrics: ToolResultMetrics,
   ) {}
 
-  async record(actor: ActorContext, items: readonly ToolResultToRecord[], field = 'input'): Promise<RecordOutcome> {
+  async record(actor: ActorContext, items: readonly ToolResultToRecord[], options: RecordOptions = {}): Promise<RecordOutcome> {
+    const field = options.field ?? 'input';
+    const compacted = options.compacted ?? false;
     // Serialized once: measured against the limits, then sent to the database as is.
-    const rows: NewSnapshot[] = items.map((item) => {
-      const toolOutputJson = JSON.stringify(item.toolOutput) ?? 'null';
-      return {
-        ...item,
-        id: randomUUID(),
-        memId: newMemId(),
-        toolInputJson: JSON.stringify(item.toolInput) ?? 'null',
-        toolOutputJson,
-        sizeChars: typeof item.toolOutput === 'string' ? item.toolOutput.length : toolOutputJson.length,
-      };
-    });
-    checkToolResultBatch(rows, this.config.toolResults, new Date(), field);
+    const serialized = items.map((item) => ({
+      ...item,
+      toolInputJson: JSON.stringify(item.toolInput) ?? 'null',
+      toolOutputJson: JSON.stringify(item.toolOutput) ?? 'null',
+    }));
+    checkToolResultBatch(serialized, this.config.toolResults, new Date(), field);
     const conversations = conversationsOf(items, actor, field);
     const messages = messagesOf(items, field);
+    const rows: NewSnapshot[] = serialized.map((item) => {
+      const memId = newMemId();
+      const sizeChars = typeof item.toolOutput === 'string' ? item.toolOutput.length : item.toolOutputJson.length;
+      // Built from the payload exactly as received, once; every later read serves these bytes.
+      const handle = buildHandle({ memId, toolName: item.toolName, toolUseId: item.toolUseId, sizeChars, toolInput: item.toolInput, toolOutput: item.toolOutput });
+      return { ...item, id: randomUUID(), memId, sizeChars, handle, compacted };
+    });
     const userId = actor.userId;
 
     const { inserted, duplicates } = await this.repository.inTransaction(async () => {
@@ -67,7 +85,9 @@ export class ToolResultsService {
       await this.repository.trimConversations(userId, conversations.map((c) => c.id), this.config.toolResults.conversationCap);
       const insertedIds = new Set(inserted.map((r) => r.id));
       const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
-      const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(userId, repeated) : [];
+      const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(snapshotScopeOf(actor), repeated, options.columns) : [];
+      checkRepeatsVisible(repeated, duplicates, rows, field);
+      if (compacted && duplicates.length > 0) await this.repository.markCompacted(userId, duplicates.map((d) => d.id));
       return { inserted, duplicates };
     });
 
@@ -87,15 +107,61 @@ export class ToolResultsService {
     return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length };
   }
 
-  findOne(actor: ActorContext, id: string): Promise<SnapshotRecord | null> {
-    return this.repository.findById(actor.userId, id);
+  /** Marks already stored snapshots as compacted: their stubs are being handed out (R-TR-3). */
+  markCompacted(actor: ActorContext, ids: readonly string[]): Promise<void> {
+    return ids.length === 0 ? Promise.resolve() : this.repository.markCompacted(actor.userId, ids);
   }
 
-  async history(actor: ActorContext, filter: HistoryFilter, first: number, after?: string | null): Promise<HistoryPage> {
+  findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+    return this.repository.findById(snapshotScopeOf(actor), id, columns);
+  }
+
+  findByMemId(actor: ActorContext, memId: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+    return this.repository.findByMemId(snapshotScopeOf(actor), memId, columns);
+  }
+
+  /** Handles of the actor's snapshots among these tool_use ids. */
+  findByToolUseIds(actor: ActorContext, toolUseIds: readonly string[]): Promise<SnapshotRecord[]> {
+    return toolUseIds.length === 0 ? Promise.resolve([]) : this.repository.findByToolUseIds(snapshotScopeOf(actor), toolUseIds);
+  }
+
+  /** The value at a JSON path of the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
+  findJsonPathValue(actor: ActorContext, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
+    return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, path, maxChars);
+  }
+
+  /** The K most recent snapshots of the actor's conversation, newest first. */
+  recentInConversation(actor: ActorContext, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
+    return this.repository.recentInConversation(snapshotScopeOf(actor), conversationId, limit, columns);
+  }
+
+  /** The actor's own conversation in one of its allowed spaces, or null (a missing one and another's alike). */
+  async findOwnConversation(actor: ActorContext, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
+    const conversation = await this.repository.findOwnConversation(actor.userId, conversationId);
+    return conversation && actor.allowedGeneration(conversation.spaceId) !== undefined ? conversation : null;
+  }
+
+  async history(actor: ActorContext, filter: HistoryFilter, first: number, after?: string | null, columns: SnapshotColumns = {}): Promise<HistoryPage> {
     const limit = checkPageSize(first);
     const position = after ? decodeCursor(after) : null;
-    const records = await this.repository.history(actor.userId, filter, position, limit + 1);
+    const records = await this.repository.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };
+  }
+}
+
+/**
+ * A repeated tool_use_id returns its original snapshot (R-TR-2); one stored in a space the actor
+ * may no longer use cannot be returned, nor recorded again under the same id.
+ */
+function checkRepeatsVisible(repeated: readonly string[], found: readonly SnapshotRecord[], rows: readonly NewSnapshot[], field: string): void {
+  const visible = new Set(found.map((s) => s.toolUseId));
+  for (const toolUseId of repeated) {
+    if (visible.has(toolUseId)) continue;
+    const index = rows.findIndex((r) => r.toolUseId === toolUseId);
+    throw new ConflictError(
+      `${field}.${index}.toolUseId ${toolUseId} is already recorded in a space you can no longer use; send the result under a new toolUseId.`,
+      `${field}.${index}.toolUseId`,
+    );
   }
 }
 
@@ -165,5 +231,7 @@ function recordOf(row: NewSnapshot, spaceId: string, createdKey: string): Snapsh
     sizeChars: row.sizeChars,
     createdAt: new Date(createdKey),
     createdKey,
+    handle: row.handle,
+    compacted: row.compacted,
   };
 }

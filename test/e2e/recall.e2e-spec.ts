@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from '../../src/common/text/tokenizer';
 import { PREVIOUSLY_FETCHED_FOOTER, PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { handleColumns } from '../support/tool-results-service';
 
 const BLOCK = `query($c: ID!, $m: String) {
   recallBlock(conversationId: $c, userMessage: $m) {
@@ -22,12 +23,16 @@ interface Block {
 /** Inserts a snapshot at an exact time, as an import older than the write path allows would. */
 async function insertAt(t: TestApp, who: SpaceMember, conversationId: string, createdAt: string, toolName: string, input: unknown, output: unknown) {
   const messageId = crypto.randomUUID();
+  const toolUseId = `toolu_${crypto.randomUUID()}`;
+  const memId = `mem_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
   await t.sql.query(`insert into conversations (id, user_id, space_id) values ($1, $2, $3) on conflict do nothing`, [conversationId, who.userId, who.spaceId]);
   await t.sql.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [messageId, conversationId, who.userId]);
   await t.sql.query(
-    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
-     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, 10)`,
-    [who.userId, messageId, conversationId, toolName, JSON.stringify(input), JSON.stringify(output), createdAt, `toolu_${crypto.randomUUID()}`, `mem_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`],
+    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+                                       summary_oneliner, schema_hint, head_preview, stub)
+     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, 10, $10, $11, $12, $13)`,
+    [who.userId, messageId, conversationId, toolName, JSON.stringify(input), JSON.stringify(output), createdAt, toolUseId, memId,
+     ...handleColumns({ memId, toolName, toolUseId, sizeChars: 10, toolInput: input, toolOutput: output })],
   );
 }
 

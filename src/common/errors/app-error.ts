@@ -51,8 +51,8 @@ export class BadUserInputError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(ErrorCode.CONFLICT, message);
+  constructor(message: string, field?: string) {
+    super(ErrorCode.CONFLICT, message, field ? { field } : {});
   }
 }
 

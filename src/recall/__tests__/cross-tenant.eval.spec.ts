@@ -1,11 +1,10 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Gauge, Histogram, Registry } from 'prom-client';
-import { loadConfig } from '../../config/load-config';
 import { ActorContext } from '../../tenancy/actor-context';
 import { Scope } from '../../tenancy/scopes';
-import { ToolResultRepository } from '../../tool-results/tool-result.repository';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { handleColumns, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { RecallBlockService } from '../recall-block.service';
 import { RecallMetrics } from '../recall.metrics';
 
@@ -34,7 +33,8 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
       new Gauge({ name: 'g', help: 'g', registers: [registry] }),
       new Histogram({ name: 'h', help: 'h', registers: [registry] }),
     );
-    service = new RecallBlockService(new ToolResultRepository(em), loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40) }), metrics);
+    const config = testConfig();
+    service = new RecallBlockService(toolResultsServiceFor(em, config), config, metrics);
 
     const messageA = crypto.randomUUID();
     const messageB = crypto.randomUUID();
@@ -46,12 +46,19 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
        insert into messages (id, conversation_id, user_id) values (?, ?, ?), (?, ?, ?);`,
       [team, userA, team, userB, team, space, team, conversationA, userA, space, messageA, conversationA, userA, messageB, conversationA, userB],
     );
-    const row = (user: string, message: string, useId: string, target: string, minutesAgo: number) => [
-      crypto.randomUUID(), user, message, conversationA, 'query_site_data', JSON.stringify({ target }),
-      JSON.stringify({ members: [{ name: 'x', registered_at: '2026-05-10' }] }), minutesAgo, useId, `mem_${useId.padEnd(16, 'a').slice(0, 16)}`, 10,
-    ];
-    const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
-      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?)`;
+    const row = (user: string, message: string, useId: string, target: string, minutesAgo: number) => {
+      const snapshot = {
+        memId: `mem_${useId.padEnd(16, 'a').slice(0, 16)}`, toolName: 'query_site_data', toolUseId: useId, sizeChars: 10,
+        toolInput: { target }, toolOutput: { members: [{ name: 'x', registered_at: '2026-05-10' }] },
+      };
+      return [
+        crypto.randomUUID(), user, message, conversationA, snapshot.toolName, JSON.stringify(snapshot.toolInput), JSON.stringify(snapshot.toolOutput),
+        minutesAgo, useId, snapshot.memId, snapshot.sizeChars, ...handleColumns(snapshot),
+      ];
+    };
+    const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+                                                      summary_oneliner, schema_hint, head_preview, stub)
+      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?, ?, ?, ?, ?)`;
     await em.execute(insert, row(userA, messageA, 'aownrow', 'a_own_target', 30));
     // B's rows are the newest in A's conversation: a query without the user predicate would show them first.
     for (let i = 0; i < 5; i += 1) await em.execute(insert, row(userB, messageB, `bleak${i}`, `b_secret_${i}`, i));

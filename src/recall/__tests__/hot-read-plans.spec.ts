@@ -38,9 +38,11 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
        insert into users (id, team_id) select gen_random_uuid(), ? from generate_series(1, 40);
        insert into conversations (id, user_id, space_id) select gen_random_uuid(), u.id, ? from users u, generate_series(1, 10);
        insert into messages (id, conversation_id, user_id) select gen_random_uuid(), c.id, c.user_id from conversations c;
-       insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars)
+       insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+                                         summary_oneliner, stub)
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
-                now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16
+                now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
+                '1 key: rows[3]', '[recall-ledger tool_memory v1]'
            from messages m, generate_series(1, 100) g;
        analyze;`,
       [team, space, team, team, space],
@@ -63,14 +65,14 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
   }
 
   it('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index', async () => {
-    const plan = await planOf(() => new ToolResultRepository(em).recentInConversation(userId, conversationId, 5));
+    const plan = await planOf(() => new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }));
     expect(plan[0]['Node Type']).toBe('Limit');
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_conversation_user_recency']]);
   });
 
   it('R-TR-7 history of a user walks the user recency index', async () => {
-    const plan = await planOf(() => new ToolResultRepository(em).history(userId, {}, null, 21));
+    const plan = await planOf(() => new ToolResultRepository(em).history({ userId, spaceIds: [space] }, {}, null, 21));
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
     expect(scans.map((n) => n['Index Name'])).toEqual(['message_tool_results_user_recency']);
     expect(plan.some((n) => n['Node Type'] === 'Sort')).toBe(false);

@@ -1,13 +1,10 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Counter, Registry } from 'prom-client';
-import { loadConfig } from '../../config/load-config';
 import { ActorContext } from '../../tenancy/actor-context';
 import { Scope } from '../../tenancy/scopes';
-import { ToolResultRepository } from '../../tool-results/tool-result.repository';
-import { ToolResultMetrics } from '../../tool-results/tool-results.metrics';
-import { ToolResultsService, type ToolResultToRecord } from '../../tool-results/tool-results.service';
+import type { ToolResultToRecord } from '../../tool-results/tool-results.service';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import type { RecallArguments } from '../ledger/recall-request';
 import { LedgerService } from '../ledger.service';
 
@@ -25,7 +22,6 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
   let db: TestOrm;
   let em: EntityManager;
-  let repository: ToolResultRepository;
   const team = crypto.randomUUID();
   const space = crypto.randomUUID();
   const owner = crypto.randomUUID();
@@ -37,7 +33,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
   let JSON_MEM: string;
 
   function ledger(ceiling: number): LedgerService {
-    return new LedgerService(repository, loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40), RECALL_MAX_RETURN_CHARS: String(ceiling) }));
+    return new LedgerService(toolResultsServiceFor(em), testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling) }));
   }
 
   function recallWith(service: LedgerService, who: ActorContext, args: Partial<RecallArguments>): Promise<string> {
@@ -48,7 +44,6 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork() as EntityManager;
-    repository = new ToolResultRepository(em);
     await em.execute(
       `insert into teams (id) values (?);
        insert into users (id, team_id) values (?, ?), (?, ?);
@@ -57,9 +52,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     );
 
     // Stored through the real write path.
-    const config = loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40) });
-    const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
-    const toolResults = new ToolResultsService(repository, config, metrics);
+    const toolResults = toolResultsServiceFor(em);
     const item = (toolUseId: string, toolOutput: unknown): ToolResultToRecord => ({
       spaceId: space,
       conversationId: conversation,
@@ -82,7 +75,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     expect(statements).toEqual([]);
     // The capture does see a lookup: the empty list above is no blind spot.
     await recallWith(service, actor, { format: 'SUMMARY' });
-    expect(statements).toEqual([expect.stringContaining(`r.user_id = '${owner}' and r.mem_id = '${MEM}'`)]);
+    expect(statements).toEqual([expect.stringContaining(`r.user_id = '${owner}' and c.space_id = any('{${space}}'::uuid[]) and r.mem_id = '${MEM}'`)]);
   });
 
   it('R-LG-2 holds every answer to the ceiling, with a marker saying how to go on', async () => {

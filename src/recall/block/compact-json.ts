@@ -1,4 +1,4 @@
-import { clipText, ELLIPSIS, isRecord } from './text-bounds';
+import { clipText, ELLIPSIS, isRecord } from '../../common/text/text-bounds';
 
 // Deeper values add nothing a one-line summary can show.
 const MAX_DEPTH = 16;

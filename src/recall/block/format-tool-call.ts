@@ -1,5 +1,5 @@
 import { renderCompactJson } from './compact-json';
-import { boundLine, clipText, ELLIPSIS, isRecord, safeSlice, toSingleLine } from './text-bounds';
+import { boundLine, clipText, ELLIPSIS, isRecord, safeSlice, toSingleLine } from '../../common/text/text-bounds';
 
 /** Bounds of the `tool(args)` part of a block line (R-RC-3: long values are elided). */
 export const TOOL_CALL_MAX_CHARS = 120;

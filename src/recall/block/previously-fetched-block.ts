@@ -1,7 +1,6 @@
-import { formatUtcDate } from './date-values';
+import { formatUtcDate } from '../../tool-results/summary/date-values';
 import { formatToolCall } from './format-tool-call';
-import { summarizeToolResult } from './summarize-tool-result';
-import { Tokenizer } from './tokenizer';
+import { Tokenizer } from '../../common/text/tokenizer';
 
 /*
  * The prompt copy below is pinned byte for byte by a golden test (R-RC-1); the as-of-date
@@ -24,9 +23,10 @@ export interface BlockSnapshot {
   id: string;
   memId: string;
   toolName: string;
-  toolInput: unknown;
-  toolOutput: unknown;
+  toolInput?: unknown;
   createdAt: Date;
+  /** The snapshot's stored one-line summary: the same text its handle and stub show. */
+  handle: { summaryOneliner: string };
 }
 
 export interface RenderedBlockLine {
@@ -86,7 +86,7 @@ export function renderBlockLine(snapshot: BlockSnapshot): string {
   const time = snapshot.createdAt.getTime();
   const date = Number.isNaN(time) ? 'undated' : formatUtcDate(time);
   const call = formatToolCall(snapshot.toolName, snapshot.toolInput);
-  return `- ${date} ${call}: ${summarizeToolResult(snapshot.toolName, snapshot.toolInput, snapshot.toolOutput)}`;
+  return `- ${date} ${call}: ${snapshot.handle.summaryOneliner}`;
 }
 
 function composeBlockText(rows: readonly string[]): string {

@@ -9,7 +9,7 @@ import {
   isToolResultBlock,
   isToolUseBlock,
 } from './compaction.types';
-import { isLedgerStub } from './stub';
+import { isLedgerStub } from '../../tool-results/handle/stub';
 
 export { parseMessages, type ParsedMessages } from './message-list.parser';
 export { deterministicMessageId } from './message-id';

@@ -1,17 +1,5 @@
+import type { PathValue } from '../../tool-results/tool-results.service';
 import { cutAnswer } from './keyed-slice';
-
-/**
- * The value a json_path selects, as PostgreSQL hands it over: never the whole payload, only the
- * selected value's text, itself cut at `pathFetchChars(ceiling)`.
- */
-export interface PathValue {
-  /** `jsonb_typeof` of the value: object, array, string, number, boolean or null. */
-  kind: string;
-  /** A string leaf as its plain text; any other value as PostgreSQL's jsonb text. */
-  body: string;
-  /** The length of the whole body, before the cut. */
-  bodyLength: number;
-}
 
 /**
  * How much of the value's text to fetch for a given answer ceiling. jsonb text spends at most

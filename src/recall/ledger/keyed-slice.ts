@@ -1,4 +1,4 @@
-import { elide, toSingleLine } from './text-elision';
+import { elide, toSingleLine } from '../../common/text/text-bounds';
 
 /** Pure keyed retrieval over a payload "as the model saw it". Failures are bracketed text, never thrown. */
 

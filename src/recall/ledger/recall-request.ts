@@ -1,6 +1,6 @@
 import { MEM_ID_PATTERN } from '../../tool-results/mem-id';
 import { notFoundText, parseJsonPath, rangeArgumentProblem } from './keyed-slice';
-import { elide, toSingleLine } from './text-elision';
+import { elide, toSingleLine } from '../../common/text/text-bounds';
 
 /** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
 export interface RecallArguments {

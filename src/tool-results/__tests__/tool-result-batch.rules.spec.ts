@@ -2,7 +2,9 @@ import { checkToolResultBatch, MAX_BATCH_ITEMS } from '../tool-result-batch.rule
 
 const limits = { maxOutputBytes: 1024, maxInputBytes: 256, retentionDays: 180 };
 const now = new Date('2026-06-01T00:00:00Z');
-const item = ({ toolInput = {}, toolOutput = 'ok', createdAt }: { toolInput?: unknown; toolOutput?: unknown; createdAt?: Date } = {}) => ({
+const item = ({ toolInput = {}, toolOutput = 'ok', createdAt, toolUseId = 'toolu_1', toolName = 'lookup' }: { toolInput?: unknown; toolOutput?: unknown; createdAt?: Date; toolUseId?: string; toolName?: string } = {}) => ({
+  toolUseId,
+  toolName,
   toolInputJson: JSON.stringify(toolInput),
   toolOutputJson: JSON.stringify(toolOutput),
   createdAt,
@@ -40,5 +42,15 @@ describe('checkToolResultBatch', () => {
     expect(() => checkToolResultBatch([item({ toolInput: 'x\u0000' })], limits, now)).toThrow(expect.objectContaining({ details: { field: 'input.0.toolInput' } }));
     // A literal backslash-u-0000 in the text is fine.
     expect(() => checkToolResultBatch([item({ toolOutput: 'a\\u0000b' })], limits, now)).not.toThrow();
+  });
+
+  it('R-TR-5 an unpaired surrogate, which PostgreSQL cannot store, is BAD_USER_INPUT naming the field; a pair is fine', () => {
+    expect(() => checkToolResultBatch([item({ toolOutput: { text: 'a\ud800b' } })], limits, now)).toThrow(
+      expect.objectContaining({ code: 'BAD_USER_INPUT', details: { field: 'input.0.toolOutput' }, message: expect.stringContaining('unpaired surrogate') }),
+    );
+    expect(() => checkToolResultBatch([item(), item({ toolInput: ['\udc00'] })], limits, now)).toThrow(expect.objectContaining({ details: { field: 'input.1.toolInput' } }));
+    expect(() => checkToolResultBatch([item({ toolUseId: 'id\ud83d' })], limits, now)).toThrow(expect.objectContaining({ details: { field: 'input.0.toolUseId' } }));
+    expect(() => checkToolResultBatch([item({ toolName: 'x\u0000' })], limits, now)).toThrow(expect.objectContaining({ details: { field: 'input.0.toolName' } }));
+    expect(() => checkToolResultBatch([item({ toolOutput: 'ok \u{1F600} \\ud800', toolUseId: 'id\u{1F600}' })], limits, now)).not.toThrow();
   });
 });

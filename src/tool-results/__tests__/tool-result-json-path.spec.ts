@@ -2,6 +2,8 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { newMemId } from '../mem-id';
+import { buildHandle } from '../handle/build-handle';
+import type { SnapshotScope } from '../snapshot-scope';
 import { ToolResultRepository } from '../tool-result.repository';
 
 describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () => {
@@ -14,6 +16,8 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
   const conversationId = crypto.randomUUID();
   const messageId = crypto.randomUUID();
   const memIds: Record<string, string> = {};
+  let spaceId: string;
+  const scopeOf = (user: string): SnapshotScope => ({ userId: user, spaceIds: [spaceId] });
 
   const outputs: Record<string, unknown> = {
     json: { items: [{ price: 68.44, id: 12345678901234567890n.toString(), tags: ['a', 'b'] }], note: null, ok: true },
@@ -30,19 +34,20 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     repo = new ToolResultRepository(em);
     await em.execute('insert into teams (id) values (?)', [teamId]);
     await em.execute('insert into users (id, team_id) values (?, ?), (?, ?)', [userId, teamId, otherUserId, teamId]);
-    const spaceId = crypto.randomUUID();
+    spaceId = crypto.randomUUID();
     await em.execute(`insert into spaces (id, team_id, name) values (?, ?, 's')`, [spaceId, teamId]);
     await repo.insertMissingConversationsAndMessages(userId, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }]);
     const snapshots = Object.entries(outputs).map(([name, toolOutput], index) => {
       memIds[name] = newMemId();
-      return { id: crypto.randomUUID(), memId: memIds[name], conversationId, messageId, toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, toolInputJson: '{}', toolOutputJson: JSON.stringify(toolOutput), sizeChars: 1 };
+      const source = { memId: memIds[name], toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, sizeChars: 1 };
+      return { ...source, id: crypto.randomUUID(), conversationId, messageId, toolInputJson: '{}', toolOutputJson: JSON.stringify(toolOutput), handle: buildHandle(source), compacted: false };
     });
     await repo.insertSnapshots(userId, snapshots);
   });
   afterAll(() => db.close());
 
   const value = (name: string, path: string[], maxChars = 1000, user = userId) =>
-    RequestContext.create(em, () => repo.findJsonPathValue(user, memIds[name], path, maxChars));
+    RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(user), memIds[name], path, maxChars));
 
   it('R-LG-2 reads a JSON output with #>: leaves, sub-structures, JSON null, array indexes', async () => {
     expect(await value('json', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5 } });
@@ -73,10 +78,12 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     expect(list?.value?.body).toBe(`[${Array.from({ length: 300 }, (_, i) => i).join(', ')}]`.slice(0, 50));
   });
 
-  it("R-LG-2 R-TN-5 a missing mem id and another user's read alike: no row at all", async () => {
+  it("R-LG-2 R-TN-5 a missing mem id, another user's and one outside the allowed spaces read alike: no row at all", async () => {
+    expect(await RequestContext.create(em, () => repo.findJsonPathValue({ userId, spaceIds: [] }, memIds.json, ['items'], 10))).toBeNull();
+    expect(await RequestContext.create(em, () => repo.findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json))).toBeNull();
     expect(await value('json', ['items'], 1000, otherUserId)).toBeNull();
-    expect(await RequestContext.create(em, () => repo.findJsonPathValue(userId, 'mem_aaaaaaaaaaaaaaaa', ['items'], 10))).toBeNull();
-    expect(await RequestContext.create(em, () => repo.findByMemId(otherUserId, memIds.json))).toBeNull();
-    expect((await RequestContext.create(em, () => repo.findByMemId(userId, memIds.json)))?.toolOutput).toEqual(outputs.json);
+    expect(await RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(userId), 'mem_aaaaaaaaaaaaaaaa', ['items'], 10))).toBeNull();
+    expect(await RequestContext.create(em, () => repo.findByMemId(scopeOf(otherUserId), memIds.json))).toBeNull();
+    expect((await RequestContext.create(em, () => repo.findByMemId(scopeOf(userId), memIds.json, { output: true })))?.toolOutput).toEqual(outputs.json);
   });
 });

@@ -2,6 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { newMemId } from '../mem-id';
+import { buildHandle } from '../handle/build-handle';
 import { ToolResultRepository } from '../tool-result.repository';
 
 describe('ToolResultRepository (medium, real PostgreSQL)', () => {
@@ -32,6 +33,25 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     return statements.filter((s) => !/\b(begin|commit|rollback|savepoint)\b/i.test(s));
   }
 
+  const scope = { userId, spaceIds: [spaceId] };
+  const reads: [string, () => Promise<unknown>][] = [
+    ['findByToolUseIds', () => repo.findByToolUseIds(scope, ['t1'])],
+    ['findById', () => repo.findById(scope, crypto.randomUUID())],
+    ['history', () => repo.history(scope, { conversationId }, null, 10)],
+    ['recentInConversation', () => repo.recentInConversation(scope, conversationId, 5)],
+    ['findByMemId', () => repo.findByMemId(scope, 'mem_aaaaaaaaaaaaaaaa')],
+    ['findJsonPathValue', () => repo.findJsonPathValue(scope, 'mem_aaaaaaaaaaaaaaaa', ['items', '3'], 100)],
+  ];
+
+  it('R-TN-4 R-TN-5 every read of snapshots carries the allowed spaces in its SQL', async () => {
+    for (const [name, call] of reads) {
+      const sql = await sqlOf(call);
+      expect(sql).toHaveLength(1);
+      expect({ name, statement: sql[0] }).toEqual({ name, statement: expect.stringContaining('c.space_id = any(') });
+      expect(sql[0]).toContain(`{${spaceId}}`);
+    }
+  });
+
   it('R-TR-4 R-RC-6 every statement of the write path and every read carries the user predicate', async () => {
     const calls: [string, () => Promise<unknown>][] = [
       ['insertMissingConversationsAndMessages', () => repo.insertMissingConversationsAndMessages(userId, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }])],
@@ -40,15 +60,16 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
         'insertSnapshots',
         () =>
           repo.insertSnapshots(userId, [
-            { id: crypto.randomUUID(), memId: newMemId(), conversationId, messageId, toolUseId: 't1', toolName: 'x', toolInput: {}, toolOutput: 'out', toolInputJson: '{}', toolOutputJson: '"out"', sizeChars: 3 },
+            {
+              ...{ id: crypto.randomUUID(), memId: newMemId(), conversationId, messageId, toolUseId: 't1', toolName: 'x', toolInput: {}, toolOutput: 'out', toolInputJson: '{}', toolOutputJson: '"out"', sizeChars: 3 },
+              handle: buildHandle({ memId: 'mem_aaaaaaaaaaaaaaaa', toolName: 'x', toolUseId: 't1', sizeChars: 3, toolInput: {}, toolOutput: 'out' }),
+              compacted: false,
+            },
           ]),
       ],
       ['trimConversations', () => repo.trimConversations(userId, [conversationId], 200)],
-      ['findByToolUseIds', () => repo.findByToolUseIds(userId, ['t1'])],
-      ['findById', () => repo.findById(userId, crypto.randomUUID())],
-      ['history', () => repo.history(userId, { conversationId }, null, 10)],
-      ['findByMemId', () => repo.findByMemId(userId, 'mem_aaaaaaaaaaaaaaaa')],
-      ['findJsonPathValue', () => repo.findJsonPathValue(userId, 'mem_aaaaaaaaaaaaaaaa', ['items', '3'], 100)],
+      ['markCompacted', () => repo.markCompacted(userId, [crypto.randomUUID()])],
+      ...reads,
     ];
     for (const [name, call] of calls) {
       const sql = await sqlOf(call);

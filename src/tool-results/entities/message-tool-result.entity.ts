@@ -58,4 +58,21 @@ export class MessageToolResult {
 
   @Property({ type: 'integer' })
   sizeChars: number;
+
+  // The handle (R-LG-1), built once from the payload as received and served from here on.
+  @Property({ type: 'text' })
+  summaryOneliner: string;
+
+  @Property({ type: 'text', nullable: true })
+  schemaHint?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  headPreview?: string | null;
+
+  @Property({ type: 'text' })
+  stub: string;
+
+  /** Its stub was handed out by compaction: exempt from the per-conversation cap (R-TR-3). */
+  @Property({ type: 'boolean', default: false })
+  compacted: boolean & Opt = false;
 }

@@ -26,11 +26,12 @@ export class ToolResultSnapshotModel {
   @Field()
   toolName: string;
 
+  // Loaded only when the query selects them (see payloadColumnsOf).
   @Field(() => GraphQLJSON)
-  toolInput: unknown;
+  toolInput?: unknown;
 
   @Field(() => GraphQLJSON)
-  toolOutput: unknown;
+  toolOutput?: unknown;
 
   @Field(() => Int)
   sizeChars: number;

@@ -6,12 +6,14 @@ import {
   PREVIOUSLY_FETCHED_HEADER,
   renderPreviouslyFetchedBlock,
 } from '../previously-fetched-block';
-import { o200kTokenizer, Tokenizer } from '../tokenizer';
+import { o200kTokenizer, Tokenizer } from '../../../common/text/tokenizer';
+import { summarizeToolResult } from '../../../tool-results/summary/summarize-tool-result';
 
 const budget = { tokenBudget: DEFAULT_BLOCK_TOKEN_BUDGET, tokenizer: o200kTokenizer };
 
+/** A snapshot as the write path stores it: its summary is built once, from the output. */
 function snapshot(id: string, iso: string, toolName: string, toolInput: unknown, toolOutput: unknown): BlockSnapshot {
-  return { id, memId: `mem-${id}`, toolName, toolInput, toolOutput, createdAt: new Date(iso) };
+  return { id, memId: `mem-${id}`, toolName, toolInput, createdAt: new Date(iso), handle: { summaryOneliner: summarizeToolResult(toolName, toolInput, toolOutput) } };
 }
 
 const recentMembers = snapshot('s3', '2026-05-12T14:05:00Z', 'query_site_data', { target: 'recent_members' }, {

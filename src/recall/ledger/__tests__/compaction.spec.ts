@@ -7,7 +7,7 @@ import {
 import { applyCompaction, findCompactionCandidates } from '../compaction';
 import type { CompactionOptions, ContentBlock, Message } from '../compaction.types';
 import { parseJsonPath } from '../keyed-slice';
-import { renderStub } from '../stub';
+import { renderStub } from '../../../tool-results/handle/stub';
 
 const DEFAULTS: CompactionOptions = { sizeThreshold: 2000, keepLastN: 3, excludeTools: [] };
 

@@ -1,5 +1,5 @@
 import { formatUtcDate, parseDateLike } from './date-values';
-import { boundLine, ELLIPSIS, isRecord } from './text-bounds';
+import { boundLine, ELLIPSIS, isRecord } from '../../common/text/text-bounds';
 
 export const GENERIC_MAX_KEYS = 5;
 export const TEXT_MAX_WORDS = 12;

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory } from '@nestjs/graphql';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { RESOLVERS } from '../../app.resolvers';
+import { RESOLVERS } from './app.resolvers';
 
 /** The code-first schema built from the resolver classes alone: no database, no HTTP. */
 export async function buildApiSchema(): Promise<GraphQLSchema> {

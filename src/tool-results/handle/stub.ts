@@ -1,6 +1,6 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from '../../common/text/tokenizer';
 import type { ToolResultHandle } from './tool-result-handle';
-import { keepCodePoints, toSingleLine } from './text-elision';
+import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
 
 export const STUB_FORMAT_VERSION = 'v1';
 /** Every stub starts with this; compaction uses it to recognise results it already replaced. */

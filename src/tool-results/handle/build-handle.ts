@@ -1,10 +1,11 @@
-import { summarizeToolResult } from './block/summarize-tool-result';
-import { readJsonText } from './json-text';
-import { headPreview } from './ledger/head-preview';
-import { schemaHint } from './ledger/schema-hint';
-import { renderStub } from './ledger/stub';
-import type { ToolResultHandle } from './ledger/tool-result-handle';
+import { readJsonText } from '../../common/text/json-text';
+import { summarizeToolResult } from '../summary/summarize-tool-result';
+import { headPreview } from './head-preview';
+import { schemaHint } from './schema-hint';
+import { renderStub } from './stub';
+import type { HandleWithStub, ToolResultHandle } from './tool-result-handle';
 
+/** What a handle is built from: a tool result exactly as the client sent it. */
 export interface HandleSource {
   memId: string;
   toolName: string;
@@ -14,17 +15,17 @@ export interface HandleSource {
   toolOutput: unknown;
 }
 
-export interface HandleWithStub extends ToolResultHandle {
-  stub: string;
-}
-
 /** The text the model saw: a string output as is, any other JSON serialized. */
 export function payloadText(output: unknown): string {
   return typeof output === 'string' ? output : JSON.stringify(output);
 }
 
-/** A snapshot's handle (R-LG-1): derived from stored fields only, so it never changes. */
-export function handleOf(source: HandleSource): HandleWithStub {
+/**
+ * A snapshot's handle and stub (R-LG-1), built once when the snapshot is written, from the
+ * payload as received (its key order), and stored with it: every later read serves these
+ * stored bytes, so a stub handed out never changes.
+ */
+export function buildHandle(source: HandleSource): HandleWithStub {
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const output = readJsonText(source.toolOutput);
   const handle: ToolResultHandle = {

@@ -1,8 +1,8 @@
-import { readJsonText } from '../json-text';
+import { readJsonText } from '../../common/text/json-text';
 import { evaluateSummaryPart } from './evaluate-summary-part';
 import { summarizeGeneric } from './generic-summarizer';
 import { BUILT_IN_SUMMARIZER_REGISTRY, SummarizerRegistry, SummarizerRule } from './summarizer-rules';
-import { boundLine, isRecord } from './text-bounds';
+import { boundLine, isRecord } from '../../common/text/text-bounds';
 
 /** Bound of the summary after the colon of a block line. */
 export const SUMMARY_MAX_CHARS = 100;

@@ -11,3 +11,8 @@ export interface ToolResultHandle {
   schemaHint: string | null;
   headPreview: string | null;
 }
+
+/** A handle with the stub rendered from it: what is stored with the snapshot and served. */
+export interface HandleWithStub extends ToolResultHandle {
+  stub: string;
+}

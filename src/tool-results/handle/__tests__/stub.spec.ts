@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from '../../../common/text/tokenizer';
 import { isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
 import type { ToolResultHandle } from '../tool-result-handle';
 

@@ -1,4 +1,4 @@
-import { keepCodePoints } from './text-elision';
+import { keepCodePoints } from '../../common/text/text-bounds';
 
 export const HEAD_PREVIEW_MAX_CHARS = 120;
 

@@ -1,10 +1,14 @@
+/**
+ * The one home of the text helpers the block, the handle fields and the stub share: one line,
+ * bounded, cut on code points.
+ */
+
 /** One character marks elided text, so a bound of N characters stays exact. */
 export const ELLIPSIS = '…';
 
-// Whitespace runs and control characters (C0, C1, U+2028/2029 are in \s) would break the
-// one-row-per-line layout of the block.
-// eslint-disable-next-line no-control-regex
-const LINE_BREAKING = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+// Whitespace runs and control characters (C0, C1; U+2028/2029 are in \s) would break a
+// one-row-per-line layout, or let a field forge a line of its own.
+const LINE_BREAKING = /[\s\p{Cc}]+/gu;
 
 export function toSingleLine(text: string): string {
   return text.replace(LINE_BREAKING, ' ').trim();
@@ -31,6 +35,21 @@ export function boundLine(text: string, maxChars: number): string {
   if (!windowed) return clipText(line, maxChars);
   // The window cut the text: mark the elision even when what is left happens to fit.
   return line.length < maxChars ? line + ELLIPSIS : clipText(line + ELLIPSIS, maxChars);
+}
+
+/**
+ * Keeps the first `keep` code points and marks the cut with `…` (so a surrogate pair is never
+ * split). Text that already fits is returned unchanged.
+ */
+export function keepCodePoints(points: readonly string[], keep: number): string {
+  if (keep >= points.length) return points.join('');
+  return points.slice(0, Math.max(0, keep)).join('').trimEnd() + ELLIPSIS;
+}
+
+/** Bounds `text` to at most `max` code points, the `…` included. */
+export function elide(text: string, max: number): string {
+  const points = Array.from(text);
+  return points.length <= max ? text : keepCodePoints(points, max - 1);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
-import { parseJsonContainerText } from '../json-text';
-import { ELLIPSIS, elide, toSingleLine } from './text-elision';
+import { parseJsonContainerText } from '../../common/text/json-text';
+import { ELLIPSIS, elide, toSingleLine } from '../../common/text/text-bounds';
 
 export const SCHEMA_HINT_MAX_CHARS = 160;
 const KEY_MAX_CHARS = 24;

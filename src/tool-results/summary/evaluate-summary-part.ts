@@ -1,6 +1,6 @@
 import { formatUtcDate, parseDateLike } from './date-values';
 import { SummaryPart } from './summarizer-rules';
-import { boundLine, isRecord } from './text-bounds';
+import { boundLine, isRecord } from '../../common/text/text-bounds';
 
 const NAME_MAX_CHARS = 40;
 const UNIT_MAX_CHARS = 12;

@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { renderStub } from '../stub';
 import type { ToolResultHandle } from '../tool-result-handle';
 
@@ -9,24 +7,14 @@ const ledgerDir = resolve(__dirname, '..');
 const projectRoot = resolve(ledgerDir, '../../..');
 
 /**
- * Runs in a fresh node process: compiles the ledger sources with swc into a temp dir, loads the
- * stub module from there and prints the stubs of the handles given as JSON.
+ * Runs in a fresh node process: loads the stub module from source through swc-node and prints the
+ * stubs of the handles given as JSON.
  */
 const childScript = `
-const fs = require('node:fs');
+require('@swc-node/register');
 const path = require('node:path');
-const swc = require('@swc/core');
-const [sourceDir, outDir, handlesJson] = process.argv.slice(1);
-for (const file of fs.readdirSync(sourceDir)) {
-  if (!file.endsWith('.ts')) continue;
-  const { code } = swc.transformFileSync(path.join(sourceDir, file), {
-    swcrc: false,
-    module: { type: 'commonjs' },
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-  });
-  fs.writeFileSync(path.join(outDir, file.replace(/\\.ts$/, '.js')), code);
-}
-const { renderStub } = require(path.join(outDir, 'stub.js'));
+const [sourceDir, handlesJson] = process.argv.slice(1);
+const { renderStub } = require(path.join(sourceDir, 'stub.ts'));
 process.stdout.write(JSON.stringify(JSON.parse(handlesJson).map(renderStub)));
 `;
 
@@ -61,21 +49,9 @@ const handles: ToolResultHandle[] = [
 ];
 
 describe('renderStub across processes', () => {
-  let outDir: string;
-
-  beforeAll(() => {
-    outDir = mkdtempSync(join(tmpdir(), 'recall-ledger-stub-'));
-  });
-
-  afterAll(() => {
-    rmSync(outDir, { recursive: true, force: true });
-  });
-
   it('R-LG-1 renders byte-identical stubs in a separate node process', () => {
-    const output = execFileSync(process.execPath, ['-e', childScript, ledgerDir, outDir, JSON.stringify(handles)], {
+    const output = execFileSync(process.execPath, ['-e', childScript, ledgerDir, JSON.stringify(handles)], {
       cwd: projectRoot,
-      // The compiled files live outside the project, so their imports resolve through NODE_PATH.
-      env: { ...process.env, NODE_PATH: join(projectRoot, 'node_modules') },
       encoding: 'utf8',
     });
     const stubs = JSON.parse(output) as string[];

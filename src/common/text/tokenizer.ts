@@ -1,0 +1,48 @@
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+
+/** Counts tokens the way the model will; every token budget of the service is measured with it. */
+export interface Tokenizer {
+  count(text: string): number;
+}
+
+// Tool outputs are untrusted text: "<|endoftext|>" must count as plain text, not throw.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/*
+ * BPE merges inside one pre-token take time quadratic in its length: a 250,000-letter word
+ * costs ~30 s. Such runs (letters, punctuation or white space, never found in ordinary text)
+ * are counted in pieces of this many code points; everything around them is counted whole,
+ * so ordinary text gets exactly the tokenizer's count.
+ */
+const RUN_PIECE = 256;
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${RUN_PIECE},}|[^\\s\\p{L}\\p{M}\\p{N}]{${RUN_PIECE},}|\\s{${RUN_PIECE},}`, 'gu');
+
+function countPlain(text: string): number {
+  return text.length === 0 ? 0 : countO200k(text, PLAIN_TEXT);
+}
+
+/**
+ * Tokens of any text as plain text, the single entry point of the service (block budget, stub
+ * bound, compaction figures). Special-token strings count as the text they are; pathological
+ * runs cost linear time.
+ */
+export function countTokens(text: string): number {
+  if (text.length < RUN_PIECE) return countPlain(text);
+  let total = 0;
+  let from = 0;
+  for (const run of text.matchAll(LONG_RUN)) {
+    total += countPlain(text.slice(from, run.index));
+    const points = Array.from(run[0]);
+    for (let start = 0; start < points.length; start += RUN_PIECE) {
+      total += countPlain(points.slice(start, start + RUN_PIECE).join(''));
+    }
+    from = run.index + run[0].length;
+  }
+  return total + countPlain(text.slice(from));
+}
+
+/**
+ * o200k_base (the GPT-4o family's BPE) from gpt-tokenizer: maintained, pure JS, ships its
+ * vocabulary inside the package, so nothing is downloaded at run time.
+ */
+export const o200kTokenizer: Tokenizer = { count: countTokens };

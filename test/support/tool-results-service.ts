@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Counter, Registry } from 'prom-client';
+import type { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+import { buildHandle } from '../../src/tool-results/handle/build-handle';
+import type { HandleWithStub } from '../../src/tool-results/handle/tool-result-handle';
+import { ToolResultRepository } from '../../src/tool-results/tool-result.repository';
+import { ToolResultMetrics } from '../../src/tool-results/tool-results.metrics';
+import { ToolResultsService } from '../../src/tool-results/tool-results.service';
+
+/** A configuration for medium tests, with overrides by environment variable name. */
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40), ...overrides });
+}
+
+/** The ToolResults service over the real repository on a test database, with its own metric registry. */
+export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
+  const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
+  return new ToolResultsService(new ToolResultRepository(em), config, metrics);
+}
+
+/**
+ * The handle columns for a row a test inserts with SQL, built as the write path builds them:
+ * `[summary_oneliner, schema_hint, head_preview, stub]`.
+ */
+export function handleColumns(row: { memId: string; toolName: string; toolUseId: string; sizeChars: number; toolInput: unknown; toolOutput: unknown }): [string, string | null, string | null, string] {
+  const handle: HandleWithStub = buildHandle(row);
+  return [handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub];
+}
