@@ -101,9 +101,9 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     );
     await client.query(
       `create temp table bench_payloads on commit preserve rows as
-       select (ord - 1)::int as ord, tool_name, tool_input::jsonb, tool_output::jsonb, size_chars, summary_oneliner, schema_hint, head_preview, stub
-         from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[])
-              with ordinality as t(tool_name, tool_input, tool_output, size_chars, summary_oneliner, schema_hint, head_preview, stub, ord)`,
+       select (ord - 1)::int as ord, tool_name, tool_input::jsonb, tool_output::jsonb, size_chars, summary_oneliner, schema_hint, head_preview, stub, size_tokens
+         from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
+              with ordinality as t(tool_name, tool_input, tool_output, size_chars, summary_oneliner, schema_hint, head_preview, stub, size_tokens, ord)`,
       [
         variants.map((v) => v.toolName),
         variants.map((v) => JSON.stringify(v.toolInput)),
@@ -113,6 +113,7 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
         handles.map((h) => h.schemaHint),
         handles.map((h) => h.headPreview),
         handles.map((h) => h.stub),
+        handles.map((h) => h.sizeTokens),
       ],
     );
     await client.query('alter table bench_payloads add primary key (ord)');
@@ -124,10 +125,10 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
       await client.query(
         `insert into message_tool_results
            (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-            summary_oneliner, schema_hint, head_preview, stub)
+            summary_oneliner, schema_hint, head_preview, stub, size_tokens)
          select ${seededUuidSql(`'snapshot:' || n`)}, c.user_id, c.message_id, c.id, p.tool_name, p.tool_input, p.tool_output,
                 $1::timestamptz - ($2::int - n) * (interval '90 days' / $2::int), 'toolu_bench_' || n, m.mem_id, p.size_chars,
-                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id)
+                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id), p.size_tokens
            from generate_series($3::int, $4::int) as n
            cross join lateral (select 'mem_' || translate(substr(md5('${BENCH_SEED}:mem:' || n), 1, 16), '0189', 'wxyz') as mem_id) m
            join bench_conversations c on c.ord = n % $5

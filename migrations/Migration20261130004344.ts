@@ -21,7 +21,7 @@ interface StoredRow {
 export class Migration20261130004344 extends Migration {
   override async up(): Promise<void> {
     await this.execute(
-      `alter table "message_tool_results" add column "summary_oneliner" text null, add column "schema_hint" text null, add column "head_preview" text null, add column "stub" text null, add column "compacted" boolean not null default false;`,
+      `alter table "message_tool_results" add column "summary_oneliner" text null, add column "schema_hint" text null, add column "head_preview" text null, add column "stub" text null, add column "size_tokens" int null, add column "compacted" boolean not null default false;`,
     );
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
@@ -39,22 +39,23 @@ export class Migration20261130004344 extends Migration {
           toolInput: row.tool_input,
           toolOutput: row.tool_output,
         });
-        await this.execute(`update message_tool_results set summary_oneliner = ?, schema_hint = ?, head_preview = ?, stub = ? where id = ?`, [
+        await this.execute(`update message_tool_results set summary_oneliner = ?, schema_hint = ?, head_preview = ?, stub = ?, size_tokens = ? where id = ?`, [
           handle.summaryOneliner,
           handle.schemaHint,
           handle.headPreview,
           handle.stub,
+          handle.sizeTokens,
           row.id,
         ]);
       }
       after = rows[rows.length - 1].id;
     }
-    this.addSql(`alter table "message_tool_results" alter column "summary_oneliner" set not null, alter column "stub" set not null;`);
+    this.addSql(`alter table "message_tool_results" alter column "summary_oneliner" set not null, alter column "stub" set not null, alter column "size_tokens" set not null;`);
   }
 
   override async down(): Promise<void> {
     this.addSql(
-      `alter table "message_tool_results" drop column "summary_oneliner", drop column "schema_hint", drop column "head_preview", drop column "stub", drop column "compacted";`,
+      `alter table "message_tool_results" drop column "summary_oneliner", drop column "schema_hint", drop column "head_preview", drop column "stub", drop column "size_tokens", drop column "compacted";`,
     );
   }
 }

@@ -8,7 +8,13 @@ import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, meas
 
 const RECORD = `mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { snapshots { memId sizeChars } } }`;
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;
-const RAW_PATH = `select tool_output #> $3::text[] as value from message_tool_results where user_id = $1 and mem_id = $2`;
+/** The service's scope: the user's own row in an allowed space (the conversation join). */
+const RAW_PATH = `select r.tool_output #> $3::text[] as value from message_tool_results r join conversations c on c.id = r.conversation_id
+  where r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
+const FULL = `query($m: String!) { recallToolResult(memId: $m, format: FULL) }`;
+/** The same first window, cut in PostgreSQL: what a FULL answer costs without the token bound. */
+const RAW_WINDOW = `select substr(r.tool_output::text, 1, $4) as window from message_tool_results r join conversations c on c.id = r.conversation_id
+  where r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
 const PATH = 'items.3.price';
 const LATENCY_RATIO = 2;
 const RSS_CALLS = 400;
@@ -34,7 +40,7 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
   const segments = PATH.split('.');
 
   const rawTask: Task = async () => {
-    const result = await ctx.raw.query<{ value: unknown }>(RAW_PATH, [userId, big.memId, segments]);
+    const result = await ctx.raw.query<{ value: unknown }>(RAW_PATH, [userId, big.memId, segments, [ctx.data.spaceId]]);
     if (String(result.rows[0]?.value) !== BIG_PAYLOAD_ITEM_3_PRICE) throw new Error(`raw: unexpected ${String(result.rows[0]?.value)}`);
   };
   const serviceCall = (memId: string) => ctx.service.call<{ recallToolResult: string }>(RECALL, { m: memId, p: PATH }, token);
@@ -58,7 +64,29 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
   ];
   const rssOk = bigRss.after - bigRss.before <= RSS_GROWTH_LIMIT && bigRss.peak - bigRss.before <= smallRss.peak - smallRss.before + RSS_GROWTH_LIMIT;
   const pass = clean(service, raw) && ratio <= LATENCY_RATIO && rssOk;
-  return [{ op, concurrency: 1, service, raw, ratio, ratioBasis: 'p50 latency', target: `≤ ${LATENCY_RATIO}× raw; RSS flat`, pass, notes }];
+  return [
+    { op, concurrency: 1, service, raw, ratio, ratioBasis: 'p50 latency', target: `≤ ${LATENCY_RATIO}× raw; RSS flat`, pass, notes },
+    await fullWindowRow(ctx, big),
+  ];
+}
+
+/** recallToolResult(format: FULL) on the big payload: its first token-bounded window, against a raw substr of as many chars. */
+async function fullWindowRow(ctx: BenchContext, big: Recorded): Promise<ResultRow> {
+  const userId = ctx.data.userIds[0];
+  const first = (await ctx.service.call<{ recallToolResult: string }>(FULL, { m: big.memId }, ctx.tokens[0])).recallToolResult;
+  const windowChars = first.lastIndexOf('\n[… more: ');
+  if (windowChars <= 0) throw new Error('service: the FULL answer was not windowed');
+  const rawTask: Task = async () => {
+    const result = await ctx.raw.query<{ window: string }>(RAW_WINDOW, [userId, big.memId, [ctx.data.spaceId], windowChars]);
+    if (result.rows[0]?.window.length !== windowChars) throw new Error('raw: unexpected window');
+  };
+  const serviceTask: Task = async () => {
+    const { recallToolResult } = await ctx.service.call<{ recallToolResult: string }>(FULL, { m: big.memId }, ctx.tokens[0]);
+    if (recallToolResult !== first) throw new Error('service: the window changed');
+  };
+  const op = `recallToolResult FULL, first window (${windowChars} chars of ${big.sizeChars})`;
+  const { raw, service } = await measureSideBySide(ctx, op, rawTask, serviceTask, loadOptions(ctx.settings, 1));
+  return { op, concurrency: 1, service, raw, ratio: service.p50 / raw.p50, ratioBasis: 'p50 latency', target: 'info (≤ 8000 tokens a window)', pass: clean(service, raw), notes: errorNotes(['service', service], ['raw', raw]) };
 }
 
 async function record(ctx: BenchContext, name: string, toolUseId: string, toolName: string, toolOutput: unknown): Promise<Recorded> {

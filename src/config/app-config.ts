@@ -52,8 +52,10 @@ export class AppConfig {
     readonly blockTokenBudget?: number;
     /** Inject the block only when the user message looks like recall (R-RC-5). */
     readonly intentGating: boolean;
-    /** Hard ceiling on what one recallToolResult answer returns; longer answers are cut with a marker (R-LG-2). */
+    /** Absolute ceiling, in characters, on one recallToolResult answer window (R-LG-2). */
     readonly maxReturnChars: number;
+    /** Token bound of every recallToolResult answer, marker included (R-LG-2); unset: the stub module's default (8,000). */
+    readonly answerMaxTokens?: number;
   };
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {

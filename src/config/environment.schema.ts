@@ -107,4 +107,7 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @Min(1000) @Max(10_000_000) @IsInt()
   RECALL_MAX_RETURN_CHARS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
+  RECALL_ANSWER_MAX_TOKENS?: number;
 }

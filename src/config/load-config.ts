@@ -71,6 +71,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       blockTokenBudget: vars.RECALL_BLOCK_TOKEN_BUDGET,
       intentGating: vars.RECALL_INTENT_GATING ?? false,
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
+      answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS,
     },
   });
 }

@@ -49,17 +49,21 @@ export class CompactionService {
     if (candidates.length === 0) return unchangedOutcome(request.messages, before, o200kTokenizer.count(before));
     checkCandidates(candidates, request.messages);
 
-    // Recorded even when the saving turns out too small to replace anything: the exact saving
-    // needs the real stubs, which need the mem ids; recording is idempotent, and a later call
-    // that does compact then reuses these very snapshots and stubs.
-    const snapshots = await this.snapshotsOf(actor, request, candidates);
+    // Recorded (and marked compacted, so a later batch of this call cannot trim them) even when the
+    // saving turns out too small to replace anything: the exact saving needs the real stubs, which
+    // need the mem ids. Recording is idempotent, and a later call reuses these very stubs.
+    const { snapshots, marked } = await this.snapshotsOf(actor, request, candidates);
     const handles = snapshots.map((snapshot) => snapshot.handle);
     const stubs = new Map(candidates.map((candidate, index) => [candidate.toolUseId, handles[index].stub]));
     const compacted = applyCompaction(request.messages, stubs);
     const after = JSON.stringify(compacted);
     const tokensBefore = o200kTokenizer.count(before);
     const tokensAfter = o200kTokenizer.count(after);
-    if (tokensBefore - tokensAfter < request.clearAtLeastTokens) return unchangedOutcome(request.messages, before, tokensBefore);
+    if (tokensBefore - tokensAfter < request.clearAtLeastTokens) {
+      // No stub was handed out: the rows this call marked fall under the cap again.
+      await this.toolResults.setCompacted(actor, marked, false);
+      return unchangedOutcome(request.messages, before, tokensBefore);
+    }
     return {
       messages: compacted,
       compactedCount: candidates.length,
@@ -72,30 +76,45 @@ export class CompactionService {
   }
 
   /**
-   * The candidates' snapshots, in candidate order: the stored ones looked up by tool_use_id (their
-   * payloads are not sent again), the new ones recorded as compacted.
+   * The candidates' snapshots, in candidate order, marked compacted: the stored ones looked up by
+   * tool_use_id (their payloads are not sent again), the new ones recorded as compacted. A stored
+   * one the cap deleted between the lookup and the mark is recorded again. `marked`: the rows this
+   * call inserted or turned compacted.
    */
-  private async snapshotsOf(actor: ActorContext, request: CompactMessagesRequest, candidates: readonly CompactionCandidate[]): Promise<SnapshotRecord[]> {
-    const stored = new Map((await this.toolResults.findByToolUseIds(actor, candidates.map((c) => c.toolUseId))).map((s) => [s.toolUseId, s]));
-    await this.toolResults.markCompacted(actor, [...stored.values()].filter((s) => !s.compacted).map((s) => s.id));
-    const fresh = candidates.filter((c) => !stored.has(c.toolUseId));
-    for (const snapshot of await this.record(actor, request, fresh)) stored.set(snapshot.toolUseId, snapshot);
-    return candidates.map((c) => stored.get(c.toolUseId) as SnapshotRecord);
+  private async snapshotsOf(
+    actor: ActorContext,
+    request: CompactMessagesRequest,
+    candidates: readonly CompactionCandidate[],
+  ): Promise<{ snapshots: SnapshotRecord[]; marked: string[] }> {
+    const found = await this.toolResults.findByToolUseIds(actor, candidates.map((c) => c.toolUseId));
+    const marked = await this.toolResults.setCompacted(actor, found.filter((s) => !s.compacted).map((s) => s.id), true);
+    const kept = new Set(marked);
+    const stored = new Map(found.filter((s) => s.compacted || kept.has(s.id)).map((s) => [s.toolUseId, s]));
+    const recorded = await this.record(actor, request, candidates.filter((c) => !stored.has(c.toolUseId)));
+    for (const snapshot of recorded.snapshots) stored.set(snapshot.toolUseId, snapshot);
+    return { snapshots: candidates.map((c) => stored.get(c.toolUseId) as SnapshotRecord), marked: [...marked, ...recorded.createdIds] };
   }
 
   /** In batches the write path accepts; each is idempotent, so a retry after a failure completes the job. */
-  private async record(actor: ActorContext, request: CompactMessagesRequest, candidates: readonly CompactionCandidate[]): Promise<SnapshotRecord[]> {
+  private async record(
+    actor: ActorContext,
+    request: CompactMessagesRequest,
+    candidates: readonly CompactionCandidate[],
+  ): Promise<{ snapshots: SnapshotRecord[]; createdIds: string[] }> {
     const items = recordItemsOf(request, candidates);
     const snapshots: SnapshotRecord[] = [];
+    const createdIds: string[] = [];
     for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS) {
       const batch = items.slice(start, start + MAX_BATCH_ITEMS);
       try {
-        snapshots.push(...(await this.toolResults.record(actor, batch, { field: BATCH_FIELD, compacted: true })).snapshots);
+        const outcome = await this.toolResults.record(actor, batch, { field: BATCH_FIELD, compacted: true });
+        snapshots.push(...outcome.snapshots);
+        createdIds.push(...outcome.createdIds);
       } catch (error) {
         throw relocateRecordError(error, BATCH_FIELD, candidates.slice(start, start + MAX_BATCH_ITEMS), request.messages);
       }
     }
-    return snapshots;
+    return { snapshots, createdIds };
   }
 }
 

@@ -25,6 +25,8 @@ export class LedgerResolver {
     @Args('offset', { type: () => Int, nullable: true }) offset: number | null,
     @Args('maxChars', { type: () => Int, nullable: true }) maxChars: number | null,
     @Args('jsonPath', { type: () => String, nullable: true }) jsonPath: string | null,
+    @Args('maxTokens', { type: () => Int, nullable: true, description: 'Lowers the token bound of this answer (RECALL_ANSWER_MAX_TOKENS); at least 100.' })
+    maxTokens: number | null,
   ): Promise<string> {
     return this.ledger.recall(actor, {
       memId,
@@ -33,6 +35,7 @@ export class LedgerResolver {
       offset: offset ?? null,
       maxChars: maxChars ?? null,
       jsonPath: jsonPath ?? null,
+      maxTokens: maxTokens ?? null,
     });
   }
 

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
 import { payloadText } from '../tool-results/handle/build-handle';
+import { DEFAULT_ANSWER_MAX_TOKENS } from '../tool-results/handle/stub';
 import { ToolResultsService } from '../tool-results/tool-results.service';
-import { pathFetchChars, renderPathValue } from './ledger/json-path-value';
-import { capReturned, cutAnswer, sliceByQuery, sliceByRange } from './ledger/keyed-slice';
+import { windowAnswer } from './ledger/answer-window';
+import { pathFetchChars, pathValueText } from './ledger/json-path-value';
+import { offsetProblem, sliceByQuery } from './ledger/keyed-slice';
 import { memNotFoundText, pathNotFoundText, planRecall, type RecallArguments } from './ledger/recall-request';
 
 /**
  * Keyed retrieval of one snapshot by mem id (R-LG-2). Every outcome is text: a missing mem id,
  * another user's and one outside the allowed spaces read exactly alike, because the scope is
- * part of every query.
+ * part of every query. Every answer but the stub is a window bounded in tokens and characters,
+ * ending, when cut, with the exact call that reads on.
  */
 @Injectable()
 export class LedgerService {
@@ -20,29 +24,26 @@ export class LedgerService {
   ) {}
 
   async recall(actor: ActorContext, args: RecallArguments): Promise<string> {
-    const ceiling = this.config.recall.maxReturnChars;
-    const plan = planRecall(args, ceiling);
+    const { answerMaxTokens = DEFAULT_ANSWER_MAX_TOKENS, maxReturnChars } = this.config.recall;
+    const plan = planRecall(args, { maxTokens: answerMaxTokens, maxChars: maxReturnChars });
     if (plan.mode === 'answer') return plan.text;
     const { memId } = args;
 
     if (plan.mode === 'path') {
-      const found = await this.toolResults.findJsonPathValue(actor, memId, plan.path, pathFetchChars(ceiling));
+      const fetchChars = pathFetchChars(plan.offset + plan.bounds.maxChars);
+      const found = await this.toolResults.findJsonPathValue(actor, memId, plan.path, fetchChars);
       if (found === null) return memNotFoundText(memId);
-      return found.value === null ? pathNotFoundText(memId, plan.pathText) : renderPathValue(found.value, plan.pathText, ceiling);
+      if (found.value === null) return pathNotFoundText(memId, plan.pathText);
+      const { text, whole } = pathValueText(found.value);
+      return offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole);
     }
 
     // The stub is stored: a summary never loads the payload.
     const snapshot = await this.toolResults.findByMemId(actor, memId, { output: plan.mode !== 'summary' });
     if (snapshot === null) return memNotFoundText(memId);
-    switch (plan.mode) {
-      case 'summary':
-        return snapshot.handle.stub;
-      case 'full':
-        return capReturned(payloadText(snapshot.toolOutput), ceiling, memId);
-      case 'query':
-        return cutAnswer(sliceByQuery(payloadText(snapshot.toolOutput), plan.query, memId), ceiling, 'narrow the query');
-      case 'range':
-        return sliceByRange(payloadText(snapshot.toolOutput), plan.offset, plan.maxChars);
-    }
+    if (plan.mode === 'summary') return snapshot.handle.stub;
+    const payload = payloadText(snapshot.toolOutput);
+    const text = plan.mode === 'query' ? sliceByQuery(payload, plan.query, memId) : payload;
+    return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
   }
 }

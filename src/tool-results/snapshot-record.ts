@@ -44,6 +44,7 @@ export interface SnapshotRow {
   schema_hint: string | null;
   head_preview: string | null;
   stub: string;
+  size_tokens: number;
   compacted: boolean;
   tool_input?: unknown;
   tool_output?: unknown;
@@ -66,7 +67,7 @@ export const CREATED_KEY = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T
 /** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
 export function snapshotColumns(columns: SnapshotColumns = {}): string {
   return `r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name, r.size_chars,
-  r.summary_oneliner, r.schema_hint, r.head_preview, r.stub, r.compacted,
+  r.summary_oneliner, r.schema_hint, r.head_preview, r.stub, r.size_tokens, r.compacted,
   to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${columns.input ? ', r.tool_input' : ''}${
     columns.output ? ', r.tool_output' : ''
   }`;
@@ -91,6 +92,7 @@ export function toSnapshotRecord(row: SnapshotRow): SnapshotRecord {
       toolName: row.tool_name,
       toolCallId: row.tool_use_id,
       sizeChars: row.size_chars,
+      sizeTokens: row.size_tokens,
       summaryOneliner: row.summary_oneliner,
       schemaHint: row.schema_hint,
       headPreview: row.head_preview,

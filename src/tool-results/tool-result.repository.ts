@@ -115,8 +115,8 @@ export class ToolResultRepository {
     const rows = await this.em.execute<{ id: string; created_key: string }[]>(
       `insert into message_tool_results
          (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-          summary_oneliner, schema_hint, head_preview, stub, compacted)
-       values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?, ?, ?, ?, ?, ?)')}
+          summary_oneliner, schema_hint, head_preview, stub, size_tokens, compacted)
+       values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?, ?, ?, ?, ?, ?, ?)')}
        on conflict (user_id, tool_use_id) do nothing
        returning id, ${CREATED_KEY} as created_key`,
       snapshots.flatMap((s) => [
@@ -135,6 +135,7 @@ export class ToolResultRepository {
         s.handle.schemaHint,
         s.handle.headPreview,
         s.handle.stub,
+        s.handle.sizeTokens,
         s.compacted,
       ]),
     );
@@ -157,9 +158,16 @@ export class ToolResultRepository {
     return rows.length;
   }
 
-  /** Marks the user's snapshots as compacted (their stubs were handed out), exempting them from the cap. */
-  async markCompacted(userId: string, ids: readonly string[]): Promise<void> {
-    await this.em.execute(`update message_tool_results set compacted = true where user_id = ? and id in (?) and not compacted`, [userId, ids]);
+  /**
+   * Sets the compacted mark of the user's snapshots (a stub handed out exempts them from the cap);
+   * returns the ids whose mark this statement changed, so a caller learns which rows still exist.
+   */
+  async setCompacted(userId: string, ids: readonly string[], compacted: boolean): Promise<string[]> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `update message_tool_results set compacted = ? where user_id = ? and id in (?) and compacted <> ? returning id`,
+      [compacted, userId, ids, compacted],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** The scope's snapshots among these tool_use ids. */

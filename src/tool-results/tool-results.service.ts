@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
 import { newMemId } from './mem-id';
 import { buildHandle, payloadText } from './handle/build-handle';
+import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import type { SnapshotColumns, SnapshotRecord, ToolResultFields } from './snapshot-record';
 import { snapshotScopeOf } from './snapshot-scope';
 import { checkToolResultBatch } from './tool-result-batch.rules';
@@ -24,6 +25,8 @@ export interface RecordOutcome {
   snapshots: SnapshotRecord[];
   createdCount: number;
   duplicateCount: number;
+  /** Ids of the rows this call inserted. */
+  createdIds: string[];
 }
 
 export interface HistoryPage {
@@ -68,7 +71,10 @@ export class ToolResultsService {
       const memId = newMemId();
       const sizeChars = typeof item.toolOutput === 'string' ? item.toolOutput.length : item.toolOutputJson.length;
       // Built from the payload exactly as received, once; every later read serves these bytes.
-      const handle = buildHandle({ memId, toolName: item.toolName, toolUseId: item.toolUseId, sizeChars, toolInput: item.toolInput, toolOutput: item.toolOutput });
+      const handle = buildHandle(
+        { memId, toolName: item.toolName, toolUseId: item.toolUseId, sizeChars, toolInput: item.toolInput, toolOutput: item.toolOutput },
+        { answerMaxTokens: this.config.recall.answerMaxTokens ?? DEFAULT_ANSWER_MAX_TOKENS },
+      );
       return { ...item, id: randomUUID(), memId, sizeChars, handle, compacted };
     });
     const userId = actor.userId;
@@ -87,7 +93,7 @@ export class ToolResultsService {
       const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
       const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(snapshotScopeOf(actor), repeated, options.columns) : [];
       checkRepeatsVisible(repeated, duplicates, rows, field);
-      if (compacted && duplicates.length > 0) await this.repository.markCompacted(userId, duplicates.map((d) => d.id));
+      if (compacted && duplicates.length > 0) await this.repository.setCompacted(userId, duplicates.map((d) => d.id), true);
       return { inserted, duplicates };
     });
 
@@ -104,12 +110,15 @@ export class ToolResultsService {
       const first = rows.findIndex((r) => r.toolUseId === toolUseId && createdKeys.has(r.id));
       return recordOf(rows[first], items[first].spaceId, createdKeys.get(rows[first].id) as string);
     }
-    return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length };
+    return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length, createdIds: inserted.map((r) => r.id) };
   }
 
-  /** Marks already stored snapshots as compacted: their stubs are being handed out (R-TR-3). */
-  markCompacted(actor: ActorContext, ids: readonly string[]): Promise<void> {
-    return ids.length === 0 ? Promise.resolve() : this.repository.markCompacted(actor.userId, ids);
+  /**
+   * Marks stored snapshots as compacted or not (R-TR-3): a stub handed out exempts its snapshot
+   * from the cap. Returns the ids whose mark changed; a row deleted meanwhile is not among them.
+   */
+  setCompacted(actor: ActorContext, ids: readonly string[], compacted: boolean): Promise<string[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.repository.setCompacted(actor.userId, ids, compacted);
   }
 
   findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {

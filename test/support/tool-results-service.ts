@@ -19,11 +19,11 @@ export function toolResultsServiceFor(em: EntityManager, config: AppConfig = tes
   return new ToolResultsService(new ToolResultRepository(em), config, metrics);
 }
 
-/**
- * The handle columns for a row a test inserts with SQL, built as the write path builds them:
- * `[summary_oneliner, schema_hint, head_preview, stub]`.
- */
-export function handleColumns(row: { memId: string; toolName: string; toolUseId: string; sizeChars: number; toolInput: unknown; toolOutput: unknown }): [string, string | null, string | null, string] {
+/** The handle columns a test's SQL insert names, in the order of {@link handleColumns}. */
+export const HANDLE_COLUMNS = 'summary_oneliner, schema_hint, head_preview, stub, size_tokens';
+
+/** The handle column values for a row a test inserts with SQL, built as the write path builds them. */
+export function handleColumns(row: { memId: string; toolName: string; toolUseId: string; sizeChars: number; toolInput: unknown; toolOutput: unknown }): [string, string | null, string | null, string, number] {
   const handle: HandleWithStub = buildHandle(row);
-  return [handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub];
+  return [handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub, handle.sizeTokens];
 }

@@ -27,6 +27,7 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
   let db: TestOrm;
   let em: EntityManager;
   let service: CompactionService;
+  let toolResults: ToolResultsService;
   const team = crypto.randomUUID();
   const space = crypto.randomUUID();
   const otherTeam = crypto.randomUUID();
@@ -36,7 +37,7 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork() as EntityManager;
     const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
-    const toolResults = new ToolResultsService(new ToolResultRepository(em), loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40) }), metrics);
+    toolResults = new ToolResultsService(new ToolResultRepository(em), loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40) }), metrics);
     service = new CompactionService(toolResults);
     await em.execute(
       `insert into teams (id) values (?), (?);
@@ -109,6 +110,31 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     expect(await storedToolUseIds(actor)).toEqual([BIG_PAYLOAD_TOOL_USE_ID]);
     expect(out.messages).toBe(trace);
     expect(out).toMatchObject({ compactedCount: 0, handles: [], charsAfter: out.charsBefore, tokensAfter: out.tokensBefore });
+    // No stub was handed out, so the snapshot stays under the per-conversation cap (R-TR-3).
+    expect(await em.execute('select compacted from message_tool_results where user_id = ?', [actor.userId])).toEqual([{ compacted: false }]);
+    // A call that does hand the stub out marks it.
+    await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace }));
+    expect(await em.execute('select compacted from message_tool_results where user_id = ?', [actor.userId])).toEqual([{ compacted: true }]);
+  });
+
+  it('R-TR-3 R-LG-3 a stored result the cap deleted after the lookup is recorded again, never handed out dead', async () => {
+    const { actor, conversation } = await newCaller();
+    const trace = buildProductResearchTrace();
+    const first = await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace, clearAtLeastTokens: 10_000_000 }));
+    expect(first.compactedCount).toBe(0);
+    // The uncompacted row goes (as a concurrent writer's trim would take it) before the next call marks it.
+    const found = jest.spyOn(toolResults, 'findByToolUseIds');
+    found.mockImplementationOnce(async (who, ids) => {
+      const rows = await toolResults.findByToolUseIds(who, ids);
+      await em.execute('delete from message_tool_results where user_id = ?', [actor.userId]);
+      return rows;
+    });
+    const out = await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace }));
+    found.mockRestore();
+    expect(out.compactedCount).toBe(1);
+    const [row] = await em.execute<{ mem_id: string; compacted: boolean }[]>('select mem_id, compacted from message_tool_results where user_id = ?', [actor.userId]);
+    expect(out.handles[0].memId).toBe(row.mem_id);
+    expect(row.compacted).toBe(true);
   });
 
   it('R-LG-3 R-TN-5 writes nothing without candidates, and refuses a space the actor may not use', async () => {

@@ -4,7 +4,7 @@ import { Gauge, Histogram, Registry } from 'prom-client';
 import { ActorContext } from '../../tenancy/actor-context';
 import { Scope } from '../../tenancy/scopes';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { handleColumns, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { HANDLE_COLUMNS, handleColumns, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { RecallBlockService } from '../recall-block.service';
 import { RecallMetrics } from '../recall.metrics';
 
@@ -57,8 +57,8 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
       ];
     };
     const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                                      summary_oneliner, schema_hint, head_preview, stub)
-      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?, ?, ?, ?, ?)`;
+                                                      ${HANDLE_COLUMNS})
+      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?, ?, ?, ?, ?, ?)`;
     await em.execute(insert, row(userA, messageA, 'aownrow', 'a_own_target', 30));
     // B's rows are the newest in A's conversation: a query without the user predicate would show them first.
     for (let i = 0; i < 5; i += 1) await em.execute(insert, row(userB, messageB, `bleak${i}`, `b_secret_${i}`, i));

@@ -5,6 +5,7 @@ import { Scope } from '../../tenancy/scopes';
 import type { ToolResultToRecord } from '../../tool-results/tool-results.service';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { countTokens } from '../../common/text/tokenizer';
 import type { RecallArguments } from '../ledger/recall-request';
 import { LedgerService } from '../ledger.service';
 
@@ -78,16 +79,20 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     expect(statements).toEqual([expect.stringContaining(`r.user_id = '${owner}' and c.space_id = any('{${space}}'::uuid[]) and r.mem_id = '${MEM}'`)]);
   });
 
-  it('R-LG-2 holds every answer to the ceiling, with a marker saying how to go on', async () => {
+  it('R-LG-2 holds every answer to the char ceiling and the token bound, with a marker naming the next call', async () => {
     const service = ledger(CEILING);
     expect(await recallWith(service, actor, { format: 'FULL' })).toBe(
-      `${TEXT.slice(0, 1000)}\n[… ${TEXT.length - 1000} more chars cut at the 1000-char limit; fetch the rest with recall_tool_result(mem_id='${MEM}', offset=1000, max_chars=1000)]`,
+      `${TEXT.slice(0, 1000)}\n[… more: continue with recall_tool_result(mem_id='${MEM}', offset=1000); chars 0–1000 of ${TEXT.length} shown]`,
     );
-    expect(await recallWith(service, actor, { offset: 10, maxChars: 10_000 })).toBe(`${TEXT.slice(10, 1010)}\n[… ${TEXT.length - 1010} more chars; continue with offset=1010]`);
+    expect(await recallWith(service, actor, { offset: 10, maxChars: 10_000 })).toBe(
+      `${TEXT.slice(10, 1010)}\n[… more: continue with recall_tool_result(mem_id='${MEM}', offset=1010, max_chars=10000); chars 10–1010 of ${TEXT.length} shown]`,
+    );
     // A single match's context is at most 2 × 200 chars around it, so only a long query overflows a 1000-char ceiling.
-    expect(await recallWith(service, actor, { query: NEEDLE.toUpperCase() })).toMatch(
-      /^\[match 1 of 1 at offset 1000\]\n.{970}\n\[… cut at the 1000-char limit; narrow the query\]$/su,
-    );
+    const query = await recallWith(service, actor, { query: NEEDLE.toUpperCase() });
+    expect(query).toMatch(/^\[match 1 of 1 at offset 1000\]\n.{970}\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}', query="NEEDLE.*", offset=1000\); chars 0–1000 of 1032 shown\]$/su);
+    const tokenBound = await recallWith(service, actor, { format: 'FULL', maxTokens: 100 });
+    expect(countTokens(tokenBound)).toBeLessThanOrEqual(100);
+    expect(tokenBound).toContain(', max_tokens=100); chars 0–');
   });
 
   it('R-LG-2 answers a json_path from what the database hands over', async () => {

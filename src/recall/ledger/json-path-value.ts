@@ -1,30 +1,25 @@
 import type { PathValue } from '../../tool-results/tool-results.service';
-import { cutAnswer } from './keyed-slice';
+import type { WholeText } from './answer-window';
 
 /**
- * How much of the value's text to fetch for a given answer ceiling. jsonb text spends at most
- * one extra char per two (`1, 2` → `1,2`), so twice the ceiling still compacts to more than the
- * ceiling: a cut value always shows its full ceiling's worth.
+ * How much of the value's text to fetch for an answer window ending at `windowEnd`. jsonb text
+ * spends at most one extra char per two (`1, 2` → `1,2`), so twice that still compacts to at
+ * least `windowEnd` chars: a window over a value fetched in part is always complete.
  */
-export function pathFetchChars(ceiling: number): number {
-  return 2 * ceiling;
+export function pathFetchChars(windowEnd: number): number {
+  return 2 * windowEnd;
 }
 
 /**
- * The answer for a found value: a string leaf as the plain string, anything else as compact
+ * The answer text of a found value: a string leaf as the plain string, anything else as compact
  * JSON. The JSON is PostgreSQL's text with the separator spaces dropped, not a JS round trip, so
- * numbers keep every digit (a 20-digit id stays exact). Object keys come in jsonb's order.
+ * numbers keep every digit (a 20-digit id stays exact). Object keys come in jsonb's order. A
+ * value fetched in part gives the start of its text, and says so.
  */
-export function renderPathValue(value: PathValue, pathText: string, ceiling: number): string {
-  const text = value.kind === 'string' ? value.body : compactJsonbText(value.body);
-  const hint =
-    value.kind === 'string'
-      ? `the string is ${value.bodyLength} chars; find the part you need with query=<substring>`
-      : `narrow the json_path, e.g. ${JSON.stringify(`${pathText}.${value.kind === 'array' ? '0' : '<key>'}`)}`;
+export function pathValueText(value: PathValue): { text: string; whole: WholeText } {
   const complete = value.body.length >= value.bodyLength;
-  if (complete || text.length > ceiling) return cutAnswer(text, ceiling, hint);
-  // Unreachable with pathFetchChars, kept so a cut value can never pass as a whole one.
-  return `${text}\n[… cut at the ${ceiling}-char limit; ${hint}]`;
+  const text = value.kind === 'string' ? value.body : compactJsonbText(value.body);
+  return { text, whole: complete ? { complete: true } : { complete: false, approximateChars: value.bodyLength } };
 }
 
 /**

@@ -52,15 +52,9 @@ export function sliceByQuery(text: string, query: string, memId: string, options
   return shown.join('\n\n');
 }
 
-/** Exactly `text.slice(offset, offset + maxChars)`, plus a marker line when more remains. */
-export function sliceByRange(text: string, offset: number, maxChars: number): string {
-  const problem = rangeArgumentProblem(offset, maxChars);
-  if (problem !== null) return problem;
-  if (offset >= text.length) {
-    return `[tool_memory bad range: offset ${offset} is past the end (length ${text.length})]`;
-  }
-  const end = Math.min(text.length, offset + maxChars);
-  return text.slice(offset, end) + continueMarker(text.length - end, end);
+/** The bracketed answer for an offset past the end of what there is to read, else null. */
+export function offsetProblem(offset: number, length: number): string | null {
+  return offset > 0 && offset >= length ? `[tool_memory bad range: offset ${offset} is past the end (length ${length})]` : null;
 }
 
 /** The bracketed answer for an offset/max_chars pair that can never be valid, else null. */
@@ -75,32 +69,6 @@ export function rangeArgumentProblem(offset: number, maxChars: number): string |
 }
 
 /**
- * Cuts an answer that is not a plain range of the payload (query matches, a json_path value)
- * at `ceiling` characters; payload offsets would mean nothing there, so `hint` says what to
- * narrow instead.
- */
-export function cutAnswer(text: string, ceiling: number, hint: string): string {
-  if (text.length <= ceiling) return text;
-  const end = codePointStart(text, Math.max(0, ceiling));
-  return `${text.slice(0, end)}\n[… cut at the ${ceiling}-char limit; ${hint}]`;
-}
-
-/**
- * Cuts a result longer than `ceiling` characters and says how to fetch the rest. `baseOffset` is
- * where `text` starts in the payload (0 for a full payload), so the marker's offset is right.
- */
-export function capReturned(text: string, ceiling: number, memId: string, baseOffset = 0): string {
-  if (text.length <= ceiling) return text;
-  const end = codePointStart(text, Math.max(0, ceiling));
-  const rest = text.length - end;
-  return (
-    text.slice(0, end) +
-    `\n[… ${rest} more chars cut at the ${ceiling}-char limit; fetch the rest with ` +
-    `recall_tool_result(mem_id='${memId}', offset=${baseOffset + end}, max_chars=${Math.max(1, ceiling)})]`
-  );
-}
-
-/**
  * `items.3.price` → `['items', '3', 'price']`, the text array PostgreSQL's `#>` takes. Null for an
  * empty or malformed path, so the caller answers with a bracketed text instead of querying.
  */
@@ -110,10 +78,6 @@ export function parseJsonPath(path: string): string[] | null {
   if (segments.length > JSON_PATH_MAX_SEGMENTS) return null;
   const valid = segments.every((segment) => segment.length > 0 && segment.length <= JSON_PATH_MAX_SEGMENT_CHARS);
   return valid ? segments : null;
-}
-
-function continueMarker(remaining: number, nextOffset: number): string {
-  return remaining > 0 ? `\n[… ${remaining} more chars; continue with offset=${nextOffset}]` : '';
 }
 
 function nonNegativeInteger(value: number | undefined, fallback: number): number {

@@ -68,7 +68,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
           ]),
       ],
       ['trimConversations', () => repo.trimConversations(userId, [conversationId], 200)],
-      ['markCompacted', () => repo.markCompacted(userId, [crypto.randomUUID()])],
+      ['setCompacted', () => repo.setCompacted(userId, [crypto.randomUUID()], true)],
       ...reads,
     ];
     for (const [name, call] of calls) {

@@ -72,6 +72,10 @@ export class MessageToolResult {
   @Property({ type: 'text' })
   stub: string;
 
+  /** Tokens of the payload as the model saw it, counted once at write time. */
+  @Property({ type: 'integer' })
+  sizeTokens: number;
+
   /** Its stub was handed out by compaction: exempt from the per-conversation cap (R-TR-3). */
   @Property({ type: 'boolean', default: false })
   compacted: boolean & Opt = false;

@@ -1,8 +1,9 @@
 import { readJsonText } from '../../common/text/json-text';
+import { countTokens } from '../../common/text/tokenizer';
 import { summarizeToolResult } from '../summary/summarize-tool-result';
 import { headPreview } from './head-preview';
 import { schemaHint } from './schema-hint';
-import { renderStub } from './stub';
+import { renderStub, type StubOptions } from './stub';
 import type { HandleWithStub, ToolResultHandle } from './tool-result-handle';
 
 /** What a handle is built from: a tool result exactly as the client sent it. */
@@ -25,17 +26,19 @@ export function payloadText(output: unknown): string {
  * payload as received (its key order), and stored with it: every later read serves these
  * stored bytes, so a stub handed out never changes.
  */
-export function buildHandle(source: HandleSource): HandleWithStub {
+export function buildHandle(source: HandleSource, options?: StubOptions): HandleWithStub {
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const output = readJsonText(source.toolOutput);
+  const text = payloadText(source.toolOutput);
   const handle: ToolResultHandle = {
     memId: source.memId,
     toolName: source.toolName,
     toolCallId: source.toolUseId,
     sizeChars: source.sizeChars,
+    sizeTokens: countTokens(text),
     summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, output),
     schemaHint: schemaHint(output),
-    headPreview: headPreview(payloadText(source.toolOutput)),
+    headPreview: headPreview(text),
   };
-  return { ...handle, stub: renderStub(handle) };
+  return { ...handle, stub: renderStub(handle, options) };
 }

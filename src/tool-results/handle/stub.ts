@@ -2,11 +2,22 @@ import { countTokens } from '../../common/text/tokenizer';
 import type { ToolResultHandle } from './tool-result-handle';
 import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
 
-export const STUB_FORMAT_VERSION = 'v1';
+/**
+ * v2: a payload over the answer bound gets a re-expand line leading with the keyed ways and its
+ * size in tokens. Stubs are stored, so a snapshot keeps the version it was first given.
+ */
+export const STUB_FORMAT_VERSION = 'v2';
 /** Every stub starts with this; compaction uses it to recognise results it already replaced. */
 export const STUB_MARKER_PREFIX = '[recall-ledger tool_memory ';
 export const STUB_MARKER = `${STUB_MARKER_PREFIX}${STUB_FORMAT_VERSION}]`;
 export const STUB_MAX_TOKENS = 120;
+/** Default token bound of one recall answer (RECALL_ANSWER_MAX_TOKENS). */
+export const DEFAULT_ANSWER_MAX_TOKENS = 8_000;
+
+export interface StubOptions {
+  /** Recall answers are windowed to this many tokens; a larger payload is re-expanded by key first. */
+  answerMaxTokens: number;
+}
 
 type FieldName = 'toolName' | 'memId' | 'summary' | 'schema' | 'preview';
 
@@ -50,10 +61,12 @@ type FieldState = Record<FieldName, { points: readonly string[]; keep: number | 
  * randomness — so the same handle gives the same bytes in every process, and the prompt-cache
  * prefix holding it stays stable. Always ≤ {@link STUB_MAX_TOKENS} tokens (o200k).
  */
-export function renderStub(handle: ToolResultHandle): string {
+export function renderStub(handle: ToolResultHandle, options: StubOptions = { answerMaxTokens: DEFAULT_ANSWER_MAX_TOKENS }): string {
   const state = initialState(handle);
-  const size = Number.isSafeInteger(handle.sizeChars) && handle.sizeChars >= 0 ? String(handle.sizeChars) : '?';
-  const render = (): string => renderLines(state, size);
+  const chars = countText(handle.sizeChars);
+  const large = Number.isSafeInteger(handle.sizeTokens) && handle.sizeTokens > options.answerMaxTokens;
+  const size = large ? `${chars} chars, ${countText(handle.sizeTokens)} tokens` : `${chars} chars`;
+  const render = (): string => renderLines(state, size, large ? options.answerMaxTokens : null);
   if (fits(render())) return render();
   for (const step of FIT_STEPS) {
     shrinkField(state, step, render);
@@ -65,6 +78,10 @@ export function renderStub(handle: ToolResultHandle): string {
 /** True for text that is already one of our stubs (any format version). */
 export function isLedgerStub(text: string): boolean {
   return text.startsWith(STUB_MARKER_PREFIX);
+}
+
+function countText(value: number): string {
+  return Number.isSafeInteger(value) && value >= 0 ? String(value) : '?';
 }
 
 function fits(stub: string): boolean {
@@ -94,20 +111,29 @@ function text(state: FieldState, field: FieldName): string | null {
   return keep === null ? null : keepCodePoints(points, keep);
 }
 
-function renderLines(state: FieldState, size: string): string {
+/** `answerBound` is set for a payload over the answer bound: the keyed ways come first. */
+function renderLines(state: FieldState, size: string, answerBound: number | null): string {
   const schema = text(state, 'schema');
   const preview = text(state, 'preview');
   const summary = text(state, 'summary') || '(none)';
   // No call id: the tool_result block keeps its tool_use_id, so the tokens go to the schema.
   const lines = [STUB_MARKER, `tool=${text(state, 'toolName')}`];
-  lines.push(`size_original=${size} chars`);
+  lines.push(`size_original=${size}`);
   if (schema !== null) lines.push(`schema: ${schema}`);
   lines.push(`summary: ${summary}`);
   if (preview !== null) lines.push(`preview: ${preview}`);
-  lines.push(
-    `re-expand: recall_tool_result(mem_id='${text(state, 'memId')}', format="full"); ` +
-      'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
-  );
+  const memId = text(state, 'memId');
+  if (answerBound === null) {
+    lines.push(
+      `re-expand: recall_tool_result(mem_id='${memId}', format="full"); ` +
+        'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+    );
+  } else {
+    lines.push(
+      `re-expand by key: recall_tool_result(mem_id='${memId}', json_path=<a.0.b> | query=<text> | offset=<n>); ` +
+        `format="full" pages ${answerBound} tokens from offset=0`,
+    );
+  }
   return lines.join('\n');
 }
 

@@ -7,6 +7,8 @@ export interface ToolResultHandle {
   toolName: string;
   toolCallId: string;
   sizeChars: number;
+  /** Tokens of the payload as the model saw it (the project's one tokenizer). */
+  sizeTokens: number;
   summaryOneliner: string;
   schemaHint: string | null;
   headPreview: string | null;

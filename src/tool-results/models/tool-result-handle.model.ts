@@ -14,6 +14,9 @@ export class ToolResultHandleModel {
   @Field(() => Int)
   sizeChars: number;
 
+  @Field(() => Int, { description: 'Tokens of the payload as the model saw it (o200k).' })
+  sizeTokens: number;
+
   @Field()
   summaryOneliner: string;
 

@@ -1,4 +1,4 @@
-import { capReturned, cutAnswer, notFoundText, parseJsonPath, rangeArgumentProblem, sliceByQuery, sliceByRange } from '../keyed-slice';
+import { notFoundText, offsetProblem, parseJsonPath, rangeArgumentProblem, sliceByQuery } from '../keyed-slice';
 
 const MEM = 'mem_ABCDEFGHIJKLMNOP';
 
@@ -44,21 +44,11 @@ describe('sliceByQuery', () => {
   });
 });
 
-describe('sliceByRange', () => {
-  const text = '0123456789'.repeat(200);
-
-  it('R-LG-2 returns exactly the characters of the range, then how to continue', () => {
-    expect(sliceByRange(text, 1500, 5)).toBe(`01234\n[… 495 more chars; continue with offset=1505]`);
-    expect(sliceByRange(text, 1995, 100)).toBe('56789');
-    expect(sliceByRange('ab😀cd', 2, 1)).toBe('\ud83d\n[… 3 more chars; continue with offset=3]');
-  });
-
-  it('R-LG-2 answers bad ranges with bracketed text, never an exception', () => {
-    expect(sliceByRange(text, 2000, 10)).toBe('[tool_memory bad range: offset 2000 is past the end (length 2000)]');
-    expect(sliceByRange(text, -1, 10)).toBe('[tool_memory bad range: offset must be a non-negative integer, got -1]');
-    expect(sliceByRange(text, 1.5, 10)).toBe('[tool_memory bad range: offset must be a non-negative integer, got 1.5]');
-    expect(sliceByRange(text, 0, 0)).toBe('[tool_memory bad range: max_chars must be a positive integer, got 0]');
-    expect(sliceByRange(text, 0, Number.NaN)).toBe('[tool_memory bad range: max_chars must be a positive integer, got NaN]');
+describe('offsetProblem', () => {
+  it('R-LG-2 an offset at or past the end of a non-empty text is bracketed text; offset 0 of an empty one is not', () => {
+    expect(offsetProblem(2000, 2000)).toBe('[tool_memory bad range: offset 2000 is past the end (length 2000)]');
+    expect(offsetProblem(1999, 2000)).toBeNull();
+    expect(offsetProblem(0, 0)).toBeNull();
   });
 });
 
@@ -83,30 +73,14 @@ describe('bracketed answers', () => {
   it('R-LG-2 says exactly which mem id was not found', () => {
     expect(notFoundText('mem_ZZZZZZZZZZZZZZZZ')).toBe('[tool_memory not found: mem_ZZZZZZZZZZZZZZZZ]');
   });
-
-  it('R-LG-2 caps a long result and says where the rest starts', () => {
-    const text = 'x'.repeat(100);
-    expect(capReturned(text, 100, MEM)).toBe(text);
-    expect(capReturned(text, 40, MEM)).toBe(
-      `${'x'.repeat(40)}\n[… 60 more chars cut at the 40-char limit; fetch the rest with ` +
-        `recall_tool_result(mem_id='${MEM}', offset=40, max_chars=40)]`,
-    );
-    expect(capReturned(text, 40, MEM, 1000)).toContain('offset=1040, max_chars=40');
-  });
 });
 
 describe('rangeArgumentProblem', () => {
   it('R-LG-2 refuses a range that can never be valid, before the payload is read', () => {
     expect(rangeArgumentProblem(0, 1)).toBeNull();
-    expect(rangeArgumentProblem(-1, 10)).toBe(sliceByRange('anything', -1, 10));
-    expect(rangeArgumentProblem(0, 0)).toBe(sliceByRange('anything', 0, 0));
-  });
-});
-
-describe('cutAnswer', () => {
-  it('R-LG-2 cuts an answer at the ceiling and says what to narrow, never splitting a surrogate pair', () => {
-    expect(cutAnswer('x'.repeat(10), 10, 'narrow the query')).toBe('x'.repeat(10));
-    expect(cutAnswer('x'.repeat(11), 10, 'narrow the query')).toBe(`${'x'.repeat(10)}\n[… cut at the 10-char limit; narrow the query]`);
-    expect(cutAnswer('ab😀cd', 3, 'hint')).toBe('ab\n[… cut at the 3-char limit; hint]');
+    expect(rangeArgumentProblem(-1, 10)).toBe('[tool_memory bad range: offset must be a non-negative integer, got -1]');
+    expect(rangeArgumentProblem(1.5, 10)).toBe('[tool_memory bad range: offset must be a non-negative integer, got 1.5]');
+    expect(rangeArgumentProblem(0, 0)).toBe('[tool_memory bad range: max_chars must be a positive integer, got 0]');
+    expect(rangeArgumentProblem(0, Number.NaN)).toBe('[tool_memory bad range: max_chars must be a positive integer, got NaN]');
   });
 });

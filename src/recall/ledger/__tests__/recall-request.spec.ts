@@ -3,41 +3,59 @@ import { memNotFoundText, pathNotFoundText, planRecall, type RecallArguments } f
 const MEM = 'mem_abcdefghijklmnop';
 const NONE: RecallArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null };
 const CEILING = 100_000;
+const LIMITS = { maxTokens: 8000, maxChars: CEILING };
 
-const plan = (args: Partial<RecallArguments>) => planRecall({ ...NONE, ...args }, CEILING);
+/** The plan without its next-call function, plus the call it names for offset 42. */
+const plan = (args: Partial<RecallArguments>) => {
+  const planned = planRecall({ ...NONE, ...args }, LIMITS);
+  if (!('nextCall' in planned)) return planned;
+  const { nextCall, ...rest } = planned;
+  return { ...rest, next: nextCall(42) };
+};
+const BOUNDS = { maxTokens: 8000, maxChars: CEILING };
 
 describe('planRecall', () => {
-  it('R-LG-2 without a key: SUMMARY (also the default) gives the stub, FULL the payload', () => {
+  it('R-LG-2 without a key: SUMMARY (also the default) gives the stub, FULL the window from offset 0', () => {
     expect(plan({})).toEqual({ mode: 'summary' });
     expect(plan({ format: 'SUMMARY' })).toEqual({ mode: 'summary' });
-    expect(plan({ format: 'FULL' })).toEqual({ mode: 'full' });
+    expect(plan({ format: 'FULL' })).toEqual({ mode: 'range', offset: 0, bounds: BOUNDS, next: `recall_tool_result(mem_id='${MEM}', offset=42)` });
   });
 
-  it('R-LG-2 picks the key mode; format does not matter then', () => {
-    expect(plan({ query: 'Price', format: 'FULL' })).toEqual({ mode: 'query', query: 'Price' });
-    expect(plan({ offset: 1000, maxChars: 500 })).toEqual({ mode: 'range', offset: 1000, maxChars: 500 });
-    expect(plan({ jsonPath: 'items.3.price' })).toEqual({ mode: 'path', path: ['items', '3', 'price'], pathText: 'items.3.price' });
+  it('R-LG-2 picks the key mode; offset, max_chars and max_tokens window any of them and reappear in the next call', () => {
+    expect(plan({ query: 'Price', format: 'FULL' })).toEqual({ mode: 'query', query: 'Price', offset: 0, bounds: BOUNDS, next: `recall_tool_result(mem_id='${MEM}', query="Price", offset=42)` });
+    expect(plan({ offset: 1000, maxChars: 500 })).toEqual({
+      mode: 'range',
+      offset: 1000,
+      bounds: { maxTokens: 8000, maxChars: 500 },
+      next: `recall_tool_result(mem_id='${MEM}', offset=42, max_chars=500)`,
+    });
+    expect(plan({ jsonPath: 'items.3', offset: 7, maxTokens: 500 })).toEqual({
+      mode: 'path',
+      path: ['items', '3'],
+      pathText: 'items.3',
+      offset: 7,
+      bounds: { maxTokens: 500, maxChars: CEILING },
+      next: `recall_tool_result(mem_id='${MEM}', json_path="items.3", offset=42, max_tokens=500)`,
+    });
   });
 
-  it('R-LG-2 a range with one end left out starts at 0 or runs to the ceiling; the ceiling bounds maxChars', () => {
-    expect(plan({ offset: 7 })).toEqual({ mode: 'range', offset: 7, maxChars: CEILING });
-    expect(plan({ maxChars: 20 })).toEqual({ mode: 'range', offset: 0, maxChars: 20 });
-    expect(plan({ offset: 0, maxChars: 5 * CEILING })).toEqual({ mode: 'range', offset: 0, maxChars: CEILING });
+  it('R-LG-2 the service bounds cap the caller\'s: max_tokens and max_chars only lower them', () => {
+    expect(plan({ offset: 7 })).toMatchObject({ mode: 'range', offset: 7, bounds: BOUNDS });
+    expect(plan({ maxChars: 20 })).toMatchObject({ mode: 'range', offset: 0, bounds: { maxTokens: 8000, maxChars: 20 } });
+    expect(plan({ offset: 0, maxChars: 5 * CEILING, maxTokens: 90_000 })).toMatchObject({ mode: 'range', bounds: BOUNDS });
   });
 
-  it('R-LG-2 answers more than one key, a bad range or a bad path with bracketed text, without a query', () => {
-    const several = '[tool_memory bad arguments: give one of query, offset/max_chars or json_path, not several]';
-    expect(plan({ query: 'a', jsonPath: 'a' })).toEqual({ mode: 'answer', text: several });
-    expect(plan({ query: 'a', maxChars: 3 })).toEqual({ mode: 'answer', text: several });
-    expect(plan({ offset: 1, jsonPath: 'a' })).toEqual({ mode: 'answer', text: several });
+  it('R-LG-2 answers two keys, a bad range, a bad max_tokens or a bad path with bracketed text, without a query', () => {
+    expect(plan({ query: 'a', jsonPath: 'a' })).toEqual({ mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' });
     expect(plan({ offset: -1 })).toEqual({ mode: 'answer', text: '[tool_memory bad range: offset must be a non-negative integer, got -1]' });
     expect(plan({ maxChars: 0 })).toEqual({ mode: 'answer', text: '[tool_memory bad range: max_chars must be a positive integer, got 0]' });
+    expect(plan({ maxTokens: 99 })).toEqual({ mode: 'answer', text: '[tool_memory bad max_tokens: must be an integer of at least 100, got 99]' });
     expect(plan({ jsonPath: 'a..b' })).toEqual({ mode: 'answer', text: '[tool_memory bad json_path: "a..b"; use a dotted path such as items.3.price]' });
   });
 
   it('R-LG-2 a malformed mem id reads as an unknown one, in every mode', () => {
     for (const args of [{}, { format: 'FULL' as const }, { query: 'x' }, { offset: 1, maxChars: 2 }, { jsonPath: 'a' }]) {
-      expect(planRecall({ ...NONE, ...args, memId: 'mem_X' }, CEILING)).toEqual({ mode: 'answer', text: '[tool_memory not found: mem_X]' });
+      expect(planRecall({ ...NONE, ...args, memId: 'mem_X' }, LIMITS)).toEqual({ mode: 'answer', text: '[tool_memory not found: mem_X]' });
     }
   });
 });

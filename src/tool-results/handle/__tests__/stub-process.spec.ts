@@ -15,7 +15,7 @@ require('@swc-node/register');
 const path = require('node:path');
 const [sourceDir, handlesJson] = process.argv.slice(1);
 const { renderStub } = require(path.join(sourceDir, 'stub.ts'));
-process.stdout.write(JSON.stringify(JSON.parse(handlesJson).map(renderStub)));
+process.stdout.write(JSON.stringify(JSON.parse(handlesJson).map((handle) => renderStub(handle))));
 `;
 
 const handles: ToolResultHandle[] = [
@@ -24,6 +24,7 @@ const handles: ToolResultHandle[] = [
     toolName: 'search_products',
     toolCallId: 'toolu_01HqX8v2Lm4Tn7Rb9Kc3Pw5Zs1',
     sizeChars: 363155,
+    sizeTokens: 131702,
     summaryOneliner: '320 items, newest 2025-05-26',
     schemaHint: '{query, marketplace, items: [{product_id, title, brand, …}×320], total}',
     headPreview: '{"query":"mechanical keyboard","marketplace":"US","items":[{"product_id":"B0Z0T2PUCW",…',
@@ -33,6 +34,7 @@ const handles: ToolResultHandle[] = [
     toolName: 'lookup_rows',
     toolCallId: 'call_1',
     sizeChars: 2048,
+    sizeTokens: 600,
     summaryOneliner: '3 rows, newest 2025-05-26',
     schemaHint: '{rows: [{id, name}×3]}',
     headPreview: null,
@@ -42,6 +44,7 @@ const handles: ToolResultHandle[] = [
     toolName: 'tool\nwith\tbreaks '.repeat(20),
     toolCallId: '\u{1F600}'.repeat(200),
     sizeChars: -1,
+    sizeTokens: 9000,
     summaryOneliner: 'ꙮ'.repeat(900),
     schemaHint: '{'.repeat(400),
     headPreview: '\u{10FFFF}'.repeat(300),

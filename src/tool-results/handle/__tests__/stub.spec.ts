@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { countTokens } from '../../../common/text/tokenizer';
-import { isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
+import { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
 import type { ToolResultHandle } from '../tool-result-handle';
 
 const compactHandle: ToolResultHandle = {
@@ -8,6 +8,7 @@ const compactHandle: ToolResultHandle = {
   toolName: 'lookup_rows',
   toolCallId: 'call_1',
   sizeChars: 2048,
+  sizeTokens: 700,
   summaryOneliner: '3 rows, newest 2025-05-26',
   schemaHint: '{rows: [{id, name}×3]}',
   headPreview: '{"rows":[{"id":1,"name":"alpha"},{"id":2,"name":"beta"}…',
@@ -19,6 +20,7 @@ const searchHandle: ToolResultHandle = {
   toolName: 'search_products',
   toolCallId: 'toolu_01HqX8v2Lm4Tn7Rb9Kc3Pw5Zs1',
   sizeChars: 363155,
+  sizeTokens: 3000,
   summaryOneliner: '320 items, newest 2025-05-26',
   schemaHint:
     '{query, marketplace, items: [{product_id, title, brand, price, rating, reviews, rank, price_history: [{date, price}×26]}×320], total}',
@@ -40,6 +42,7 @@ const arbitraryHandle: fc.Arbitrary<ToolResultHandle> = fc.record({
   toolName: arbitraryText(400),
   toolCallId: arbitraryText(400),
   sizeChars: fc.oneof(fc.nat(), fc.integer(), fc.double()),
+  sizeTokens: fc.oneof(fc.nat(), fc.integer(), fc.double()),
   summaryOneliner: arbitraryText(1000),
   schemaHint: fc.option(arbitraryText(600), { nil: null }),
   headPreview: fc.option(arbitraryText(600), { nil: null }),
@@ -49,7 +52,7 @@ describe('renderStub', () => {
   it('R-LG-1 renders the golden stub with every line when the fields are short', () => {
     expect(renderStub(compactHandle)).toBe(
       [
-        '[recall-ledger tool_memory v1]',
+        '[recall-ledger tool_memory v2]',
         'tool=lookup_rows',
         'size_original=2048 chars',
         'schema: {rows: [{id, name}×3]}',
@@ -65,7 +68,7 @@ describe('renderStub', () => {
     const stub = renderStub(searchHandle);
     expect(stub).toBe(
       [
-        '[recall-ledger tool_memory v1]',
+        '[recall-ledger tool_memory v2]',
         'tool=search_products',
         'size_original=363155 chars',
         'schema: {query, marketplace, items: [{product_id, title, brand, price, rating, reviews, rank, price_history:…',
@@ -75,6 +78,24 @@ describe('renderStub', () => {
       ].join('\n'),
     );
     expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
+  });
+
+  it('R-LG-1 a payload over the answer bound: the keyed ways first, its size in tokens, FULL as a walk from offset=0', () => {
+    const stub = renderStub({ ...searchHandle, sizeTokens: 131_702 }, { answerMaxTokens: 8000 });
+    expect(stub).toBe(
+      [
+        '[recall-ledger tool_memory v2]',
+        'tool=search_products',
+        'size_original=363155 chars, 131702 tokens',
+        'schema: {query, marketplace, items: [{product_id, title, brand,…',
+        'summary: 320 items, newest 2025-05-26',
+        `re-expand by key: recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', json_path=<a.0.b> | query=<text> | offset=<n>); ` +
+          'format="full" pages 8000 tokens from offset=0',
+      ].join('\n'),
+    );
+    expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
+    // At the bound exactly, the small shape stays.
+    expect(renderStub({ ...searchHandle, sizeTokens: 8000 }, { answerMaxTokens: 8000 })).toBe(renderStub(searchHandle));
   });
 
   it('R-LG-1 names the mem id and how to re-expand, whole or by query, range or json_path', () => {
@@ -99,7 +120,12 @@ describe('renderStub', () => {
         expect(stub.startsWith(`${STUB_MARKER}\ntool=`)).toBe(true);
         // Newlines in fields are collapsed, so a field can never forge a line of its own.
         expect(stub.split('\n').length).toBeLessThanOrEqual(7);
-        expect(stub.split('\n').at(-1)).toMatch(/^re-expand: recall_tool_result\(mem_id='.*', format="full"\); slice: /);
+        // A payload over the answer bound leads with the keyed ways; any other keeps the v1 shape.
+        expect(stub.split('\n').at(-1)).toMatch(
+          handle.sizeTokens > DEFAULT_ANSWER_MAX_TOKENS && Number.isSafeInteger(handle.sizeTokens)
+            ? /^re-expand by key: recall_tool_result\(mem_id='.*', json_path=<a\.0\.b> \| query=<text> \| offset=<n>\); format="full" pages 8000 tokens from offset=0$/
+            : /^re-expand: recall_tool_result\(mem_id='.*', format="full"\); slice: /,
+        );
         expect(renderStub(handle)).toBe(stub);
       }),
       { numRuns: 300 },
@@ -109,7 +135,7 @@ describe('renderStub', () => {
   it('R-LG-1 never cuts a real mem id, however long the other fields are', () => {
     fc.assert(
       fc.property(arbitraryHandle, fc.stringMatching(/^mem_[A-Z2-7]{16}$/), (handle, memId) => {
-        expect(renderStub({ ...handle, memId })).toContain(`recall_tool_result(mem_id='${memId}', format="full")`);
+        expect(renderStub({ ...handle, memId })).toContain(`recall_tool_result(mem_id='${memId}', `);
       }),
       { numRuns: 150 },
     );
