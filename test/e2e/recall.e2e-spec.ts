@@ -3,7 +3,7 @@ import { countTokens } from '../../src/common/text/tokenizer';
 import { PREVIOUSLY_FETCHED_FOOTER, PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { handleColumns } from '../support/tool-results-service';
+import { HANDLE_COLUMNS, handleColumns } from '../support/tool-results-service';
 
 const BLOCK = `query($c: ID!, $m: String) {
   recallBlock(conversationId: $c, userMessage: $m) {
@@ -29,8 +29,8 @@ async function insertAt(t: TestApp, who: SpaceMember, conversationId: string, cr
   await t.sql.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [messageId, conversationId, who.userId]);
   await t.sql.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                       summary_oneliner, schema_hint, head_preview, stub)
-     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, 10, $10, $11, $12, $13)`,
+                                       ${HANDLE_COLUMNS})
+     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, 10, $10, $11, $12, $13, $14)`,
     [who.userId, messageId, conversationId, toolName, JSON.stringify(input), JSON.stringify(output), createdAt, toolUseId, memId,
      ...handleColumns({ memId, toolName, toolUseId, sizeChars: 10, toolInput: input, toolOutput: output })],
   );
