@@ -2,21 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
 import type { HandleWithStub } from './handle/tool-result-handle';
+import type { PathValue } from './path-value';
 import { CREATED_KEY, type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
 import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope } from './snapshot-scope';
-
-/**
- * The value a json_path selects, as PostgreSQL hands it over: never the whole payload, only the
- * selected value's text, itself cut at the caller's bound.
- */
-export interface PathValue {
-  /** `jsonb_typeof` of the value: object, array, string, number, boolean or null. */
-  kind: string;
-  /** A string leaf as its plain text; any other value as PostgreSQL's jsonb text. */
-  body: string;
-  /** The length of the whole body, before the cut. */
-  bodyLength: number;
-}
 
 export interface NewSnapshot extends ToolResultFields {
   id: string;

@@ -10,7 +10,8 @@ import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import type { SnapshotColumns, SnapshotRecord, ToolResultFields } from './snapshot-record';
 import { snapshotScopeOf } from './snapshot-scope';
 import { checkToolResultBatch } from './tool-result-batch.rules';
-import { type HistoryFilter, type NewSnapshot, type PathValue, ToolResultRepository } from './tool-result.repository';
+import type { PathValue } from './path-value';
+import { type HistoryFilter, type NewSnapshot, ToolResultRepository } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
 
 export type { PathValue };
