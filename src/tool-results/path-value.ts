@@ -7,6 +7,8 @@ export interface PathValue {
   kind: string;
   /** A string leaf as its plain text; any other value as PostgreSQL's jsonb text. */
   body: string;
-  /** The length of the whole body, before the cut. */
+  /** The length of the whole body, before the cut, in PostgreSQL characters (code points). */
   bodyLength: number;
+  /** The body is whole: the cut took nothing away. */
+  complete: boolean;
 }

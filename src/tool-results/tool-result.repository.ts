@@ -194,7 +194,8 @@ export class ToolResultRepository {
     // malformed text that still looks like JSON fails the cast and is answered below as not JSON.
     // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
     // large value once per reference instead of once.
-    const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length
+    // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
+    const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete
       from message_tool_results r
       join conversations c on c.id = r.conversation_id
       cross join lateral (
@@ -213,7 +214,8 @@ export class ToolResultRepository {
       ) v
       where ${SCOPE_PREDICATE} and r.mem_id = ?`;
     try {
-      const rows = await this.em.execute<{ kind: string | null; body: string | null; body_length: number | null }[]>(sql, [
+      const rows = await this.em.execute<{ kind: string | null; body: string | null; body_length: number | null; complete: boolean | null }[]>(sql, [
+        maxChars,
         maxChars,
         path,
         path,
@@ -223,7 +225,7 @@ export class ToolResultRepository {
       if (rows.length === 0) return null;
       const row = rows[0];
       if (row.kind === null || row.body === null) return { value: null };
-      return { value: { kind: row.kind, body: row.body, bodyLength: Number(row.body_length) } };
+      return { value: { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true } };
     } catch (error) {
       if (isNotJsonText(error)) return { value: null };
       throw error;

@@ -12,6 +12,7 @@ interface Handle {
   toolName: string;
   toolCallId: string;
   sizeChars: number;
+  sizeTokens: number;
   summaryOneliner: string;
   schemaHint: string | null;
   headPreview: string | null;
@@ -30,12 +31,16 @@ interface Compacted {
 const COMPACT = `mutation($input: CompactMessagesInput!) {
   compactMessages(input: $input) {
     messages compactedCount charsBefore charsAfter tokensBefore tokensAfter
-    handles { memId toolName toolCallId sizeChars summaryOneliner schemaHint headPreview stub }
+    handles { memId toolName toolCallId sizeChars sizeTokens summaryOneliner schemaHint headPreview stub }
   }
 }`;
-const RECALL = `query($m: String!, $f: RecallFormat, $q: String, $o: Int, $n: Int, $p: String) {
-  recallToolResult(memId: $m, format: $f, query: $q, offset: $o, maxChars: $n, jsonPath: $p)
+const RECALL = `query($m: String!, $f: RecallFormat, $q: String, $o: Int, $n: Int, $p: String, $t: Int) {
+  recallToolResult(memId: $m, format: $f, query: $q, offset: $o, maxChars: $n, jsonPath: $p, maxTokens: $t)
 }`;
+/** Every recall answer but the stub is bounded by this many tokens (RECALL_ANSWER_MAX_TOKENS' default), marker included. */
+const ANSWER_MAX_TOKENS = 8_000;
+/** The last line of a cut answer: the exact call that reads on, and which chars were shown. */
+const CONTINUE_MARKER = /\n\[… more: continue with recall_tool_result\(mem_id='(mem_[a-z2-7]{16})'[^\n]*, offset=(\d+)[^\n]*\); chars (\d+)–(\d+) of (≈?\d+) shown\]$/;
 
 interface RecallArgs {
   f?: 'SUMMARY' | 'FULL';
@@ -43,6 +48,7 @@ interface RecallArgs {
   o?: number;
   n?: number;
   p?: string;
+  t?: number;
 }
 
 function blockAt(messages: readonly Message[], messageIndex: number, blockIndex: number): ContentBlock {
@@ -69,7 +75,7 @@ describe('Ledger (e2e)', () => {
     Number((await t.sql.query('select count(*) from message_tool_results where user_id = $1', [userId])).rows[0].count);
 
   beforeAll(async () => {
-    // A ceiling below the 360 KB payload, to exercise the cut-and-continue markers.
+    // A character ceiling below the 360 KB payload; the 8,000-token bound still cuts each answer first.
     t = await createTestApp({ HTTP_BODY_LIMIT: '10mb', RECALL_MAX_RETURN_CHARS: '100000' });
     alice = await memberOfNewSpace(t);
     bob = await memberOfNewSpace(t);
@@ -87,7 +93,12 @@ describe('Ledger (e2e)', () => {
       const trace = buildProductResearchTrace();
       expect(first.compactedCount).toBe(1);
       expect(first.handles).toHaveLength(1);
-      expect(first.handles[0]).toMatchObject({ toolName: 'search_products', toolCallId: BIG_PAYLOAD_TOOL_USE_ID, sizeChars: bigPayloadText().length });
+      expect(first.handles[0]).toMatchObject({
+        toolName: 'search_products',
+        toolCallId: BIG_PAYLOAD_TOOL_USE_ID,
+        sizeChars: bigPayloadText().length,
+        sizeTokens: o200kTokenizer.count(bigPayloadText()),
+      });
       expect(first.handles[0].memId).toMatch(/^mem_[a-z2-7]{16}$/);
       expect(first.handles[0].stub.startsWith(STUB_MARKER)).toBe(true);
       expect(blockAt(first.messages, 4, 0)).toEqual({ type: 'tool_result', tool_use_id: BIG_PAYLOAD_TOOL_USE_ID, content: first.handles[0].stub });
@@ -204,48 +215,84 @@ describe('Ledger (e2e)', () => {
       expect(answer).toBe(`[match 1 of 1 at offset ${offset}]\n…${text.slice(offset - 200, offset + productId.length + 200)}…`);
     });
 
-    it('R-LG-2 offset 1000, maxChars 500 returns exactly those chars, then how to continue', async () => {
+    it('R-LG-2 offset 1000, maxChars 500 returns exactly those chars, then the exact call that reads on', async () => {
       const answer = await recall(alice, bigMemId, { o: 1000, n: 500 });
-      expect(answer).toBe(`${text.slice(1000, 1500)}\n[… ${text.length - 1500} more chars; continue with offset=1500]`);
+      expect(answer).toBe(
+        `${text.slice(1000, 1500)}\n[… more: continue with recall_tool_result(mem_id='${bigMemId}', offset=1500, max_chars=500); chars 1000–1500 of ${text.length} shown]`,
+      );
       const tail = await recall(alice, bigMemId, { o: text.length - 10, n: 500 });
       expect(tail).toBe(text.slice(-10));
     });
 
-    it('R-LG-2 FULL is cut at the 100,000-char ceiling, and following the markers gives back the stored payload', async () => {
+    it('R-LG-2 FULL is cut at the 8,000-token bound (under the 100,000-char ceiling), and following the markers gives back the stored payload', async () => {
       const stored = (await t.sql.query(`select tool_output #>> '{}' as text from message_tool_results where mem_id = $1`, [bigMemId])).rows[0].text as string;
       expect(stored).toBe(text);
       let answer = await recall(alice, bigMemId, { f: 'FULL' });
-      expect(answer.slice(100_000)).toBe(
-        `\n[… ${text.length - 100_000} more chars cut at the 100000-char limit; fetch the rest with recall_tool_result(mem_id='${bigMemId}', offset=100000, max_chars=100000)]`,
+      const firstEnd = Number(CONTINUE_MARKER.exec(answer)?.[4]);
+      expect(firstEnd).toBeGreaterThan(0);
+      expect(answer).toBe(
+        `${text.slice(0, firstEnd)}\n[… more: continue with recall_tool_result(mem_id='${bigMemId}', offset=${firstEnd}); chars 0–${firstEnd} of ${text.length} shown]`,
       );
       let rebuilt = '';
+      let calls = 1;
       for (;;) {
-        const marker = /\n\[… \d+ more chars[^\]]*offset=(\d+)[^\]]*\]$/.exec(answer);
-        rebuilt += marker ? answer.slice(0, marker.index) : answer;
+        expect(o200kTokenizer.count(answer)).toBeLessThanOrEqual(ANSWER_MAX_TOKENS);
+        const marker = CONTINUE_MARKER.exec(answer);
+        const window = marker ? answer.slice(0, marker.index) : answer;
+        expect(window.length).toBeLessThanOrEqual(100_000);
+        if (marker) {
+          expect([marker[1], Number(marker[3]), Number(marker[4]), marker[5]]).toEqual([bigMemId, rebuilt.length, rebuilt.length + window.length, String(text.length)]);
+        }
+        rebuilt += window;
         if (!marker) break;
-        answer = await recall(alice, bigMemId, { o: Number(marker[1]), n: 100_000 });
+        expect(calls).toBeLessThan(100);
+        answer = await recall(alice, bigMemId, { o: Number(marker[2]) });
+        calls += 1;
       }
-      expect(rebuilt).toBe(stored);
+      expect(rebuilt === stored).toBe(true);
+      const tokens = o200kTokenizer.count(stored);
+      expect(calls).toBeGreaterThanOrEqual(Math.ceil(tokens / ANSWER_MAX_TOKENS) - 1);
+      expect(calls).toBeLessThanOrEqual(Math.ceil(tokens / ANSWER_MAX_TOKENS) + 1);
     });
 
     it('R-LG-2 SUMMARY (the default) is the stub compaction put on the wire', async () => {
       expect(await recall(alice, bigMemId)).toBe(first.handles[0].stub);
       expect(await recall(alice, bigMemId, { f: 'SUMMARY' })).toBe(first.handles[0].stub);
+      // Over the answer bound: a v2 stub stating tokens and leading with the keyed ways.
+      const lines = first.handles[0].stub.split('\n');
+      expect(lines[0]).toBe('[recall-ledger tool_memory v2]');
+      expect(lines).toContain(`size_original=${text.length} chars, ${first.handles[0].sizeTokens} tokens`);
+      expect(lines.at(-1)).toBe(
+        `re-expand by key: recall_tool_result(mem_id='${bigMemId}', json_path=<a.0.b> | query=<text> | offset=<n>); format="full" pages ${ANSWER_MAX_TOKENS} tokens from offset=0`,
+      );
     });
 
     it('R-LG-2 bad arguments are bracketed text, never a GraphQL error', async () => {
       expect(await recall(alice, bigMemId, { o: -1, n: 10 })).toBe('[tool_memory bad range: offset must be a non-negative integer, got -1]');
       expect(await recall(alice, bigMemId, { o: 0, n: 0 })).toBe('[tool_memory bad range: max_chars must be a positive integer, got 0]');
       expect(await recall(alice, bigMemId, { o: text.length, n: 5 })).toBe(`[tool_memory bad range: offset ${text.length} is past the end (length ${text.length})]`);
-      expect(await recall(alice, bigMemId, { q: 'price', p: 'items.3' })).toBe(
-        '[tool_memory bad arguments: give one of query, offset/max_chars or json_path, not several]',
+      expect(await recall(alice, bigMemId, { o: text.length })).toBe(`[tool_memory bad range: offset ${text.length} is past the end (length ${text.length})]`);
+      expect(await recall(alice, bigMemId, { q: 'price', p: 'items.3' })).toBe('[tool_memory bad arguments: give one of query or json_path, not both]');
+      expect(await recall(alice, bigMemId, { q: 'price', p: 'items.3', o: 10, n: 10, t: 500 })).toBe(
+        '[tool_memory bad arguments: give one of query or json_path, not both]',
       );
+      expect(await recall(alice, bigMemId, { f: 'FULL', t: 99 })).toBe('[tool_memory bad max_tokens: must be an integer of at least 100, got 99]');
+      expect(await recall(alice, bigMemId, { p: 'items.3', t: 0 })).toBe('[tool_memory bad max_tokens: must be an integer of at least 100, got 0]');
       expect(await recall(alice, 'not a mem id')).toBe('[tool_memory not found: not a mem id]');
     });
 
     it("R-LG-2 R-TN-5 user B gets for A's mem id exactly the text a made-up mem id gets, in every mode", async () => {
       const madeUp = 'mem_aaaaaaaaaaaaaaaa';
-      const modes: RecallArgs[] = [{}, { f: 'FULL' }, { q: 'price' }, { o: 1000, n: 500 }, { p: 'items.3.price' }];
+      const modes: RecallArgs[] = [
+        {},
+        { f: 'FULL' },
+        { f: 'FULL', t: 500 },
+        { q: 'price' },
+        { q: 'price', o: 10, n: 100 },
+        { o: 1000, n: 500 },
+        { p: 'items.3.price' },
+        { p: 'items', o: 100, n: 1000, t: 300 },
+      ];
       for (const args of modes) {
         expect(await recall(bob, bigMemId, args)).toBe(notFoundText(bigMemId));
         expect(await recall(alice, madeUp, args)).toBe(notFoundText(madeUp));
@@ -253,23 +300,35 @@ describe('Ledger (e2e)', () => {
     });
   });
 
-  describe('recallToolResult with the default ceiling', () => {
+  describe('recallToolResult with the default ceiling and a token bound above the payload', () => {
     let roomy: TestApp;
     afterAll(async () => {
       await roomy?.close();
     });
 
-    it('R-LG-2 FULL equals the stored payload', async () => {
-      roomy = await createTestApp({ HTTP_BODY_LIMIT: '10mb' });
+    it('R-LG-2 FULL equals the stored payload, no marker; maxChars 100,000 is then the bound that cuts', async () => {
+      // RECALL_ANSWER_MAX_TOKENS above the payload's tokens, RECALL_MAX_RETURN_CHARS at its 500,000 default.
+      roomy = await createTestApp({ HTTP_BODY_LIMIT: '10mb', RECALL_ANSWER_MAX_TOKENS: '1000000' });
       const carol = await memberOfNewSpace(roomy);
       const res = await roomy.graphql<{ compactMessages: Compacted }>(
         COMPACT,
         { input: { spaceId: carol.spaceId, conversationId: crypto.randomUUID(), messages: buildProductResearchTrace() } },
         carol.token,
       );
-      const memId = res.data!.compactMessages.handles[0].memId;
+      const handle = res.data!.compactMessages.handles[0];
+      const memId = handle.memId;
+      const payload = bigPayloadText();
       const full = await roomy.graphql<{ recallToolResult: string }>(RECALL, { m: memId, f: 'FULL' }, carol.token);
-      expect(full.data!.recallToolResult).toBe(bigPayloadText());
+      expect(full.errors).toBeUndefined();
+      expect(full.data!.recallToolResult === payload).toBe(true);
+      const cut = await roomy.graphql<{ recallToolResult: string }>(RECALL, { m: memId, o: 0, n: 100_000 }, carol.token);
+      expect(cut.data!.recallToolResult === `${payload.slice(0, 100_000)}\n[… more: continue with recall_tool_result(mem_id='${memId}', offset=100000, max_chars=100000); chars 0–100000 of ${payload.length} shown]`).toBe(true);
+      // Under this bound the payload is small: its stub keeps the v1 re-expand line.
+      expect(handle.sizeTokens).toBe(o200kTokenizer.count(payload));
+      expect(handle.stub.split('\n').at(-1)).toBe(
+        `re-expand: recall_tool_result(mem_id='${memId}', format="full"); slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>`,
+      );
+      expect(handle.stub).toContain(`\nsize_original=${payload.length} chars\n`);
     });
   });
 });

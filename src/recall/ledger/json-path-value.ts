@@ -17,7 +17,7 @@ export function pathFetchChars(windowEnd: number): number {
  * value fetched in part gives the start of its text, and says so.
  */
 export function pathValueText(value: PathValue): { text: string; whole: WholeText } {
-  const complete = value.body.length >= value.bodyLength;
+  const complete = value.complete;
   const text = value.kind === 'string' ? value.body : compactJsonbText(value.body);
   return { text, whole: complete ? { complete: true } : { complete: false, approximateChars: value.bodyLength } };
 }

@@ -46,7 +46,7 @@ export function sliceByQuery(text: string, query: string, memId: string, options
     const from = Math.max(0, next - window);
     shown.push(
       `[${hidden} more match${hidden === 1 ? '' : 'es'} not shown; the next is at offset ${next}: ` +
-        `read on with offset=${from}, max_chars=${CONTINUE_PAGE_CHARS}, or narrow the query]`,
+        `read the payload on from there without query, with offset=${from}, max_chars=${CONTINUE_PAGE_CHARS}, or narrow the query]`,
     );
   }
   return shown.join('\n\n');

@@ -25,6 +25,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     plainText: 'Error 429: throttled',
     bracedText: '{not json at all',
     nulText: '{"a": "\\u0000"}',
+    astral: { s: '😀'.repeat(300) },
     longText: JSON.stringify({ long: 'x'.repeat(500), list: Array.from({ length: 300 }, (_, i) => i) }),
   };
 
@@ -50,19 +51,19 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(user), memIds[name], path, maxChars));
 
   it('R-LG-2 reads a JSON output with #>: leaves, sub-structures, JSON null, array indexes', async () => {
-    expect(await value('json', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5 } });
-    expect(await value('json', ['items', '0', 'id'])).toEqual({ value: { kind: 'string', body: '12345678901234567890', bodyLength: 20 } });
-    expect(await value('json', ['items', '0', 'tags'])).toEqual({ value: { kind: 'array', body: '["a", "b"]', bodyLength: 10 } });
-    expect(await value('json', ['note'])).toEqual({ value: { kind: 'null', body: 'null', bodyLength: 4 } });
-    expect(await value('json', ['ok'])).toEqual({ value: { kind: 'boolean', body: 'true', bodyLength: 4 } });
+    expect(await value('json', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5, complete: true } });
+    expect(await value('json', ['items', '0', 'id'])).toEqual({ value: { kind: 'string', body: '12345678901234567890', bodyLength: 20, complete: true } });
+    expect(await value('json', ['items', '0', 'tags'])).toEqual({ value: { kind: 'array', body: '["a", "b"]', bodyLength: 10, complete: true } });
+    expect(await value('json', ['note'])).toEqual({ value: { kind: 'null', body: 'null', bodyLength: 4, complete: true } });
+    expect(await value('json', ['ok'])).toEqual({ value: { kind: 'boolean', body: 'true', bodyLength: 4, complete: true } });
     expect(await value('json', ['items', '1'])).toEqual({ value: null });
     expect(await value('json', ['nope', 'deeper'])).toEqual({ value: null });
   });
 
   it('R-LG-2 reads a text output that holds JSON as JSON, numbers exact', async () => {
-    expect(await value('jsonText', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5 } });
-    expect(await value('jsonText', ['items', '0', 'name'])).toEqual({ value: { kind: 'string', body: 'K75 "pro"', bodyLength: 9 } });
-    expect(await value('jsonText', ['big'])).toEqual({ value: { kind: 'number', body: '123456789012345678901234567890', bodyLength: 30 } });
+    expect(await value('jsonText', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5, complete: true } });
+    expect(await value('jsonText', ['items', '0', 'name'])).toEqual({ value: { kind: 'string', body: 'K75 "pro"', bodyLength: 9, complete: true } });
+    expect(await value('jsonText', ['big'])).toEqual({ value: { kind: 'number', body: '123456789012345678901234567890', bodyLength: 30, complete: true } });
   });
 
   it('R-LG-2 a text output that is not JSON has no paths, whether or not it looks like JSON', async () => {
@@ -71,9 +72,12 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     expect(await value('nulText', ['a'])).toEqual({ value: null });
   });
 
-  it('R-LG-2 hands over only the first maxChars of a value, with its whole length', async () => {
+  it('R-LG-2 hands over only the first maxChars of a value, with its whole length, counted in code points', async () => {
+    // 300 emoji are 600 UTF-16 units but 300 characters to PostgreSQL: all of them fit a 300-char cut.
+    expect((await value('astral', ['s'], 300))?.value).toMatchObject({ bodyLength: 300, complete: true });
+    expect((await value('astral', ['s'], 299))?.value).toMatchObject({ bodyLength: 300, complete: false });
     const long = await value('longText', ['long'], 100);
-    expect(long).toEqual({ value: { kind: 'string', body: 'x'.repeat(100), bodyLength: 500 } });
+    expect(long).toEqual({ value: { kind: 'string', body: 'x'.repeat(100), bodyLength: 500, complete: false } });
     const list = await value('longText', ['list'], 50);
     expect(list?.value?.body).toBe(`[${Array.from({ length: 300 }, (_, i) => i).join(', ')}]`.slice(0, 50));
   });

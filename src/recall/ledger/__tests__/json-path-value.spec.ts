@@ -42,16 +42,16 @@ describe('compactJsonbText', () => {
 
 describe('pathValueText', () => {
   it('R-LG-2 a string leaf comes back as the plain string, any other value as compact JSON', () => {
-    expect(pathValueText({ kind: 'number', body: '68.44', bodyLength: 5 })).toEqual({ text: '68.44', whole: { complete: true } });
-    expect(pathValueText({ kind: 'string', body: 'K75 "pro"', bodyLength: 9 }).text).toBe('K75 "pro"');
-    expect(pathValueText({ kind: 'object', body: '{"a": [1, 2]}', bodyLength: 13 }).text).toBe('{"a":[1,2]}');
-    expect(pathValueText({ kind: 'null', body: 'null', bodyLength: 4 }).text).toBe('null');
+    expect(pathValueText({ kind: 'number', body: '68.44', bodyLength: 5, complete: true })).toEqual({ text: '68.44', whole: { complete: true } });
+    expect(pathValueText({ kind: 'string', body: 'K75 "pro"', bodyLength: 9, complete: true }).text).toBe('K75 "pro"');
+    expect(pathValueText({ kind: 'object', body: '{"a": [1, 2]}', bodyLength: 13, complete: true }).text).toBe('{"a":[1,2]}');
+    expect(pathValueText({ kind: 'null', body: 'null', bodyLength: 4, complete: true }).text).toBe('null');
   });
 
   it('R-LG-2 a value fetched in part gives the start of its compact text and says it is a part, of about its jsonb size', () => {
     const list = `[${Array.from({ length: 100 }, (_, i) => i).join(', ')}]`;
     const fetched = list.slice(0, pathFetchChars(20));
-    const part = pathValueText({ kind: 'array', body: fetched, bodyLength: list.length });
+    const part = pathValueText({ kind: 'array', body: fetched, bodyLength: list.length, complete: false });
     expect(compactJsonbText(list).startsWith(part.text)).toBe(true);
     expect(part.text.length).toBeGreaterThanOrEqual(20);
     expect(part.whole).toEqual({ complete: false, approximateChars: list.length });

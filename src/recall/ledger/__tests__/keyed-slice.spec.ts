@@ -29,7 +29,7 @@ describe('sliceByQuery', () => {
       [
         '[match 1 of 9 at offset 6]\n…price=…',
         '[match 2 of 9 at offset 20]\n…price=…',
-        '[7 more matches not shown; the next is at offset 34: read on with offset=34, max_chars=4000, or narrow the query]',
+        '[7 more matches not shown; the next is at offset 34: read the payload on from there without query, with offset=34, max_chars=4000, or narrow the query]',
       ].join('\n\n'),
     );
   });
