@@ -45,6 +45,10 @@ describe('operation scopes', () => {
       'Query.priorToolResults': ['memory:read'],
       'Query.recallToolResult': ['memory:read'],
       'Mutation.compactMessages': ['memory:write'],
+      'Query.recallMemory': ['memory:read'],
+      // Any token; the service then requires memory:read (own events) or admin (the team's).
+      'Query.recallEvent': [],
+      'Mutation.recordRecallEvent': ['memory:write'],
     });
   });
 

@@ -19,15 +19,14 @@ export class RecallResolver {
     private readonly toolResults: ToolResultsService,
   ) {}
 
-  @Query(() => RecallBlockModel, { description: 'memory:read. R-RC-1..6' })
+  @Query(() => RecallBlockModel, { description: 'memory:read; records a recall event. R-RC-1..6, R-RC-9' })
   @RequiresScope(Scope.MEMORY_READ)
   async recallBlock(
     @Actor() actor: ActorContext,
     @Args('conversationId', { type: () => ID }, new UuidPipe('conversationId')) conversationId: string,
     @Args('userMessage', { type: () => String, nullable: true }) userMessage: string | null,
   ): Promise<RecallBlockModel> {
-    const block = await this.blocks.build(actor, conversationId, userMessage);
-    return { ...block, recallEventId: null, suggestedActions: [], degradations: [] };
+    return this.blocks.build(actor, conversationId, userMessage);
   }
 
   @Query(() => [ToolResultSnapshotModel], { description: 'memory:read. R-RC-7' })

@@ -5,6 +5,7 @@ import type { HandleWithStub } from './handle/tool-result-handle';
 import type { PathValue } from './path-value';
 import { CREATED_KEY, type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
 import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope } from './snapshot-scope';
+import type { SqlStatement } from './snapshot-search';
 
 export interface NewSnapshot extends ToolResultFields {
   id: string;
@@ -51,6 +52,11 @@ export class ToolResultRepository {
 
   inTransaction<T>(work: () => Promise<T>): Promise<T> {
     return this.em.transactional(work);
+  }
+
+  /** Runs a statement built by this module (already scoped, e.g. snapshotSearchStatement). */
+  run<Row>(statement: SqlStatement): Promise<Row[]> {
+    return this.em.execute<Row[]>(statement.sql, statement.params);
   }
 
   /**

@@ -7,14 +7,18 @@ import type { ActorContext } from '../tenancy/actor-context';
 import { newMemId } from './mem-id';
 import { buildHandle, payloadText } from './handle/build-handle';
 import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
-import type { SnapshotColumns, SnapshotRecord, ToolResultFields } from './snapshot-record';
+import type { SnapshotColumns, SnapshotRecord, SnapshotRow, ToolResultFields } from './snapshot-record';
 import { snapshotScopeOf } from './snapshot-scope';
+import { type SnapshotSearch, snapshotSearchStatement, type SqlStatement } from './snapshot-search';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { PathValue } from './path-value';
 import { type HistoryFilter, type NewSnapshot, ToolResultRepository } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
 
 export type { PathValue };
+
+/** A search row: the snapshot's columns (see toSnapshotRecord), its text rank and its place from 1. */
+export type RankedSnapshotRow = SnapshotRow & { score: number; rank: string | number };
 
 export interface ToolResultToRecord extends ToolResultFields {
   spaceId: string;
@@ -138,6 +142,19 @@ export class ToolResultsService {
   /** The value at a JSON path of the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
   findJsonPathValue(actor: ActorContext, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
     return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, path, maxChars);
+  }
+
+  /**
+   * The full-text search over the actor's snapshots in one space (R-RC-8) as a statement, for a
+   * caller that runs it together with a write of its own; rows as {@link search} maps them.
+   */
+  searchStatement(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): SqlStatement {
+    return snapshotSearchStatement(snapshotScopeOf(actor), search, columns);
+  }
+
+  /** The full-text search over the actor's snapshots in one space, ranked (R-RC-8). */
+  search(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<RankedSnapshotRow[]> {
+    return this.repository.run<RankedSnapshotRow>(this.searchStatement(actor, search, columns));
   }
 
   /** The K most recent snapshots of the actor's conversation, newest first. */

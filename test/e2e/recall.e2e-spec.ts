@@ -73,7 +73,7 @@ describe('Recall block and prior results (e2e)', () => {
         'present these snapshots as live data.',
       ].join('\n'),
     );
-    expect(res.data!.recallBlock).toMatchObject({ injected: true, droppedCount: 0, recallEventId: null, suggestedActions: [], degradations: [] });
+    expect(res.data!.recallBlock).toMatchObject({ injected: true, droppedCount: 0, recallEventId: expect.stringMatching(/^rec_[0-9A-HJKMNP-TV-Z]{26}$/), suggestedActions: [], degradations: [] });
     expect(res.data!.recallBlock.tokens).toBe(countTokens(res.data!.recallBlock.text));
   });
 

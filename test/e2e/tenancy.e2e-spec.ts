@@ -169,11 +169,11 @@ describe('Tenancy (e2e)', () => {
     const adminA = await identity(['admin']);
     const adminB = await identity(['admin']);
     const FLAGS = `{ featureFlags { key enabled } }`;
-    expect((await t.graphql(FLAGS, {}, adminA.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: false }] });
+    expect((await t.graphql(FLAGS, {}, adminA.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: false }, { key: 'recall_query_text_enabled', enabled: false }] });
     const set = await t.graphql(`mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { key enabled } }`, {}, adminA.token);
     expect(set.data).toEqual({ setFeatureFlag: { key: 'recall_feedback_enabled', enabled: true } });
-    expect((await t.graphql(FLAGS, {}, adminA.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: true }] });
-    expect((await t.graphql(FLAGS, {}, adminB.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: false }] });
+    expect((await t.graphql(FLAGS, {}, adminA.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: true }, { key: 'recall_query_text_enabled', enabled: false }] });
+    expect((await t.graphql(FLAGS, {}, adminB.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: false }, { key: 'recall_query_text_enabled', enabled: false }] });
   });
 
   it('R-TN-7 an unknown flag key is BAD_USER_INPUT naming the known keys', async () => {

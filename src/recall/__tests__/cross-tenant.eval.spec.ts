@@ -1,12 +1,11 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Gauge, Histogram, Registry } from 'prom-client';
 import { ActorContext } from '../../tenancy/actor-context';
 import { Scope } from '../../tenancy/scopes';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { recallEventServiceFor, recallMetricsFor } from '../../../test/support/recall-services';
 import { HANDLE_COLUMNS, handleColumns, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { RecallBlockService } from '../recall-block.service';
-import { RecallMetrics } from '../recall.metrics';
 
 /**
  * Release eval 4 (cross-tenant leak, R-RC-6): user B's rows carry user A's conversation id,
@@ -28,13 +27,9 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork() as EntityManager;
-    const registry = new Registry();
-    const metrics = new RecallMetrics(
-      new Gauge({ name: 'g', help: 'g', registers: [registry] }),
-      new Histogram({ name: 'h', help: 'h', registers: [registry] }),
-    );
     const config = testConfig();
-    service = new RecallBlockService(toolResultsServiceFor(em, config), config, metrics);
+    const metrics = recallMetricsFor();
+    service = new RecallBlockService(toolResultsServiceFor(em, config), config, metrics, recallEventServiceFor(em, metrics));
 
     const messageA = crypto.randomUUID();
     const messageB = crypto.randomUUID();

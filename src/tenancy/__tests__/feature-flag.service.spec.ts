@@ -42,6 +42,12 @@ describe('FeatureFlagService (medium, real PostgreSQL)', () => {
   it('R-TN-7 a team without its own row reads the global default', async () => {
     const other = crypto.randomUUID();
     await db.orm.em.fork().execute('insert into teams (id) values (?)', [other]);
-    expect(await replica(0).listForTeam(other)).toEqual([{ key: 'recall_feedback_enabled', enabled: false }]);
+    expect(await replica(0).listForTeam(other)).toEqual(
+      expect.arrayContaining([
+        { key: 'recall_feedback_enabled', enabled: false },
+        { key: 'recall_query_text_enabled', enabled: false },
+      ]),
+    );
+    expect(await replica(0).listForTeam(other)).toHaveLength(2);
   });
 });

@@ -22,6 +22,12 @@ import { Message } from './message.entity';
 })
 // Retention's global age scan.
 @Index({ name: 'message_tool_results_created_at_index', properties: ['createdAt'] })
+// Full-text search of a user's snapshots (R-RC-8): one GIN scan answers the user and the words
+// together (btree_gin), instead of AND-ing a words bitmap over every user's rows.
+@Index({
+  name: 'message_tool_results_user_search',
+  expression: 'create index "message_tool_results_user_search" on "message_tool_results" using gin ("user_id", "search_vector")',
+})
 // Leads with user_id, so it is also the ADR's user_id index (GDPR deletes by user).
 @Unique({ name: 'message_tool_results_user_tool_use_unique', properties: ['user', 'toolUseId'] })
 export class MessageToolResult {
@@ -75,6 +81,13 @@ export class MessageToolResult {
   /** Tokens of the payload as the model saw it, counted once at write time. */
   @Property({ type: 'integer' })
   sizeTokens: number;
+
+  /**
+   * The search document: tool name, input and output words (`simple` configuration), kept by a
+   * trigger on every write path (see the migration), so the service never writes it.
+   */
+  @Property({ columnType: 'tsvector', nullable: true, lazy: true })
+  searchVector?: string | null;
 
   /** Its stub was handed out by compaction: exempt from the per-conversation cap (R-TR-3). */
   @Property({ type: 'boolean', default: false })

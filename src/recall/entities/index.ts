@@ -1,0 +1,3 @@
+import { RecallEvent } from './recall-event.entity';
+
+export const RECALL_ENTITIES = [RecallEvent];

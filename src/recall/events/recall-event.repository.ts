@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlStatement } from '../../tool-results/snapshot-search';
+import {
+  INSERT_COLUMNS,
+  INSERT_PLACEHOLDERS,
+  insertValues,
+  type NewRecallEvent,
+  RECALL_EVENT_COLUMNS,
+  type RecallEventRecord,
+  type RecallEventRow,
+  toRecallEventRecord,
+} from './recall-event.record';
+import { ResultRefType } from './recall-event.rules';
+
+/** Who may read an event: the team always; the profile too unless the reader is a team admin. */
+export interface RecallEventReader {
+  teamId: string;
+  /** Null: any profile of the team (admin). */
+  profileId: string | null;
+}
+
+/** Recall events. Every statement carries the team: an event of another team is never read or written here. */
+@Injectable()
+export class RecallEventRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async insert(event: NewRecallEvent): Promise<RecallEventRecord> {
+    const rows = await this.em.execute<RecallEventRow[]>(
+      `insert into recall_events as e ${INSERT_COLUMNS} values (${INSERT_PLACEHOLDERS}, ?::jsonb) returning ${RECALL_EVENT_COLUMNS}`,
+      [...insertValues(event), JSON.stringify(event.results)],
+    );
+    return toRecallEventRecord(rows[0]);
+  }
+
+  /**
+   * Runs a snapshot search and stores the event of its results in one statement (one round trip):
+   * the event's refs are the search's rows, `TOOL_RESULT` at their rank. Each row comes back with
+   * the search's columns. PostgreSQL runs a data-modifying CTE to completion whether or not the
+   * outer select reads it, so the event is stored even when the search finds nothing.
+   */
+  async searchAndRecord<Row>(search: SqlStatement, event: Omit<NewRecallEvent, 'results'>): Promise<Row[]> {
+    const refs = `coalesce(jsonb_agg(jsonb_build_object('type', '${ResultRefType.TOOL_RESULT}', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
+    return this.em.execute<Row[]>(
+      `with hits as (${search.sql}),
+       recorded as (insert into recall_events ${INSERT_COLUMNS} select ${INSERT_PLACEHOLDERS}, ${refs} from hits h returning id)
+       select hits.* from hits order by hits.rank`,
+      [...search.params, ...insertValues({ ...event, results: [] })],
+    );
+  }
+
+  /**
+   * The event, while its space is still ACTIVE at the generation it was stored with (a bump, a
+   * seal or a retirement hides it); null for a missing one, another team's or another profile's.
+   */
+  async findVisible(reader: RecallEventReader, id: string): Promise<RecallEventRecord | null> {
+    const rows = await this.em.execute<RecallEventRow[]>(
+      `select ${RECALL_EVENT_COLUMNS} from recall_events e
+         join spaces s on s.id = e.space_id and s.team_id = e.team_id
+        where e.team_id = ? and e.id = ? and s.status = 'ACTIVE' and s.generation = e.space_generation
+          ${reader.profileId === null ? '' : 'and e.profile_id = ?'}`,
+      reader.profileId === null ? [reader.teamId, id] : [reader.teamId, id, reader.profileId],
+    );
+    return rows.length > 0 ? toRecallEventRecord(rows[0]) : null;
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { NotFoundError } from '../../common/errors/app-error';
+import type { ActorContext } from '../../tenancy/actor-context';
+import { FeatureFlagService } from '../../tenancy/feature-flag.service';
+import { FeatureFlagKey } from '../../tenancy/feature-flags';
+import { Scope } from '../../tenancy/scopes';
+import { RecallMetrics } from '../recall.metrics';
+import type { NewRecallEvent, RecallEventRecord } from './recall-event.record';
+import { RecallEventRepository } from './recall-event.repository';
+import {
+  checkExternalRecallEvent,
+  type ExternalRecallEventInput,
+  newRecallEventId,
+  queryFingerprint,
+  RECALL_CONTRACT_VERSION,
+  RecallEventSource,
+  type ResultRef,
+  SNAPSHOT_UNAVAILABLE,
+  storedQueryText,
+  SUBMIT_FEEDBACK_ACTION,
+} from './recall-event.rules';
+
+export interface SuggestedAction {
+  action: string;
+  recallEventId: string;
+}
+
+/** What every recall answer says about its own event (R-RC-9, R-RC-10). */
+export interface RecallEventOutcome {
+  /** Null when the event could not be stored. */
+  recallEventId: string | null;
+  suggestedActions: SuggestedAction[];
+  degradations: string[];
+}
+
+/** How one of our own recalls was answered, for its event. */
+export interface InternalRecall {
+  spaceId: string;
+  query: string | null;
+  rankingVersion: string;
+  fusionMode: string | null;
+  searchFreshness: string | null;
+}
+
+/**
+ * Recall events: stored for every recall of ours and for external retrievers', read back while
+ * their space is ACTIVE at the generation they were stored with. Storing one never fails a
+ * recall: the answer comes back degraded instead.
+ */
+@Injectable()
+export class RecallEventService {
+  private readonly logger = new Logger(RecallEventService.name);
+
+  constructor(
+    private readonly events: RecallEventRepository,
+    private readonly flags: FeatureFlagService,
+    private readonly metrics: RecallMetrics,
+  ) {}
+
+  /** The event of a recall the actor is making in an allowed space, all but its refs. */
+  async draft(actor: ActorContext, recall: InternalRecall): Promise<Omit<NewRecallEvent, 'results'>> {
+    const queryTextEnabled = recall.query !== null && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
+    return {
+      id: newRecallEventId(),
+      teamId: actor.teamId,
+      profileId: actor.userId,
+      spaceId: recall.spaceId,
+      spaceGeneration: actor.allowedGeneration(recall.spaceId) as number,
+      queryFingerprint: queryFingerprint(recall.query),
+      queryText: storedQueryText(recall.query, queryTextEnabled),
+      contractVersion: RECALL_CONTRACT_VERSION,
+      rankingVersion: recall.rankingVersion,
+      fusionMode: recall.fusionMode,
+      searchFreshness: recall.searchFreshness,
+      degradedBranches: [],
+      semanticGroups: null,
+      authoredAlternatives: null,
+      clarificationOutcome: null,
+      source: RecallEventSource.INTERNAL,
+    };
+  }
+
+  /** Stores the event of a recall already answered; a failure degrades the answer instead of failing it. */
+  async store(actor: ActorContext, event: Omit<NewRecallEvent, 'results'>, results: ResultRef[]): Promise<RecallEventOutcome> {
+    try {
+      await this.events.insert({ ...event, results });
+      return this.stored(actor, event.id, RecallEventSource.INTERNAL);
+    } catch (error) {
+      return this.unavailable(error, RecallEventSource.INTERNAL);
+    }
+  }
+
+  /** The outcome of an event that is stored: the feedback suggestion when the team collects feedback. */
+  async stored(actor: ActorContext, recallEventId: string, source: RecallEventSource): Promise<RecallEventOutcome> {
+    this.metrics.recallEventRecorded(source, 'stored');
+    const feedback = await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED);
+    return { recallEventId, suggestedActions: feedback ? [{ action: SUBMIT_FEEDBACK_ACTION, recallEventId }] : [], degradations: [] };
+  }
+
+  /** The outcome when the event could not be stored (R-RC-10): no suggestion, a degradation. */
+  unavailable(error: unknown, source: RecallEventSource): RecallEventOutcome {
+    this.metrics.recallEventRecorded(source, 'degraded');
+    // The error's code only: its message may quote the statement's values.
+    this.logger.warn({ msg: 'recall event not stored; the recall is answered degraded', code: (error as { code?: unknown })?.code ?? null });
+    return { recallEventId: null, suggestedActions: [], degradations: [SNAPSHOT_UNAVAILABLE] };
+  }
+
+  /** An external retriever's recall (R-RC-11), in a space of the actor's allowed set. */
+  async recordExternal(actor: ActorContext, input: ExternalRecallEventInput): Promise<RecallEventRecord> {
+    checkExternalRecallEvent(input);
+    const generation = actor.allowedGeneration(input.spaceId);
+    if (generation === undefined) throw new NotFoundError('Space', input.spaceId);
+    const queryTextEnabled = input.query !== null && input.query !== undefined && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
+    const stored = await this.events.insert({
+      id: newRecallEventId(),
+      teamId: actor.teamId,
+      profileId: actor.userId,
+      spaceId: input.spaceId,
+      spaceGeneration: generation,
+      queryFingerprint: queryFingerprint(input.query),
+      queryText: storedQueryText(input.query, queryTextEnabled),
+      contractVersion: input.contractVersion,
+      rankingVersion: input.rankingVersion ?? null,
+      fusionMode: input.fusionMode ?? null,
+      searchFreshness: input.searchFreshness ?? null,
+      degradedBranches: [...(input.degradedBranches ?? [])],
+      results: input.results.map((ref) => ({ type: ref.type, id: ref.id, rank: ref.rank })),
+      semanticGroups: input.semanticGroups ?? null,
+      authoredAlternatives: input.authoredAlternatives ?? null,
+      clarificationOutcome: input.clarificationOutcome ?? null,
+      source: RecallEventSource.EXTERNAL,
+    });
+    this.metrics.recallEventRecorded(RecallEventSource.EXTERNAL, 'stored');
+    return stored;
+  }
+
+  /**
+   * The actor's own event (memory:read) or any of its team's (admin), while its space is ACTIVE at
+   * the stored generation; null otherwise, and for another team's alike (R-FB-8).
+   */
+  find(actor: ActorContext, id: string): Promise<RecallEventRecord | null> {
+    const admin = actor.hasScope(Scope.ADMIN);
+    return this.events.findVisible({ teamId: actor.teamId, profileId: admin ? null : actor.userId }, id);
+  }
+}

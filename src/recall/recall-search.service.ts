@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/errors/app-error';
+import type { ActorContext } from '../tenancy/actor-context';
+import { type SnapshotColumns, type SnapshotRecord, toSnapshotRecord } from '../tool-results/snapshot-record';
+import { type RankedSnapshotRow, ToolResultsService } from '../tool-results/tool-results.service';
+import { renderBlockLine } from './block/previously-fetched-block';
+import { RecallEventRepository } from './events/recall-event.repository';
+import {
+  FUSION_MODE_SINGLE,
+  RecallEventSource,
+  type ResultRef,
+  ResultRefType,
+  SEARCH_FRESHNESS_SYNCHRONOUS,
+  SEARCH_RANKING_VERSION,
+} from './events/recall-event.rules';
+import { type RecallEventOutcome, RecallEventService } from './events/recall-event.service';
+import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.rules';
+
+export interface RecallHit {
+  ref: ResultRef;
+  score: number;
+  /** The snapshot as a dated block line: `- 2026-05-12 tool(args): summary`. */
+  line: string;
+  snapshot: SnapshotRecord;
+}
+
+export interface RecallMemoryOutcome extends Omit<RecallEventOutcome, 'recallEventId'> {
+  /** The event's id; when storing it failed, the id it would have had (R-RC-10), and a degradation says so. */
+  recallEventId: string;
+  results: RecallHit[];
+}
+
+/**
+ * recallMemory (R-RC-8..10): full-text search over the actor's snapshots in one space, and the
+ * recall event of its results stored by the same statement — one round trip. When the event
+ * cannot be stored, the search runs alone and the answer comes back degraded.
+ */
+@Injectable()
+export class RecallSearchService {
+  constructor(
+    private readonly toolResults: ToolResultsService,
+    private readonly events: RecallEventService,
+    private readonly eventRows: RecallEventRepository,
+  ) {}
+
+  async search(actor: ActorContext, args: RecallMemoryArgs, columns: SnapshotColumns = {}): Promise<RecallMemoryOutcome> {
+    const { since } = checkRecallMemory(args, new Date());
+    if (actor.allowedGeneration(args.spaceId) === undefined) throw new NotFoundError('Space', args.spaceId);
+    const search = { spaceId: args.spaceId, query: args.query, conversationId: args.conversationId, toolName: args.toolName, since, limit: args.limit };
+    // The line shows the call's arguments: the input is always read.
+    const wanted = { ...columns, input: true };
+    const draft = await this.events.draft(actor, {
+      spaceId: args.spaceId,
+      query: args.query,
+      rankingVersion: SEARCH_RANKING_VERSION,
+      fusionMode: FUSION_MODE_SINGLE,
+      searchFreshness: SEARCH_FRESHNESS_SYNCHRONOUS,
+    });
+    let rows: RankedSnapshotRow[];
+    let outcome: RecallEventOutcome;
+    try {
+      rows = await this.eventRows.searchAndRecord<RankedSnapshotRow>(this.toolResults.searchStatement(actor, search, wanted), draft);
+      outcome = await this.events.stored(actor, draft.id, RecallEventSource.INTERNAL);
+    } catch (error) {
+      outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
+      rows = await this.toolResults.search(actor, search, wanted);
+    }
+    return { ...outcome, recallEventId: draft.id, results: rows.map(hitOf) };
+  }
+}
+
+function hitOf(row: RankedSnapshotRow): RecallHit {
+  const snapshot = toSnapshotRecord(row);
+  return { ref: { type: ResultRefType.TOOL_RESULT, id: snapshot.id, rank: Number(row.rank) }, score: Number(row.score), line: renderBlockLine(snapshot), snapshot };
+}
