@@ -11,6 +11,7 @@ import type { BenchContext, BenchSettings, ResultRow } from './ops/context';
 import { compactMessagesOps } from './ops/compact-messages';
 import { graphqlFloorOps } from './ops/graphql-floor';
 import { recallBlockOps } from './ops/recall-block';
+import { recallMemoryOps } from './ops/recall-memory';
 import { recallToolResultOps } from './ops/recall-tool-result';
 import { recordToolResultsOps } from './ops/record-tool-results';
 import { StatementStats } from './pg-stats';
@@ -21,7 +22,7 @@ import { type BenchReport, formatTable, writeJson } from './report';
  * seeded data set, and measures each operation next to the raw SQL doing the same work.
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
- * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,path,compact), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
+ * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
  * BENCH_LOG_LEVEL (warn).
  */
 
@@ -88,7 +89,14 @@ async function run(teardown: Teardown): Promise<boolean> {
   };
   const rows: ResultRow[] = [];
   const only = process.env.BENCH_OPS?.split(',');
-  const table = { floor: graphqlFloorOps, record: recordToolResultsOps, block: recallBlockOps, path: recallToolResultOps, compact: compactMessagesOps };
+  const table = {
+    floor: graphqlFloorOps,
+    record: recordToolResultsOps,
+    block: recallBlockOps,
+    search: recallMemoryOps,
+    path: recallToolResultOps,
+    compact: compactMessagesOps,
+  };
   for (const [name, ops] of Object.entries(table)) {
     if (only && !only.includes(name)) continue;
     for (const row of await ops(ctx)) {

@@ -1,21 +1,29 @@
 import { type Task } from '../load-runner';
+import { newRecallEventId, RECALL_CONTRACT_VERSION } from '../../src/recall/events/recall-event.rules';
 import { BENCH_SEED, pickIndex, seededRandom } from '../seeded';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const RECALL_BLOCK = `query($c: ID!) { recallBlock(conversationId: $c) { text tokens injected droppedCount lines { memId } } }`;
 
-/** The block's rows, read the way the service reads them: the K newest of the conversation, scoped to the user. */
-const TOP_K = `select r.id, r.mem_id, r.tool_name, r.tool_input, r.tool_output, r.size_chars, r.created_at
-  from message_tool_results r
- where r.conversation_id = $1 and r.user_id = $2
+/**
+ * The block's rows, read the way the service reads them: the K newest of the conversation, scoped
+ * to the user and the allowed spaces, with the stored summary and the call's input (never the output).
+ */
+const TOP_K = `select r.id, r.mem_id, c.space_id, r.tool_name, r.tool_input, r.summary_oneliner, r.created_at
+  from message_tool_results r join conversations c on c.id = r.conversation_id
+ where r.conversation_id = $1 and r.user_id = $2 and c.space_id = any($3::uuid[]) and c.user_id = $2
  order by r.created_at desc, r.id desc
  limit 5`;
+/** Then the recall event of what was shown (R-RC-9), as the service stores it. */
+const EVENT = `insert into recall_events (team_id, id, profile_id, space_id, space_generation, contract_version, ranking_version, fusion_mode, source, results)
+  values ($1, $2, $3, $4, 1, $5, 'recency-v1', 'single', 'INTERNAL', $6::jsonb)`;
 
 const P99_TARGET_MS = 10;
 const LATENCY_RATIO = 3;
 
 /**
- * recallBlock of a random conversation (with its owner's token) against the raw top-5 SELECT.
+ * recallBlock of a random conversation (with its owner's token) against the raw top-5 SELECT and
+ * the recall event's INSERT.
  * Latency is judged at concurrency 1; concurrency 16 shows throughput (informational).
  */
 export async function recallBlockOps(ctx: BenchContext): Promise<ResultRow[]> {
@@ -27,8 +35,10 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
   const rawRandom = seededRandom(BENCH_SEED + 21);
   const rawTask: Task = async () => {
     const c = pickIndex(rawRandom, data.conversations);
-    const result = await ctx.raw.query(TOP_K, [data.conversationIds[c], data.ownerOf(c)]);
+    const result = await ctx.raw.query<{ id: string }>(TOP_K, [data.conversationIds[c], data.ownerOf(c), [data.spaceId]]);
     if (result.rowCount === 0) throw new Error('raw: no rows');
+    const refs = result.rows.map((row, index) => ({ type: 'TOOL_RESULT', id: row.id, rank: index + 1 }));
+    await ctx.raw.query(EVENT, [data.teamId, newRecallEventId(), data.ownerOf(c), data.spaceId, RECALL_CONTRACT_VERSION, JSON.stringify(refs)]);
   };
   const serviceRandom = seededRandom(BENCH_SEED + 21);
   const serviceTask: Task = async () => {
