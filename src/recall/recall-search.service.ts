@@ -57,14 +57,15 @@ export class RecallSearchService {
       searchFreshness: SEARCH_FRESHNESS_SYNCHRONOUS,
     });
     let rows: RankedSnapshotRow[];
-    let outcome: RecallEventOutcome;
+    let outcome: RecallEventOutcome | null = null;
     try {
       rows = await this.eventRows.searchAndRecord<RankedSnapshotRow>(this.toolResults.searchStatement(actor, search, wanted), draft);
-      outcome = await this.events.stored(actor, draft.id, RecallEventSource.INTERNAL);
     } catch (error) {
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
       rows = await this.toolResults.search(actor, search, wanted);
     }
+    // Outside the try: only the statement's own failure means the event was not stored.
+    outcome ??= await this.events.stored(actor, draft.id, RecallEventSource.INTERNAL);
     return { ...outcome, recallEventId: draft.id, results: rows.map(hitOf) };
   }
 }
