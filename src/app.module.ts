@@ -9,6 +9,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { FeedbackModule } from './feedback/feedback.module';
 import { RecallModule } from './recall/recall.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { ToolResultsModule } from './tool-results/tool-results.module';
@@ -36,6 +37,7 @@ export class AppModule {
         TenancyModule,
         ToolResultsModule,
         RecallModule,
+        FeedbackModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: GraphqlErrorFilter },

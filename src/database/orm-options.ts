@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { FEEDBACK_ENTITIES } from '../feedback/entities';
 import { RECALL_ENTITIES } from '../recall/entities';
 import { TENANCY_ENTITIES } from '../tenancy/entities';
 import { TOOL_RESULT_ENTITIES } from '../tool-results/entities';
@@ -17,7 +18,7 @@ export interface OrmConnectionOptions {
   log?: (message: string) => void;
 }
 
-export const ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES, ...RECALL_ENTITIES];
+export const ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES, ...RECALL_ENTITIES, ...FEEDBACK_ENTITIES];
 
 export function ormOptions(connection: OrmConnectionOptions): Options {
   return defineConfig({

@@ -14,12 +14,13 @@ export function encodeCursor(position: KeysetPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string, field = 'after'): KeysetPosition {
+/** `idPattern`: what the ordering's ids look like (UUIDs unless the caller pages other ids). */
+export function decodeCursor(cursor: string, field = 'after', idPattern: RegExp = UUID): KeysetPosition {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [createdAt, id] = parsed as unknown[];
-      if (typeof createdAt === 'string' && ISO_MICROS.test(createdAt) && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
+      if (typeof createdAt === 'string' && ISO_MICROS.test(createdAt) && typeof id === 'string' && idPattern.test(id)) return { createdAt, id };
     }
   } catch {
     // fall through to the error below

@@ -49,6 +49,13 @@ export class RecallEventRepository {
     );
   }
 
+  /** The team's events among these ids, whatever their space's state (the caller decides what it allows). */
+  async findByIds(teamId: string, ids: readonly string[]): Promise<RecallEventRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.em.execute<RecallEventRow[]>(`select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`, [teamId, ids]);
+    return rows.map(toRecallEventRecord);
+  }
+
   /**
    * The event, while its space is still ACTIVE at the generation it was stored with (a bump, a
    * seal or a retirement hides it); null for a missing one, another team's or another profile's.

@@ -84,10 +84,10 @@ export class RecallEventService {
   async store(actor: ActorContext, event: Omit<NewRecallEvent, 'results'>, results: ResultRef[]): Promise<RecallEventOutcome> {
     try {
       await this.events.insert({ ...event, results });
-      return this.stored(actor, event.id, RecallEventSource.INTERNAL);
     } catch (error) {
       return this.unavailable(error, RecallEventSource.INTERNAL);
     }
+    return this.stored(actor, event.id, RecallEventSource.INTERNAL);
   }
 
   /** The outcome of an event that is stored: the feedback suggestion when the team collects feedback. */
@@ -132,6 +132,14 @@ export class RecallEventService {
     });
     this.metrics.recallEventRecorded(RecallEventSource.EXTERNAL, 'stored');
     return stored;
+  }
+
+  /**
+   * The actor's team's events among these ids, as stored, whatever their space's state: for
+   * Feedback, which checks each against the actor's current allowed-space set (R-FB-4).
+   */
+  async findForTeam(actor: ActorContext, ids: readonly string[]): Promise<Map<string, RecallEventRecord>> {
+    return new Map((await this.events.findByIds(actor.teamId, [...new Set(ids)])).map((e) => [e.id, e]));
   }
 
   /**
