@@ -49,6 +49,10 @@ describe('operation scopes', () => {
       // Any token; the service then requires memory:read (own events) or admin (the team's).
       'Query.recallEvent': [],
       'Mutation.recordRecallEvent': ['memory:write'],
+      'Mutation.submitRecallFeedback': ['feedback:write'],
+      'Query.feedbackEvents': ['admin'],
+      'Query.feedbackEvent': ['admin'],
+      'Query.feedbackMetrics': ['admin'],
     });
   });
 

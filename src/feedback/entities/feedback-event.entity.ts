@@ -1,0 +1,106 @@
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { Space } from '../../tenancy/entities/space.entity';
+import { Team } from '../../tenancy/entities/team.entity';
+import { User } from '../../tenancy/entities/user.entity';
+
+/**
+ * One item of a feedback submission (R-FB-7): the judgment, and what the recall it judges said
+ * about itself, copied when it was submitted. Keyed by (team_id, id) like recall events; the
+ * composite foreign key (team_id, recall_event_id) → recall_events is declared in the migration.
+ */
+@Entity({ tableName: 'feedback_events' })
+// Inspection lists a team's events newest first, keyset on (created_at, id).
+@Index({
+  name: 'feedback_events_team_recency',
+  expression: 'create index "feedback_events_team_recency" on "feedback_events" ("team_id", "created_at" desc, "id" desc)',
+})
+// Retention: the age scan, and "is this recall event referenced?".
+@Index({ name: 'feedback_events_created_at_index', properties: ['createdAt'] })
+@Index({ name: 'feedback_events_recall_event_index', properties: ['team', 'recallEventId'] })
+// A blind replay records nothing new (R-FB-5): one event per actor and client id.
+@Index({
+  name: 'feedback_events_client_id_unique',
+  expression:
+    'create unique index "feedback_events_client_id_unique" on "feedback_events" ("team_id", "actor_id", "client_feedback_id") where "client_feedback_id" is not null',
+})
+export class FeedbackEvent {
+  [PrimaryKeyProp]?: ['team', 'id'];
+
+  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', fieldName: 'team_id' })
+  team: Team;
+
+  /** `fb_` + ULID. */
+  @PrimaryKey({ type: 'varchar', length: 30 })
+  id: string;
+
+  @Property({ type: 'varchar', length: 30 })
+  recallEventId: string;
+
+  /** Whose recall it was. */
+  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'profile_id' })
+  profile: User;
+
+  /** Who submitted the judgment. */
+  @Index()
+  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'actor_id' })
+  actor: User;
+
+  @ManyToOne(() => Space, { deleteRule: 'cascade', fieldName: 'space_id' })
+  space: Space;
+
+  @Property({ type: 'integer' })
+  spaceGeneration: number;
+
+  // Copied from the recall event at submission.
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  queryFingerprint?: string | null;
+
+  @Property({ type: 'varchar', length: 64 })
+  contractVersion: string;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  rankingVersion?: string | null;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  fusionMode?: string | null;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  searchFreshness?: string | null;
+
+  @Property({ type: 'jsonb' })
+  degradedBranches: string[];
+
+  @Property({ type: 'jsonb' })
+  returnedRefs: unknown;
+
+  // The judgment.
+  @Property({ type: 'boolean' })
+  used: boolean;
+
+  @Property({ type: 'boolean', nullable: true })
+  answerSupported?: boolean | null;
+
+  @Property({ type: 'varchar', length: 8, nullable: true })
+  quality?: string | null;
+
+  @Property({ type: 'boolean', nullable: true })
+  missingContext?: boolean | null;
+
+  @Property({ type: 'boolean', nullable: true })
+  irrelevant?: boolean | null;
+
+  @Property({ type: 'varchar', length: 1000, nullable: true })
+  feedbackComment?: string | null;
+
+  @Property({ type: 'jsonb' })
+  irrelevantResultRefs: unknown;
+
+  @Property({ type: 'jsonb' })
+  hypothesisFeedback: unknown;
+
+  @Property({ type: 'varchar', length: 128, nullable: true })
+  clientFeedbackId?: string | null;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}

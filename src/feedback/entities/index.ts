@@ -1,0 +1,3 @@
+import { FeedbackEvent } from './feedback-event.entity';
+
+export const FEEDBACK_ENTITIES = [FeedbackEvent];

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { KeysetPosition } from '../common/pagination/keyset-cursor';
+import { FEEDBACK_COLUMNS, type FeedbackEventRecord, type FeedbackEventRow, type NewFeedbackEvent, toFeedbackEventRecord } from './feedback-event.record';
+
+export interface FeedbackEventFilter {
+  spaceId?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+  quality?: string | null;
+  used?: boolean | null;
+  answerSupported?: boolean | null;
+  contractVersion?: string | null;
+}
+
+export enum FeedbackMetricsGroupBy {
+  NONE = 'NONE',
+  SEARCH_FRESHNESS = 'SEARCH_FRESHNESS',
+  CONTRACT_VERSION = 'CONTRACT_VERSION',
+  FUSION_MODE = 'FUSION_MODE',
+}
+
+export interface FeedbackMetricsRow {
+  group: string | null;
+  events: number;
+  usedRate: number;
+  answerSupportedRate: number;
+  averageQuality: number | null;
+  missingContextRate: number;
+  irrelevantRate: number;
+}
+
+const GROUP_COLUMNS: Record<FeedbackMetricsGroupBy, string> = {
+  [FeedbackMetricsGroupBy.NONE]: 'null::text',
+  [FeedbackMetricsGroupBy.SEARCH_FRESHNESS]: 'f.search_freshness',
+  [FeedbackMetricsGroupBy.CONTRACT_VERSION]: 'f.contract_version',
+  [FeedbackMetricsGroupBy.FUSION_MODE]: 'f.fusion_mode',
+};
+
+/** A feedback event is visible while its space is ACTIVE at the generation it was recorded at (R-FB-8). */
+const VISIBLE = `join spaces s on s.id = f.space_id and s.team_id = f.team_id and s.status = 'ACTIVE' and s.generation = f.space_generation`;
+
+/** Unique violation: a concurrent replay of the same client id won the insert. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Feedback events. Every statement carries the team: another team's events are never read or written. */
+@Injectable()
+export class FeedbackEventRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The actor's events already recorded under these client ids, by client id. */
+  async findByClientIds(teamId: string, actorId: string, clientIds: readonly string[]): Promise<Map<string, string>> {
+    if (clientIds.length === 0) return new Map();
+    const rows = await this.em.execute<{ id: string; client_feedback_id: string }[]>(
+      `select id, client_feedback_id from feedback_events where team_id = ? and actor_id = ? and client_feedback_id in (?)`,
+      [teamId, actorId, clientIds],
+    );
+    return new Map(rows.map((r) => [r.client_feedback_id, r.id]));
+  }
+
+  /**
+   * Inserts one event in a statement of its own (committed on return: durable before the next
+   * item is tried). A replay that races another to the same client id gets the winner's id.
+   */
+  async insert(event: NewFeedbackEvent): Promise<string> {
+    try {
+      await this.em.execute(
+        `insert into feedback_events (team_id, id, recall_event_id, profile_id, actor_id, space_id, space_generation, query_fingerprint,
+           contract_version, ranking_version, fusion_mode, search_freshness, degraded_branches, returned_refs, used, answer_supported, quality,
+           missing_context, irrelevant, feedback_comment, irrelevant_result_refs, hypothesis_feedback, client_feedback_id)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)`,
+        [
+          event.teamId, event.id, event.recallEventId, event.profileId, event.actorId, event.spaceId, event.spaceGeneration, event.queryFingerprint,
+          event.contractVersion, event.rankingVersion, event.fusionMode, event.searchFreshness, JSON.stringify(event.degradedBranches),
+          JSON.stringify(event.returnedRefs), event.used, event.answerSupported, event.quality, event.missingContext, event.irrelevant,
+          event.feedbackComment, JSON.stringify(event.irrelevantResultRefs), JSON.stringify(event.hypothesisFeedback), event.clientFeedbackId,
+        ],
+      );
+      return event.id;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION || event.clientFeedbackId === null) throw error;
+      const existing = await this.findByClientIds(event.teamId, event.actorId, [event.clientFeedbackId]);
+      const id = existing.get(event.clientFeedbackId);
+      if (id === undefined) throw error;
+      return id;
+    }
+  }
+
+  /** The team's visible events, newest first, keyset-paginated on (created_at, id). */
+  async list(teamId: string, filter: FeedbackEventFilter, after: KeysetPosition | null, limit: number): Promise<FeedbackEventRecord[]> {
+    const { where, params } = filterSql(teamId, filter);
+    if (after) {
+      where.push('(f.created_at, f.id) < (?::timestamptz, ?)');
+      params.push(after.createdAt, after.id);
+    }
+    const rows = await this.em.execute<FeedbackEventRow[]>(
+      `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE}
+        where ${where.join(' and ')}
+        order by f.created_at desc, f.id desc
+        limit ?`,
+      [...params, limit],
+    );
+    return rows.map(toFeedbackEventRecord);
+  }
+
+  async findVisible(teamId: string, id: string): Promise<FeedbackEventRecord | null> {
+    const rows = await this.em.execute<FeedbackEventRow[]>(`select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE} where f.team_id = ? and f.id = ?`, [teamId, id]);
+    return rows.length > 0 ? toFeedbackEventRecord(rows[0]) : null;
+  }
+
+  /**
+   * The rates of R-FB-9 in one aggregate over the team's visible events. Every rate's denominator
+   * is all events of the group (an unanswered answerSupported counts as not supported); the
+   * average quality (LOW=1, MEDIUM=2, HIGH=3) is over the events that gave one, null without any.
+   */
+  async metrics(teamId: string, filter: FeedbackEventFilter, groupBy: FeedbackMetricsGroupBy): Promise<FeedbackMetricsRow[]> {
+    const { where, params } = filterSql(teamId, filter);
+    const group = GROUP_COLUMNS[groupBy];
+    const rows = await this.em.execute<{ grp: string | null; events: string; used_rate: string; supported_rate: string; quality: string | null; missing_rate: string; irrelevant_rate: string }[]>(
+      `select ${group} as grp, count(*) as events,
+              avg(case when f.used then 1.0 else 0.0 end) as used_rate,
+              avg(case when f.answer_supported then 1.0 else 0.0 end) as supported_rate,
+              avg(case f.quality when 'LOW' then 1.0 when 'MEDIUM' then 2.0 when 'HIGH' then 3.0 end) as quality,
+              avg(case when f.missing_context then 1.0 else 0.0 end) as missing_rate,
+              avg(case when f.irrelevant then 1.0 else 0.0 end) as irrelevant_rate
+         from feedback_events f ${VISIBLE}
+        where ${where.join(' and ')}
+        group by 1
+        order by 1 nulls first`,
+      params,
+    );
+    return rows.map((r) => ({
+      group: r.grp,
+      events: Number(r.events),
+      usedRate: Number(r.used_rate),
+      answerSupportedRate: Number(r.supported_rate),
+      averageQuality: r.quality === null ? null : Number(r.quality),
+      missingContextRate: Number(r.missing_rate),
+      irrelevantRate: Number(r.irrelevant_rate),
+    }));
+  }
+}
+
+function filterSql(teamId: string, filter: FeedbackEventFilter): { where: string[]; params: unknown[] } {
+  const where = ['f.team_id = ?'];
+  const params: unknown[] = [teamId];
+  const add = (sql: string, value: unknown) => {
+    where.push(sql);
+    params.push(value);
+  };
+  if (filter.spaceId) add('f.space_id = ?', filter.spaceId);
+  if (filter.since) add('f.created_at >= ?', filter.since.toISOString());
+  if (filter.until) add('f.created_at < ?', filter.until.toISOString());
+  if (filter.quality) add('f.quality = ?', filter.quality);
+  if (filter.used !== null && filter.used !== undefined) add('f.used = ?', filter.used);
+  if (filter.answerSupported !== null && filter.answerSupported !== undefined) add('f.answer_supported = ?', filter.answerSupported);
+  if (filter.contractVersion) add('f.contract_version = ?', filter.contractVersion);
+  return { where, params };
+}

@@ -1,0 +1,76 @@
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { UuidPipe } from '../common/graphql/uuid.pipe';
+import { encodeCursor } from '../common/pagination/keyset-cursor';
+import { RecallEventService } from '../recall/events/recall-event.service';
+import { RecallEventModel } from '../recall/models/recall-event.model';
+import { Actor } from '../tenancy/actor.decorator';
+import type { ActorContext } from '../tenancy/actor-context';
+import { RequiresScope } from '../tenancy/requires-scope.decorator';
+import { Scope } from '../tenancy/scopes';
+import type { FeedbackEventRecord } from './feedback-event.record';
+import { FeedbackMetricsGroupBy } from './feedback-event.repository';
+import { FeedbackInspectionService } from './feedback-inspection.service';
+import { FeedbackService } from './feedback.service';
+import {
+  FeedbackEventConnection,
+  FeedbackEventFilterInput,
+  FeedbackEventModel,
+  FeedbackMetricsRowModel,
+  RecallFeedbackBatchInput,
+  SubmitRecallFeedbackPayload,
+} from './models/feedback.model';
+
+@Resolver(() => FeedbackEventModel)
+export class FeedbackResolver {
+  constructor(
+    private readonly feedback: FeedbackService,
+    private readonly inspection: FeedbackInspectionService,
+    private readonly recallEvents: RecallEventService,
+  ) {}
+
+  @Mutation(() => SubmitRecallFeedbackPayload, { description: 'feedback:write. R-FB-1..7' })
+  @RequiresScope(Scope.FEEDBACK_WRITE)
+  submitRecallFeedback(@Actor() actor: ActorContext, @Args('input', { type: () => RecallFeedbackBatchInput }) input: RecallFeedbackBatchInput): Promise<SubmitRecallFeedbackPayload> {
+    return this.feedback.submit(actor, input.recalls);
+  }
+
+  @Query(() => FeedbackEventConnection, { description: 'admin. R-FB-8' })
+  @RequiresScope(Scope.ADMIN)
+  async feedbackEvents(
+    @Actor() actor: ActorContext,
+    @Args('filter', { type: () => FeedbackEventFilterInput, nullable: true }) filter: FeedbackEventFilterInput | null,
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number,
+    @Args('after', { type: () => String, nullable: true }) after: string | null,
+  ): Promise<FeedbackEventConnection> {
+    const page = await this.inspection.list(actor, checkedFilter(filter), first ?? 20, after);
+    const edges = page.records.map((node) => ({ node: node as FeedbackEventModel, cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }) }));
+    return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
+  }
+
+  @Query(() => FeedbackEventModel, { nullable: true, description: 'admin. R-FB-8' })
+  @RequiresScope(Scope.ADMIN)
+  async feedbackEvent(@Actor() actor: ActorContext, @Args('id', { type: () => ID }) id: string): Promise<FeedbackEventModel | null> {
+    return (await this.inspection.find(actor, id)) as FeedbackEventModel | null;
+  }
+
+  @Query(() => [FeedbackMetricsRowModel], { description: 'admin. R-FB-9' })
+  @RequiresScope(Scope.ADMIN)
+  feedbackMetrics(
+    @Actor() actor: ActorContext,
+    @Args('filter', { type: () => FeedbackEventFilterInput, nullable: true }) filter: FeedbackEventFilterInput | null,
+    @Args('groupBy', { type: () => FeedbackMetricsGroupBy, nullable: true, defaultValue: FeedbackMetricsGroupBy.NONE }) groupBy: FeedbackMetricsGroupBy | null,
+  ): Promise<FeedbackMetricsRowModel[]> {
+    return this.inspection.metrics(actor, checkedFilter(filter), groupBy ?? FeedbackMetricsGroupBy.NONE);
+  }
+
+  /** The recall judged, under recallEvent's own visibility rules. */
+  @ResolveField('recallEvent', () => RecallEventModel, { nullable: true })
+  recallEvent(@Actor() actor: ActorContext, @Parent() event: FeedbackEventRecord): Promise<RecallEventModel | null> {
+    return this.recallEvents.find(actor, event.recallEventId);
+  }
+}
+
+function checkedFilter(filter: FeedbackEventFilterInput | null): FeedbackEventFilterInput {
+  if (!filter) return {};
+  return { ...filter, spaceId: filter.spaceId ? new UuidPipe('filter.spaceId').transform(filter.spaceId) : null };
+}

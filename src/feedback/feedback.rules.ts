@@ -1,0 +1,182 @@
+import { BadUserInputError } from '../common/errors/app-error';
+import type { ResultRef } from '../recall/events/recall-event.rules';
+
+/** Pure rules of a feedback submission (R-FB-2..4): bounds, per-item judgments, refs, and what to do next. */
+
+export const MAX_FEEDBACK_ITEMS = 50;
+export const MAX_REFS_PER_ITEM = 50;
+export const MAX_COMMENT_CHARS = 1000;
+export const MAX_CLIENT_FEEDBACK_ID_CHARS = 128;
+
+export enum FeedbackQuality {
+  LOW = 'LOW',
+  MEDIUM = 'MEDIUM',
+  HIGH = 'HIGH',
+}
+
+export enum FeedbackNextAction {
+  CORRECT_AND_RESUBMIT_FROM_FAILED = 'CORRECT_AND_RESUBMIT_FROM_FAILED',
+  RETRY_FROM_FAILED = 'RETRY_FROM_FAILED',
+  DROP_FAILED_AND_RESUBMIT_REST = 'DROP_FAILED_AND_RESUBMIT_REST',
+}
+
+export interface ResultRefJudgment {
+  type: string;
+  id: string;
+  rank?: number | null;
+}
+
+export interface HypothesisJudgment {
+  hypothesisId: string;
+  used?: boolean | null;
+  quality?: FeedbackQuality | null;
+  contradicted?: boolean | null;
+  feedbackComment?: string | null;
+}
+
+export interface FeedbackItem {
+  recallEventId: string;
+  used: boolean;
+  answerSupported?: boolean | null;
+  quality?: FeedbackQuality | null;
+  missingContext?: boolean | null;
+  irrelevant?: boolean | null;
+  feedbackComment?: string | null;
+  irrelevantResultRefs?: readonly ResultRefJudgment[] | null;
+  hypothesisFeedback?: readonly HypothesisJudgment[] | null;
+  clientFeedbackId?: string | null;
+}
+
+/** Why an item was not recorded, and what the client should do about it (R-FB-2). */
+export interface ItemFailure {
+  code: string;
+  message: string;
+  nextAction: FeedbackNextAction;
+  remediation: string;
+}
+
+/**
+ * The whole-request bounds, checked before any SQL (R-FB-3, R-OP-5): over any of them the request
+ * is refused and nothing is recorded. Comments are refused when too long, never cut.
+ */
+export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'input.recalls'): void {
+  if (items.length === 0 || items.length > MAX_FEEDBACK_ITEMS) {
+    throw new BadUserInputError(field, `${field} must hold 1 to ${MAX_FEEDBACK_ITEMS} items; send larger batches in parts.`);
+  }
+  items.forEach((item, index) => {
+    const path = `${field}.${index}`;
+    const refs = item.irrelevantResultRefs ?? [];
+    const hypotheses = item.hypothesisFeedback ?? [];
+    if (refs.length > MAX_REFS_PER_ITEM) {
+      throw new BadUserInputError(`${path}.irrelevantResultRefs`, `${path}.irrelevantResultRefs may hold at most ${MAX_REFS_PER_ITEM} refs.`);
+    }
+    if (hypotheses.length > MAX_REFS_PER_ITEM) {
+      throw new BadUserInputError(`${path}.hypothesisFeedback`, `${path}.hypothesisFeedback may hold at most ${MAX_REFS_PER_ITEM} judgments.`);
+    }
+    checkComment(item.feedbackComment, `${path}.feedbackComment`);
+    hypotheses.forEach((h, i) => checkComment(h.feedbackComment, `${path}.hypothesisFeedback.${i}.feedbackComment`));
+    const clientId = item.clientFeedbackId;
+    if (clientId !== null && clientId !== undefined && (clientId.length === 0 || clientId.length > MAX_CLIENT_FEEDBACK_ID_CHARS)) {
+      throw new BadUserInputError(`${path}.clientFeedbackId`, `${path}.clientFeedbackId must be 1 to ${MAX_CLIENT_FEEDBACK_ID_CHARS} characters.`);
+    }
+  });
+}
+
+function checkComment(comment: string | null | undefined, path: string): void {
+  if (comment !== null && comment !== undefined && comment.length > MAX_COMMENT_CHARS) {
+    throw new BadUserInputError(path, `${path} is ${comment.length} characters; the limit is ${MAX_COMMENT_CHARS}. Shorten it: comments are never cut.`);
+  }
+}
+
+function hasText(comment: string | null | undefined): boolean {
+  return comment !== null && comment !== undefined && comment.trim().length > 0;
+}
+
+/**
+ * A comment is required for a LOW quality, missing context, irrelevant results, or a hypothesis
+ * judged contradicted or LOW (R-FB-3). Null when the item's judgments are complete.
+ */
+export function judgmentProblem(item: FeedbackItem): ItemFailure | null {
+  const reasons: string[] = [];
+  if (item.quality === FeedbackQuality.LOW) reasons.push('quality is LOW');
+  if (item.missingContext === true) reasons.push('missingContext is true');
+  if (item.irrelevant === true) reasons.push('irrelevant is true');
+  if (reasons.length > 0 && !hasText(item.feedbackComment)) {
+    return correct('COMMENT_REQUIRED', `feedbackComment is required because ${reasons.join(' and ')}.`, 'Add a feedbackComment describing the retrieval failure (without private user content), then resubmit from this item.');
+  }
+  for (const [index, hypothesis] of (item.hypothesisFeedback ?? []).entries()) {
+    const judged = hypothesis.contradicted === true ? 'contradicted' : hypothesis.quality === FeedbackQuality.LOW ? 'of LOW quality' : null;
+    if (judged !== null && !hasText(hypothesis.feedbackComment)) {
+      return correct(
+        'COMMENT_REQUIRED',
+        `hypothesisFeedback.${index}.feedbackComment is required because the hypothesis is judged ${judged}.`,
+        `Add a feedbackComment to hypothesisFeedback.${index} saying why, then resubmit from this item.`,
+      );
+    }
+  }
+  return null;
+}
+
+/**
+ * Every irrelevant ref (type, id, and rank when given) and every hypothesis must be among the
+ * refs the recall event returned (R-FB-4).
+ */
+export function refsProblem(item: FeedbackItem, returned: readonly ResultRef[]): ItemFailure | null {
+  for (const [index, ref] of (item.irrelevantResultRefs ?? []).entries()) {
+    const match = returned.find((r) => r.type === ref.type && r.id === ref.id);
+    if (!match || (ref.rank !== null && ref.rank !== undefined && ref.rank !== match.rank)) {
+      const got = `${ref.type} ${ref.id}${ref.rank !== null && ref.rank !== undefined ? ` at rank ${ref.rank}` : ''}`;
+      const hint = match ? `it was returned at rank ${match.rank}` : 'the recall did not return it';
+      return correct(
+        'REF_NOT_IN_RECALL',
+        `irrelevantResultRefs.${index} (${got}) is not a result of recall ${item.recallEventId}: ${hint}.`,
+        'Name only refs the recall returned, with the rank it returned them at (or no rank), then resubmit from this item.',
+      );
+    }
+  }
+  for (const [index, hypothesis] of (item.hypothesisFeedback ?? []).entries()) {
+    if (!returned.some((r) => r.type === 'HYPOTHESIS' && r.id === hypothesis.hypothesisId)) {
+      return correct(
+        'HYPOTHESIS_NOT_IN_RECALL',
+        `hypothesisFeedback.${index} names hypothesis ${hypothesis.hypothesisId}, which recall ${item.recallEventId} did not return.`,
+        'Judge only hypotheses the recall returned, then resubmit from this item.',
+      );
+    }
+  }
+  return null;
+}
+
+/** What the recall event allows: it must exist for the team, and its space be allowed at the stored generation. */
+export function recallProblem(
+  recallEventId: string,
+  event: { spaceId: string; spaceGeneration: number } | null,
+  currentGeneration: (spaceId: string) => number | undefined,
+): ItemFailure | null {
+  if (event === null) {
+    return drop('RECALL_NOT_FOUND', `Recall event ${recallEventId} was not found.`, 'Drop this item (the recall is unknown or was deleted) and resubmit the items after it.');
+  }
+  const generation = currentGeneration(event.spaceId);
+  if (generation !== event.spaceGeneration) {
+    const why = generation === undefined ? 'its space is sealed, retired or no longer yours' : `its space moved on to generation ${generation} (the recall was at ${event.spaceGeneration})`;
+    return drop('RECALL_STALE', `Recall event ${recallEventId} can no longer take feedback: ${why}.`, 'Drop this item and resubmit the items after it.');
+  }
+  return null;
+}
+
+/** A database fault while recording: the item may be retried as it is. */
+export function transientProblem(): ItemFailure {
+  return {
+    code: 'DATABASE_UNAVAILABLE',
+    message: 'The item could not be recorded because of a database fault; nothing of it was stored.',
+    nextAction: FeedbackNextAction.RETRY_FROM_FAILED,
+    remediation: 'Retry from this item, unchanged, after a short wait; the items before it are recorded.',
+  };
+}
+
+function correct(code: string, message: string, remediation: string): ItemFailure {
+  return { code, message, nextAction: FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED, remediation };
+}
+
+function drop(code: string, message: string, remediation: string): ItemFailure {
+  return { code, message, nextAction: FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST, remediation };
+}

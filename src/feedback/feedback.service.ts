@@ -1,0 +1,118 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ulid } from 'ulid';
+import { AppError, FeatureDisabledError } from '../common/errors/app-error';
+import type { RecallEventRecord } from '../recall/events/recall-event.record';
+import { RecallEventService } from '../recall/events/recall-event.service';
+import type { ActorContext } from '../tenancy/actor-context';
+import { FeatureFlagService } from '../tenancy/feature-flag.service';
+import { FeatureFlagKey } from '../tenancy/feature-flags';
+import type { NewFeedbackEvent } from './feedback-event.record';
+import { FeedbackEventRepository } from './feedback-event.repository';
+import { FeedbackMetrics } from './feedback.metrics';
+import { checkFeedbackBatch, type FeedbackItem, type ItemFailure, judgmentProblem, recallProblem, refsProblem, transientProblem } from './feedback.rules';
+
+export interface SubmissionOutcome {
+  /** Items recorded (new or replayed), all before `error.failedIndex`. */
+  recordedCount: number;
+  /** Their ids, in input order. */
+  feedbackEventIds: string[];
+  error: (ItemFailure & { failedIndex: number }) | null;
+}
+
+export function newFeedbackEventId(): string {
+  return `fb_${ulid()}`;
+}
+
+/**
+ * Feedback submission (R-FB-1..7): items in order, each committed before the next is tried; the
+ * first failure stops the batch and says what to do. It writes feedback rows and metrics only
+ * (R-FB-6): recall events, snapshots, spaces and flags are read, never changed.
+ */
+@Injectable()
+export class FeedbackService {
+  private readonly logger = new Logger(FeedbackService.name);
+
+  constructor(
+    private readonly feedback: FeedbackEventRepository,
+    private readonly recallEvents: RecallEventService,
+    private readonly flags: FeatureFlagService,
+    private readonly metrics: FeedbackMetrics,
+  ) {}
+
+  async submit(actor: ActorContext, items: readonly FeedbackItem[]): Promise<SubmissionOutcome> {
+    checkFeedbackBatch(items);
+    if (!(await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED))) {
+      this.metrics.submission('disabled');
+      throw new FeatureDisabledError(FeatureFlagKey.RECALL_FEEDBACK_ENABLED);
+    }
+    // Read once up front: the recall events named and the items already recorded under their client ids.
+    const clientIds = items.flatMap((item) => (item.clientFeedbackId ? [item.clientFeedbackId] : []));
+    const [events, replayed] = await Promise.all([
+      this.recallEvents.findForTeam(actor, items.map((item) => item.recallEventId)),
+      this.feedback.findByClientIds(actor.teamId, actor.userId, clientIds),
+    ]);
+
+    const ids: string[] = [];
+    for (const [index, item] of items.entries()) {
+      const existing = item.clientFeedbackId ? replayed.get(item.clientFeedbackId) : undefined;
+      if (existing !== undefined) {
+        ids.push(existing);
+        continue;
+      }
+      const event = events.get(item.recallEventId) ?? null;
+      const problem = judgmentProblem(item) ?? recallProblem(item.recallEventId, event, (spaceId) => actor.allowedGeneration(spaceId)) ?? refsProblem(item, (event as RecallEventRecord).results);
+      if (problem !== null) return this.stopped(ids, index, problem);
+      try {
+        ids.push(await this.feedback.insert(feedbackEventOf(actor, item, event as RecallEventRecord)));
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        this.logger.warn({ msg: 'feedback item not recorded: database fault', failedIndex: index, code: (error as { code?: unknown })?.code ?? null });
+        return this.stopped(ids, index, transientProblem());
+      }
+      if (item.clientFeedbackId) replayed.set(item.clientFeedbackId, ids[ids.length - 1]);
+      this.metrics.itemRecorded(item);
+    }
+    this.metrics.submission('recorded');
+    return { recordedCount: ids.length, feedbackEventIds: ids, error: null };
+  }
+
+  private stopped(ids: string[], failedIndex: number, problem: ItemFailure): SubmissionOutcome {
+    this.metrics.submission(ids.length > 0 ? 'partial' : 'rejected');
+    return { recordedCount: ids.length, feedbackEventIds: ids, error: { ...problem, failedIndex } };
+  }
+}
+
+/** The stored event: the judgment, and the recall's own account of itself copied from its event. */
+function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: RecallEventRecord): NewFeedbackEvent {
+  return {
+    id: newFeedbackEventId(),
+    recallEventId: recall.id,
+    teamId: actor.teamId,
+    profileId: recall.profileId,
+    actorId: actor.userId,
+    spaceId: recall.spaceId,
+    spaceGeneration: recall.spaceGeneration,
+    queryFingerprint: recall.queryFingerprint,
+    contractVersion: recall.contractVersion,
+    rankingVersion: recall.rankingVersion,
+    fusionMode: recall.fusionMode,
+    searchFreshness: recall.searchFreshness,
+    degradedBranches: recall.degradedBranches,
+    returnedRefs: recall.results,
+    used: item.used,
+    answerSupported: item.answerSupported ?? null,
+    quality: item.quality ?? null,
+    missingContext: item.missingContext ?? null,
+    irrelevant: item.irrelevant ?? null,
+    feedbackComment: item.feedbackComment ?? null,
+    irrelevantResultRefs: (item.irrelevantResultRefs ?? []).map((ref) => ({ type: ref.type, id: ref.id, rank: ref.rank ?? null })),
+    hypothesisFeedback: (item.hypothesisFeedback ?? []).map((h) => ({
+      hypothesisId: h.hypothesisId,
+      used: h.used ?? null,
+      quality: h.quality ?? null,
+      contradicted: h.contradicted ?? null,
+      feedbackComment: h.feedbackComment ?? null,
+    })),
+    clientFeedbackId: item.clientFeedbackId ?? null,
+  };
+}
