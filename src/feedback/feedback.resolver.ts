@@ -11,14 +11,8 @@ import type { FeedbackEventRecord } from './feedback-event.record';
 import { FeedbackMetricsGroupBy } from './feedback-event.repository';
 import { FeedbackInspectionService } from './feedback-inspection.service';
 import { FeedbackService } from './feedback.service';
-import {
-  FeedbackEventConnection,
-  FeedbackEventFilterInput,
-  FeedbackEventModel,
-  FeedbackMetricsRowModel,
-  RecallFeedbackBatchInput,
-  SubmitRecallFeedbackPayload,
-} from './models/feedback.model';
+import { FeedbackEventFilterInput, RecallFeedbackBatchInput } from './models/feedback.input';
+import { FeedbackEventConnection, FeedbackEventModel, FeedbackMetricsRowModel, SubmitRecallFeedbackPayload } from './models/feedback.model';
 
 @Resolver(() => FeedbackEventModel)
 export class FeedbackResolver {

@@ -1,8 +1,5 @@
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { Type } from 'class-transformer';
-import { Allow, IsBoolean, IsString, ValidateNested } from 'class-validator';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfoModel } from '../../common/pagination/page-info.model';
-import { ResultRefType } from '../../recall/events/recall-event.rules';
 import { RecallEventModel, ResultRefModel } from '../../recall/models/recall-event.model';
 import { FeedbackMetricsGroupBy } from '../feedback-event.repository';
 import { FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
@@ -10,99 +7,6 @@ import { FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
 registerEnumType(FeedbackQuality, { name: 'FeedbackQuality' });
 registerEnumType(FeedbackNextAction, { name: 'FeedbackNextAction' });
 registerEnumType(FeedbackMetricsGroupBy, { name: 'FeedbackMetricsGroupBy' });
-
-// Bounds that name nested paths (input.recalls.3.feedbackComment) live in checkFeedbackBatch;
-// @Allow keeps a field through the global whitelist.
-@InputType('ResultRefInput')
-export class ResultRefInput {
-  @Field(() => ResultRefType)
-  @Allow()
-  type: ResultRefType;
-
-  @Field(() => ID)
-  @IsString()
-  id: string;
-
-  @Field(() => Int, { nullable: true })
-  @Allow()
-  rank?: number | null;
-}
-
-@InputType('HypothesisFeedbackInput')
-export class HypothesisFeedbackInput {
-  @Field(() => ID)
-  @IsString()
-  hypothesisId: string;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  used?: boolean | null;
-
-  @Field(() => FeedbackQuality, { nullable: true })
-  @Allow()
-  quality?: FeedbackQuality | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  contradicted?: boolean | null;
-
-  @Field(() => String, { nullable: true })
-  @Allow()
-  feedbackComment?: string | null;
-}
-
-@InputType('RecallFeedbackInput')
-export class RecallFeedbackInput {
-  @Field(() => ID)
-  @IsString()
-  recallEventId: string;
-
-  @Field()
-  @IsBoolean()
-  used: boolean;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  answerSupported?: boolean | null;
-
-  @Field(() => FeedbackQuality, { nullable: true })
-  @Allow()
-  quality?: FeedbackQuality | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  missingContext?: boolean | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  irrelevant?: boolean | null;
-
-  @Field(() => String, { nullable: true })
-  @Allow()
-  feedbackComment?: string | null;
-
-  @Field(() => [ResultRefInput], { nullable: true })
-  @ValidateNested({ each: true })
-  @Type(() => ResultRefInput)
-  irrelevantResultRefs?: ResultRefInput[] | null;
-
-  @Field(() => [HypothesisFeedbackInput], { nullable: true })
-  @ValidateNested({ each: true })
-  @Type(() => HypothesisFeedbackInput)
-  hypothesisFeedback?: HypothesisFeedbackInput[] | null;
-
-  @Field(() => String, { nullable: true, description: 'Idempotency key: a replay with a recorded key records nothing new. R-FB-5' })
-  @Allow()
-  clientFeedbackId?: string | null;
-}
-
-@InputType('RecallFeedbackBatchInput')
-export class RecallFeedbackBatchInput {
-  @Field(() => [RecallFeedbackInput])
-  @ValidateNested({ each: true })
-  @Type(() => RecallFeedbackInput)
-  recalls: RecallFeedbackInput[];
-}
 
 @ObjectType('FeedbackBatchError')
 export class FeedbackBatchErrorModel {
@@ -225,37 +129,6 @@ export class FeedbackEventModel {
 
   @Field(() => Date)
   createdAt: Date;
-}
-
-@InputType('FeedbackEventFilter')
-export class FeedbackEventFilterInput {
-  @Field(() => ID, { nullable: true })
-  @Allow()
-  spaceId?: string | null;
-
-  @Field(() => Date, { nullable: true })
-  @Allow()
-  since?: Date | null;
-
-  @Field(() => Date, { nullable: true })
-  @Allow()
-  until?: Date | null;
-
-  @Field(() => FeedbackQuality, { nullable: true })
-  @Allow()
-  quality?: FeedbackQuality | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  used?: boolean | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @Allow()
-  answerSupported?: boolean | null;
-
-  @Field(() => String, { nullable: true })
-  @Allow()
-  contractVersion?: string | null;
 }
 
 @ObjectType('FeedbackEventEdge')

@@ -16,7 +16,7 @@ import { ResultRefType } from './recall-event.rules';
 /** Who may read an event: the team always; the profile too unless the reader is a team admin. */
 export interface RecallEventReader {
   teamId: string;
-  /** Null: any profile of the team (admin). */
+  /** Null: every profile of the team (admin). */
   profileId: string | null;
 }
 
