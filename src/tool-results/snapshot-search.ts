@@ -1,5 +1,5 @@
 import { type SnapshotColumns, snapshotColumns } from './snapshot-record';
-import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope } from './snapshot-scope';
+import { spaceIdsParam, type SnapshotScope } from './snapshot-scope';
 
 /** PostgreSQL's `simple` configuration: no stemming, no stop words (see the README). */
 export const SEARCH_CONFIG = 'simple';
@@ -7,7 +7,10 @@ export const SEARCH_CONFIG = 'simple';
 export interface SnapshotSearch {
   /** A space of the scope's allowed set. */
   spaceId: string;
-  /** Words, "quoted phrases", `or`, `-word` (websearch syntax). */
+  /**
+   * Words, `or`, `-word` (websearch syntax); "quoted phrases" match in the tool name and input,
+   * while the output's words are stored without positions and match as words.
+   */
   query: string;
   conversationId?: string | null;
   toolName?: string | null;
@@ -26,8 +29,10 @@ export interface SqlStatement {
  * the snapshot columns, `score` (ts_rank) and `rank` (from 1); ties go to the newer snapshot.
  */
 export function snapshotSearchStatement(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns = {}): SqlStatement {
-  const where = [SCOPE_PREDICATE, 'c.space_id = ?', 'r.search_vector @@ q.query'];
-  const params: unknown[] = [search.query, ...scopeBindings(scope), search.spaceId];
+  // The scope as a constant check on the one space searched: `c.space_id = any(…) and c.space_id = ?`
+  // would make the planner multiply two selectivities of one column and skip the search index.
+  const where = ['r.user_id = ?', 'c.space_id = ?', '?::uuid = any(?::uuid[])', 'r.search_vector @@ q.query'];
+  const params: unknown[] = [search.query, scope.userId, search.spaceId, search.spaceId, spaceIdsParam(scope)];
   if (search.conversationId) {
     where.push('r.conversation_id = ?');
     params.push(search.conversationId);

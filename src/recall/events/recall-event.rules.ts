@@ -8,7 +8,7 @@ export const RECALL_CONTRACT_VERSION = 'recall-ledger.recall.v1';
 export const SEARCH_RANKING_VERSION = 'fts-simple-rank-v1';
 /** `recallBlock`: the K newest snapshots of the conversation. */
 export const BLOCK_RANKING_VERSION = 'recency-v1';
-/** The search document is a generated column: written in the same transaction as the snapshot. */
+/** The search document is kept by a trigger: written in the same transaction as the snapshot. */
 export const SEARCH_FRESHNESS_SYNCHRONOUS = 'synchronous';
 /** One retriever, nothing fused. */
 export const FUSION_MODE_SINGLE = 'single';
