@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { RecallModule } from './recall/recall.module';
+import { RetentionModule } from './retention/retention.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { ToolResultsModule } from './tool-results/tool-results.module';
 
@@ -38,6 +39,7 @@ export class AppModule {
         ToolResultsModule,
         RecallModule,
         FeedbackModule,
+        RetentionModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: GraphqlErrorFilter },

@@ -53,6 +53,8 @@ describe('operation scopes', () => {
       'Query.feedbackEvents': ['admin'],
       'Query.feedbackEvent': ['admin'],
       'Query.feedbackMetrics': ['admin'],
+      'Mutation.deleteUserData': ['admin'],
+      'Mutation.runRetentionSweep': ['admin'],
     });
   });
 

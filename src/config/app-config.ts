@@ -58,6 +58,24 @@ export class AppConfig {
     readonly answerMaxTokens?: number;
   };
 
+  readonly retention: {
+    /** The scheduled sweep runs (an admin's runRetentionSweep works either way). */
+    readonly enabled: boolean;
+    readonly cron: string;
+    /** Snapshots, compacted ones too (R-RT-1). */
+    readonly toolResultDays: number;
+    /** Recall events without feedback on them (R-RT-3). */
+    readonly recallEventDays: number;
+    readonly feedbackEventDays: number;
+    /** Feedback comment text is cleared after this; the event stays. */
+    readonly feedbackCommentDays: number;
+    /** Rows a statement deletes, each batch its own short transaction. */
+    readonly batchSize: number;
+    readonly statementTimeoutMs: number;
+    /** How long the sweep lease is held without renewal before another replica may take it. */
+    readonly leaseMs: number;
+  };
+
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);
   }

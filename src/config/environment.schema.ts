@@ -1,5 +1,20 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { CronTime } from 'cron';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 
 const toBoolean = ({ value }: { value: unknown }): unknown => {
   if (value === undefined || value === '') return undefined;
@@ -12,6 +27,23 @@ const toInt = ({ value }: { value: unknown }): unknown => {
   if (value === undefined || value === '') return undefined;
   return /^-?\d+$/.test(String(value)) ? Number(value) : value;
 };
+
+/** A cron expression the scheduler accepts (`0 * * * *`, or with seconds `0 0 * * * *`). */
+@ValidatorConstraint({ name: 'cronExpression' })
+class CronExpression implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    try {
+      new CronTime(String(value));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  defaultMessage(): string {
+    return '$property must be a cron expression such as "0 * * * *"';
+  }
+}
 
 /**
  * The environment as the process receives it. Every variable is optional here; defaults and
@@ -110,4 +142,28 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
   RECALL_ANSWER_MAX_TOKENS?: number;
+
+  @IsOptional() @Transform(toBoolean) @IsBoolean()
+  RETENTION_ENABLED?: boolean;
+
+  @IsOptional() @IsString() @Validate(CronExpression)
+  RETENTION_CRON?: string;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  RECALL_EVENT_RETENTION_DAYS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  FEEDBACK_EVENT_RETENTION_DAYS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  FEEDBACK_COMMENT_RETENTION_DAYS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1) @Max(100_000) @IsInt()
+  RETENTION_BATCH_SIZE?: number;
+
+  @IsOptional() @Transform(toInt) @Min(100) @Max(3_600_000) @IsInt()
+  RETENTION_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(1000) @Max(86_400_000) @IsInt()
+  RETENTION_LEASE_MS?: number;
 }

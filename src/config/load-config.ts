@@ -73,6 +73,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
       answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS,
     },
+    retention: {
+      enabled: vars.RETENTION_ENABLED ?? true,
+      cron: vars.RETENTION_CRON ?? '0 * * * *',
+      toolResultDays: vars.TOOL_RESULT_RETENTION_DAYS ?? 180,
+      recallEventDays: vars.RECALL_EVENT_RETENTION_DAYS ?? 90,
+      feedbackEventDays: vars.FEEDBACK_EVENT_RETENTION_DAYS ?? 365,
+      feedbackCommentDays: vars.FEEDBACK_COMMENT_RETENTION_DAYS ?? 90,
+      batchSize: vars.RETENTION_BATCH_SIZE ?? 5000,
+      statementTimeoutMs: vars.RETENTION_STATEMENT_TIMEOUT_MS ?? 30_000,
+      leaseMs: vars.RETENTION_LEASE_MS ?? 600_000,
+    },
   });
 }
 

@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { FEEDBACK_ENTITIES } from '../feedback/entities';
 import { RECALL_ENTITIES } from '../recall/entities';
+import { RETENTION_ENTITIES } from '../retention/entities';
 import { TENANCY_ENTITIES } from '../tenancy/entities';
 import { TOOL_RESULT_ENTITIES } from '../tool-results/entities';
 
@@ -18,7 +19,7 @@ export interface OrmConnectionOptions {
   log?: (message: string) => void;
 }
 
-export const ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES, ...RECALL_ENTITIES, ...FEEDBACK_ENTITIES];
+export const ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES, ...RECALL_ENTITIES, ...FEEDBACK_ENTITIES, ...RETENTION_ENTITIES];
 
 export function ormOptions(connection: OrmConnectionOptions): Options {
   return defineConfig({

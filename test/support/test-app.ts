@@ -35,6 +35,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     NODE_ENV: 'test',
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     FEATURE_FLAG_CACHE_TTL_MS: '0',
+    // Sweeps run when a test asks (runRetentionSweep), not on the clock.
+    RETENTION_ENABLED: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });

@@ -1,4 +1,5 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { RecallEvent } from '../../recall/entities/recall-event.entity';
 import { Space } from '../../tenancy/entities/space.entity';
 import { Team } from '../../tenancy/entities/team.entity';
 import { User } from '../../tenancy/entities/user.entity';
@@ -6,7 +7,7 @@ import { User } from '../../tenancy/entities/user.entity';
 /**
  * One item of a feedback submission (R-FB-7): the judgment, and what the recall it judges said
  * about itself, copied when it was submitted. Keyed by (team_id, id) like recall events; the
- * composite foreign key (team_id, recall_event_id) → recall_events is declared in the migration.
+ * composite foreign key (team_id, recall_event_id) → recall_events keeps the key within the team.
  */
 @Entity({ tableName: 'feedback_events' })
 // Inspection lists a team's events newest first, keyset on (created_at, id).
@@ -16,7 +17,15 @@ import { User } from '../../tenancy/entities/user.entity';
 })
 // Retention: the age scan, and "is this recall event referenced?".
 @Index({ name: 'feedback_events_created_at_index', properties: ['createdAt'] })
-@Index({ name: 'feedback_events_recall_event_index', properties: ['team', 'recallEventId'] })
+@Index({
+  name: 'feedback_events_recall_event_index',
+  expression: 'create index "feedback_events_recall_event_index" on "feedback_events" ("team_id", "recall_event_id")',
+})
+// Retention: the events whose comments are still to be cleared, oldest first.
+@Index({
+  name: 'feedback_events_comments_age',
+  expression: 'create index "feedback_events_comments_age" on "feedback_events" ("created_at") where "comments_cleared_at" is null',
+})
 // A blind replay records nothing new (R-FB-5): one event per actor and client id.
 @Index({
   name: 'feedback_events_client_id_unique',
@@ -33,8 +42,9 @@ export class FeedbackEvent {
   @PrimaryKey({ type: 'varchar', length: 30 })
   id: string;
 
-  @Property({ type: 'varchar', length: 30 })
-  recallEventId: string;
+  /** The recall judged: (team_id, recall_event_id), the team column shared with the key. */
+  @ManyToOne(() => RecallEvent, { fieldNames: ['team_id', 'recall_event_id'], ownColumns: ['recall_event_id'], deleteRule: 'cascade' })
+  recallEvent: RecallEvent;
 
   /** Whose recall it was. */
   @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'profile_id' })
@@ -103,4 +113,8 @@ export class FeedbackEvent {
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();
+
+  /** When retention cleared the comment texts (R-RT-3); the judgment stays. */
+  @Property({ type: 'timestamptz', nullable: true })
+  commentsClearedAt?: Date | null;
 }

@@ -1,0 +1,3 @@
+import { RetentionLease } from './retention-lease.entity';
+
+export const RETENTION_ENTITIES = [RetentionLease];

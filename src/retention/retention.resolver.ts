@@ -1,0 +1,25 @@
+import { Args, ID, Mutation, Resolver } from '@nestjs/graphql';
+import { UuidPipe } from '../common/graphql/uuid.pipe';
+import { Actor } from '../tenancy/actor.decorator';
+import type { ActorContext } from '../tenancy/actor-context';
+import { RequiresScope } from '../tenancy/requires-scope.decorator';
+import { Scope } from '../tenancy/scopes';
+import { DeletionReportModel, RetentionReportModel } from './models/retention.model';
+import { RetentionService } from './retention.service';
+
+@Resolver()
+export class RetentionResolver {
+  constructor(private readonly retention: RetentionService) {}
+
+  @Mutation(() => DeletionReportModel, { description: 'admin. R-RT-4' })
+  @RequiresScope(Scope.ADMIN)
+  deleteUserData(@Actor() actor: ActorContext, @Args('userId', { type: () => ID }, new UuidPipe('userId')) userId: string): Promise<DeletionReportModel> {
+    return this.retention.deleteUserData(actor, userId);
+  }
+
+  @Mutation(() => RetentionReportModel, { description: 'admin. R-RT-6' })
+  @RequiresScope(Scope.ADMIN)
+  runRetentionSweep(): Promise<RetentionReportModel> {
+    return this.retention.sweep();
+  }
+}
