@@ -1,4 +1,5 @@
 import { BadUserInputError } from '../common/errors/app-error';
+import { codePointLength, isStorableText } from '../common/text/storable-text';
 import type { ResultRef } from '../recall/events/recall-event.rules';
 
 /** Pure rules of a feedback submission (R-FB-2..4): bounds, per-item judgments, refs, and what to do next. */
@@ -76,15 +77,31 @@ export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'inpu
     checkComment(item.feedbackComment, `${path}.feedbackComment`);
     hypotheses.forEach((h, i) => checkComment(h.feedbackComment, `${path}.hypothesisFeedback.${i}.feedbackComment`));
     const clientId = item.clientFeedbackId;
-    if (clientId !== null && clientId !== undefined && (clientId.length === 0 || clientId.length > MAX_CLIENT_FEEDBACK_ID_CHARS)) {
+    if (clientId !== null && clientId !== undefined && (clientId.length === 0 || codePointLength(clientId) > MAX_CLIENT_FEEDBACK_ID_CHARS)) {
       throw new BadUserInputError(`${path}.clientFeedbackId`, `${path}.clientFeedbackId must be 1 to ${MAX_CLIENT_FEEDBACK_ID_CHARS} characters.`);
+    }
+    const texts: [string, string | null | undefined][] = [
+      ['recallEventId', item.recallEventId],
+      ['feedbackComment', item.feedbackComment],
+      ['clientFeedbackId', clientId],
+      ...refs.map((ref, i): [string, string] => [`irrelevantResultRefs.${i}.id`, ref.id]),
+      ...hypotheses.flatMap((h, i): [string, string | null | undefined][] => [
+        [`hypothesisFeedback.${i}.hypothesisId`, h.hypothesisId],
+        [`hypothesisFeedback.${i}.feedbackComment`, h.feedbackComment],
+      ]),
+    ];
+    for (const [name, text] of texts) {
+      if (text !== null && text !== undefined && !isStorableText(text)) {
+        throw new BadUserInputError(`${path}.${name}`, `${path}.${name} contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.`);
+      }
     }
   });
 }
 
 function checkComment(comment: string | null | undefined, path: string): void {
-  if (comment !== null && comment !== undefined && comment.length > MAX_COMMENT_CHARS) {
-    throw new BadUserInputError(path, `${path} is ${comment.length} characters; the limit is ${MAX_COMMENT_CHARS}. Shorten it: comments are never cut.`);
+  const length = comment === null || comment === undefined ? 0 : codePointLength(comment);
+  if (length > MAX_COMMENT_CHARS) {
+    throw new BadUserInputError(path, `${path} is ${length} characters; the limit is ${MAX_COMMENT_CHARS}. Shorten it: comments are never cut.`);
   }
 }
 

@@ -105,7 +105,12 @@ function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: Recall
     missingContext: item.missingContext ?? null,
     irrelevant: item.irrelevant ?? null,
     feedbackComment: item.feedbackComment ?? null,
-    irrelevantResultRefs: (item.irrelevantResultRefs ?? []).map((ref) => ({ type: ref.type, id: ref.id, rank: ref.rank ?? null })),
+    // Stored at the rank the recall returned it (the item may leave the rank out).
+    irrelevantResultRefs: (item.irrelevantResultRefs ?? []).map((ref) => ({
+      type: ref.type,
+      id: ref.id,
+      rank: recall.results.find((r) => r.type === ref.type && r.id === ref.id)?.rank ?? ref.rank ?? null,
+    })),
     hypothesisFeedback: (item.hypothesisFeedback ?? []).map((h) => ({
       hypothesisId: h.hypothesisId,
       used: h.used ?? null,

@@ -1,4 +1,5 @@
 import { BadUserInputError, PayloadTooLargeError } from '../common/errors/app-error';
+import { isStorableText } from '../common/text/storable-text';
 
 export const MAX_BATCH_ITEMS = 100;
 /** How far in the future a client clock may be before `createdAt` is refused. */
@@ -23,7 +24,6 @@ export interface BatchItem {
 // PostgreSQL cannot store U+0000 nor a lone surrogate. JSON.stringify writes both as escapes (an
 // odd run of backslashes, then u0000 or ud800–udfff: a well-formed pair is written as is).
 const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/;
-const UNSTORABLE_CHAR = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function mib(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
@@ -64,7 +64,7 @@ export function checkToolResultBatch(items: readonly BatchItem[], limits: BatchL
       if (UNSTORABLE_ESCAPE.test(json)) throw unstorable(`${path}.${name}`);
     }
     for (const [name, text] of [['toolUseId', item.toolUseId], ['toolName', item.toolName]] as const) {
-      if (UNSTORABLE_CHAR.test(text)) throw unstorable(`${path}.${name}`);
+      if (!isStorableText(text)) throw unstorable(`${path}.${name}`);
     }
     if (item.createdAt) {
       const at = item.createdAt.getTime();

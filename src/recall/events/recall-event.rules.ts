@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { BadUserInputError } from '../../common/errors/app-error';
+import { isStorableText } from '../../common/text/storable-text';
 
 /** What this service's recalls promise about their answers; stored with every event it records. */
 export const RECALL_CONTRACT_VERSION = 'recall-ledger.recall.v1';
@@ -105,6 +106,17 @@ export function checkExternalRecallEvent(input: ExternalRecallEventInput, field 
   const branches = input.degradedBranches ?? [];
   if (branches.length > MAX_DEGRADED_BRANCHES || branches.some((b) => b.length === 0 || b.length > MAX_LABEL_CHARS)) {
     throw new BadUserInputError(`${field}.degradedBranches`, `${field}.degradedBranches may hold at most ${MAX_DEGRADED_BRANCHES} names of 1 to ${MAX_LABEL_CHARS} characters.`);
+  }
+  const texts: [string, string | null | undefined][] = [
+    ['query', input.query],
+    ...Object.entries(labels),
+    ...input.results.map((ref, i): [string, string] => [`results.${i}.id`, ref.id]),
+    ...branches.map((b, i): [string, string] => [`degradedBranches.${i}`, b]),
+  ];
+  for (const [name, text] of texts) {
+    if (text !== null && text !== undefined && !isStorableText(text)) {
+      throw new BadUserInputError(`${field}.${name}`, `${field}.${name} contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.`);
+    }
   }
   for (const name of ['semanticGroups', 'authoredAlternatives'] as const) {
     const value = input[name];
