@@ -28,8 +28,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** The URL the service connects with, given the test database's (e.g. the same database through PgBouncer). */
+  connect?: (databaseUrl: string, config: AppConfig) => Promise<string>;
+}
+
 /** The whole service (same HTTP stack as `npm start`) on a fresh database cloned from the template. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -40,7 +45,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, database.url)] }).compile();
+  const serviceUrl = options.connect ? await options.connect(database.url, config) : database.url;
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, serviceUrl)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bufferLogs: true });
   configureApp(app, config, createRootLogger(config.logLevel));
   await app.init();
