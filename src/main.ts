@@ -38,18 +38,22 @@ async function bootstrap(): Promise<void> {
   }
   logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql`);
 
-  // R-OP-2: stop accepting, finish in-flight requests, close the pool, then the embedded database.
+  // R-OP-2: stop accepting, finish in-flight requests (a running sweep stops after its batch and
+  // releases its lease), close the pool, then the embedded database — within the grace period.
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal} received, shutting down`);
+    let graceful = false;
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
     try {
-      await app.close();
+      graceful = await Promise.race([app.close().then(() => true), grace.then(() => false)]);
+      if (!graceful) logger.error(`in-flight work outlived SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms); exiting anyway`);
     } finally {
       await database.close();
       logger.flush();
-      process.exit(0);
+      process.exit(graceful ? 0 : 1);
     }
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -58,6 +58,8 @@ export class AppConfig {
     readonly answerMaxTokens?: number;
   };
 
+  /** On SIGTERM, how long in-flight requests (and a running sweep's batch) may take before the process exits anyway. */
+  readonly shutdownGraceMs: number;
   readonly retention: {
     /** The scheduled sweep runs (an admin's runRetentionSweep works either way). */
     readonly enabled: boolean;

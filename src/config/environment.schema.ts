@@ -143,6 +143,9 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
   RECALL_ANSWER_MAX_TOKENS?: number;
 
+  @IsOptional() @Transform(toInt) @Min(0) @Max(600_000) @IsInt()
+  SHUTDOWN_GRACE_MS?: number;
+
   @IsOptional() @Transform(toBoolean) @IsBoolean()
   RETENTION_ENABLED?: boolean;
 

@@ -73,6 +73,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
       answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS,
     },
+    shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 10_000,
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,
       cron: vars.RETENTION_CRON ?? '0 * * * *',
