@@ -1,19 +1,27 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Logger, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql';
 import { AppConfig } from '../../config/app-config';
 import { currentRequestId } from '../../observability/request-context';
 import { formatGraphqlError } from '../errors/format-graphql-error';
+import { checkListLimits, type ListLimits } from './list-limits';
 
 const log = new Logger('GraphQL');
 const errorLog = { error: (fields: Record<string, unknown>, message: string) => log.error({ ...fields, msg: message }) };
 
-/** Apollo Server 5 with the hardening of SPEC R-OP-3/R-OP-5. */
-@Module({
-  imports: [
-    GraphQLModule.forRootAsync<ApolloDriverConfig>({
+/** Apollo Server 5 with the hardening of SPEC R-OP-3/R-OP-5; `listLimits` bound the API's list arguments. */
+@Module({})
+export class AppGraphqlModule {
+  static forRoot(listLimits: ListLimits): DynamicModule {
+    return { module: AppGraphqlModule, imports: [graphqlModule(listLimits)] };
+  }
+}
+
+function graphqlModule(listLimits: ListLimits): DynamicModule {
+  return GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [AppConfig],
       useFactory: (config: AppConfig): ApolloDriverConfig => {
@@ -37,13 +45,33 @@ const errorLog = { error: (fields: Record<string, unknown>, message: string) => 
           // Nest owns shutdown (R-OP-2): Apollo must not install its own signal handlers.
           stopOnTerminationSignals: false,
           context: ({ req, res }: { req: unknown; res: unknown }) => ({ req, res }),
-          // graphql-armor ships ESM types of @apollo/server; the runtime objects are the same.
-          plugins: armor.plugins as ApolloDriverConfig['plugins'],
+          plugins: [
+            // graphql-armor ships ESM types of @apollo/server; the runtime objects are the same.
+            ...(armor.plugins as NonNullable<ApolloDriverConfig['plugins']>),
+            {
+              // After parsing and validation, before execution: over-long lists cost no SQL (R-OP-5).
+              requestDidStart: async () => ({
+                didResolveOperation: async (context) => {
+                  const { schema, operation, document, request } = context as unknown as DidResolveOperation;
+                  const fragments = Object.fromEntries(
+                    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+                  );
+                  checkListLimits(schema, operation, fragments, request.variables ?? {}, listLimits);
+                },
+              }),
+            },
+          ],
           validationRules: armor.validationRules,
           formatError: (formatted, error) => formatGraphqlError(formatted, unwrapResolverError(error), currentRequestId(), errorLog),
         };
       },
-    }),
-  ],
-})
-export class AppGraphqlModule {}
+  });
+}
+
+/** What the plugin reads of Apollo's request context (its types come in an ESM build here). */
+interface DidResolveOperation {
+  schema: GraphQLSchema;
+  operation: OperationDefinitionNode;
+  document: DocumentNode;
+  request: { variables?: Record<string, unknown> };
+}

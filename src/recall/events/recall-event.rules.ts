@@ -21,7 +21,7 @@ export const MAX_REF_ID_CHARS = 256;
 export const QUERY_TEXT_MAX_CHARS = 500;
 const MAX_QUERY_CHARS = 2000;
 const MAX_LABEL_CHARS = 64;
-const MAX_DEGRADED_BRANCHES = 20;
+export const MAX_DEGRADED_BRANCHES = 20;
 /** Semantic groups and authored alternatives, serialized. */
 export const MAX_EVENT_JSON_BYTES = 16 * 1024;
 

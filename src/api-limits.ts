@@ -1,0 +1,20 @@
+import { MAX_EXCLUDE_TOOLS } from './recall/compact-messages.rules';
+import { MAX_DEGRADED_BRANCHES, MAX_EVENT_REFS } from './recall/events/recall-event.rules';
+import { MAX_FEEDBACK_ITEMS, MAX_REFS_PER_ITEM } from './feedback/feedback.rules';
+import { MAX_BATCH_ITEMS } from './tool-results/tool-result-batch.rules';
+import type { ListLimits } from './common/graphql/list-limits';
+
+/**
+ * The bounds of the API's list arguments, checked before an operation runs (R-OP-5); any other
+ * list holds at most 100. Each module's own rules check the same bounds again, with messages
+ * that name the item.
+ */
+export const API_LIST_LIMITS: ListLimits = {
+  'recordToolResults.input': MAX_BATCH_ITEMS,
+  'compactMessages.input.excludeTools': MAX_EXCLUDE_TOOLS,
+  'recordRecallEvent.input.results': MAX_EVENT_REFS,
+  'recordRecallEvent.input.degradedBranches': MAX_DEGRADED_BRANCHES,
+  'submitRecallFeedback.input.recalls': MAX_FEEDBACK_ITEMS,
+  'submitRecallFeedback.input.recalls.irrelevantResultRefs': MAX_REFS_PER_ITEM,
+  'submitRecallFeedback.input.recalls.hypothesisFeedback': MAX_REFS_PER_ITEM,
+};
