@@ -12,6 +12,7 @@ import { compactMessagesOps } from './ops/compact-messages';
 import { graphqlFloorOps } from './ops/graphql-floor';
 import { recallBlockOps } from './ops/recall-block';
 import { recallMemoryOps } from './ops/recall-memory';
+import { retentionSweepOps } from './ops/retention-sweep';
 import { submitFeedbackOps } from './ops/submit-feedback';
 import { recallToolResultOps } from './ops/recall-tool-result';
 import { recordToolResultsOps } from './ops/record-tool-results';
@@ -23,7 +24,7 @@ import { type BenchReport, formatTable, writeJson } from './report';
  * seeded data set, and measures each operation next to the raw SQL doing the same work.
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
- * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact,feedback), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
+ * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
  * BENCH_LOG_LEVEL (warn).
  */
 
@@ -98,6 +99,8 @@ async function run(teardown: Teardown): Promise<boolean> {
     path: recallToolResultOps,
     compact: compactMessagesOps,
     feedback: submitFeedbackOps,
+    // Last: it ages and deletes the whole data set.
+    sweep: retentionSweepOps,
   };
   for (const [name, ops] of Object.entries(table)) {
     if (only && !only.includes(name)) continue;
