@@ -36,7 +36,7 @@ type Step = { table: SweptTable; days: number; run: (cutoff: Date, limit: number
 export class RetentionService implements OnApplicationShutdown {
   private readonly logger = new Logger(RetentionService.name);
   /** This process, as a lease holder. */
-  private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly holder = `${hostname().slice(0, 32)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private running: Promise<RetentionReport> | null = null;
   private stopping = false;
 
@@ -63,6 +63,7 @@ export class RetentionService implements OnApplicationShutdown {
       return { skipped: true, deleted: [], durationMs: Date.now() - started };
     }
     const deleted: TableCount[] = [];
+    let leaseLost = false;
     try {
       for (const step of this.steps()) {
         const cutoff = new Date(now.getTime() - step.days * DAY_MS);
@@ -72,12 +73,14 @@ export class RetentionService implements OnApplicationShutdown {
           count += rows;
           this.metrics.swept(step.table, rows);
           if (rows < batchSize || this.stopping) break;
-          // Between batches: keep the lease, or stop if another replica took it over.
-          if (!(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs))) break;
+          // Between batches: keep the lease, or stop the whole sweep if another replica took it over.
+          leaseLost = !(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs));
+          if (leaseLost) break;
         }
         deleted.push({ table: step.table, count });
-        if (this.stopping) break;
+        if (this.stopping || leaseLost) break;
       }
+      if (leaseLost) this.logger.warn({ msg: 'retention sweep stopped: another replica took the sweep lease over' });
     } finally {
       await this.repository.releaseLease(SWEEP_LEASE, this.holder);
     }

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
-import { Allow, IsBoolean, IsString, ValidateNested } from 'class-validator';
+import { Allow, IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ResultRefType } from '../../recall/events/recall-event.rules';
 import { FeedbackQuality } from '../feedback.rules';
 
@@ -75,11 +75,13 @@ export class RecallFeedbackInput {
   feedbackComment?: string | null;
 
   @Field(() => [ResultRefInput], { nullable: true })
+  @IsOptional()
   @ValidateNested({ each: true })
   @Type(() => ResultRefInput)
   irrelevantResultRefs?: ResultRefInput[] | null;
 
   @Field(() => [HypothesisFeedbackInput], { nullable: true })
+  @IsOptional()
   @ValidateNested({ each: true })
   @Type(() => HypothesisFeedbackInput)
   hypothesisFeedback?: HypothesisFeedbackInput[] | null;
