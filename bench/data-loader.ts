@@ -117,6 +117,9 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
       ],
     );
     await client.query('alter table bench_payloads add primary key (ord)');
+    // The search document is a trigger's work, and triggers are off for this load: computed once a variant.
+    await client.query(`alter table bench_payloads add column search_vector tsvector`);
+    await client.query(`update bench_payloads set search_vector = message_tool_results_search_document(tool_name, tool_input, tool_output)`);
     await client.query('commit');
 
     const anchor = (await client.query<{ at: string }>(`select date_trunc('minute', now()) - interval '1 minute' as at`)).rows[0].at;
@@ -125,10 +128,10 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
       await client.query(
         `insert into message_tool_results
            (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-            summary_oneliner, schema_hint, head_preview, stub, size_tokens)
+            summary_oneliner, schema_hint, head_preview, stub, size_tokens, search_vector)
          select ${seededUuidSql(`'snapshot:' || n`)}, c.user_id, c.message_id, c.id, p.tool_name, p.tool_input, p.tool_output,
                 $1::timestamptz - ($2::int - n) * (interval '90 days' / $2::int), 'toolu_bench_' || n, m.mem_id, p.size_chars,
-                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id), p.size_tokens
+                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id), p.size_tokens, p.search_vector
            from generate_series($3::int, $4::int) as n
            cross join lateral (select 'mem_' || translate(substr(md5('${BENCH_SEED}:mem:' || n), 1, 16), '0189', 'wxyz') as mem_id) m
            join bench_conversations c on c.ord = n % $5

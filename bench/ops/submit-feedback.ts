@@ -29,8 +29,9 @@ const LOAD_EVENTS = `select id, results from recall_events where team_id = $1 an
 export async function submitFeedbackOps(ctx: BenchContext): Promise<ResultRow[]> {
   const { data } = ctx;
   const userId = data.userIds[0];
-  await ctx.raw.query(`insert into feature_flags (id, key, team_id, enabled) values (gen_random_uuid(), 'recall_feedback_enabled', $1, true)
-                         on conflict do nothing`, [data.teamId]);
+  // Through the API: it also clears the service's flag cache.
+  const admin = await signToken({ userId, teamId: data.teamId, scopes: ['admin'], secret: BENCH_JWT_SECRET, expiresInSeconds: 3600 });
+  await ctx.service.call(`mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { enabled } }`, {}, admin);
   const events = Array.from({ length: EVENTS }, () => newRecallEventId());
   const refs = (i: number) => JSON.stringify([1, 2, 3].map((rank) => ({ type: 'EVIDENCE', id: `ev_${i}_${rank}`, rank })));
   for (const [i, id] of events.entries()) {
