@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { FeedbackModule } from './feedback/feedback.module';
+import { McpModule } from './mcp/mcp.module';
 import { RecallModule } from './recall/recall.module';
 import { RetentionModule } from './retention/retention.module';
 import { TenancyModule } from './tenancy/tenancy.module';
@@ -41,6 +42,7 @@ export class AppModule {
         RecallModule,
         FeedbackModule,
         RetentionModule,
+        McpModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: GraphqlErrorFilter },

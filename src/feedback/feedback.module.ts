@@ -13,5 +13,6 @@ export const FEEDBACK_RESOLVERS = [FeedbackResolver];
 @Module({
   imports: [TenancyModule, RecallModule],
   providers: [FeedbackEventRepository, FeedbackService, FeedbackInspectionService, FeedbackMetrics, ...FEEDBACK_METRIC_PROVIDERS, ...FEEDBACK_RESOLVERS],
+  exports: [FeedbackService],
 })
 export class FeedbackModule {}

@@ -27,6 +27,6 @@ export const RECALL_RESOLVERS = [RecallResolver, LedgerResolver, RecallEventsRes
     ...RECALL_METRIC_PROVIDERS,
     ...RECALL_RESOLVERS,
   ],
-  exports: [RecallEventService],
+  exports: [RecallEventService, LedgerService, RecallBlockService, RecallSearchService],
 })
 export class RecallModule {}

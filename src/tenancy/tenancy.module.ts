@@ -26,6 +26,6 @@ export const TENANCY_RESOLVERS = [TenancyResolver];
     ...TENANCY_RESOLVERS,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [FeatureFlagService, SpaceService],
+  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService],
 })
 export class TenancyModule {}

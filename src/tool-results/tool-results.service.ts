@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { BadUserInputError, ConflictError, NotFoundError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
+import { isStorableText } from '../common/text/storable-text';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy/actor-context';
 import { newMemId } from './mem-id';
@@ -170,6 +171,7 @@ export class ToolResultsService {
 
   async history(actor: ActorContext, filter: HistoryFilter, first: number, after?: string | null, columns: SnapshotColumns = {}): Promise<HistoryPage> {
     const limit = checkPageSize(first);
+    if (filter.toolName && !isStorableText(filter.toolName)) throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
     const position = after ? decodeCursor(after) : null;
     const records = await this.repository.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };

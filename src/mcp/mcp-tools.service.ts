@@ -1,0 +1,305 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { AppError } from '../common/errors/app-error';
+import { UuidPipe } from '../common/graphql/uuid.pipe';
+import { countTokens } from '../common/text/tokenizer';
+import { AppConfig } from '../config/app-config';
+import { FeedbackService } from '../feedback/feedback.service';
+import { FeedbackQuality, type FeedbackItem } from '../feedback/feedback.rules';
+import { currentRequestId } from '../observability/request-context';
+import { ResultRefType } from '../recall/events/recall-event.rules';
+import { MIN_ANSWER_TOKENS } from '../recall/ledger/answer-window';
+import { LedgerService } from '../recall/ledger.service';
+import { checkPriorQuery } from '../recall/prior-results.rules';
+import { RecallBlockService } from '../recall/recall-block.service';
+import { RecallSearchService } from '../recall/recall-search.service';
+import type { ActorContext } from '../tenancy/actor-context';
+import { FeatureFlagService } from '../tenancy/feature-flag.service';
+import { FeatureFlagKey } from '../tenancy/feature-flags';
+import { Scope } from '../tenancy/scopes';
+import { DEFAULT_ANSWER_MAX_TOKENS } from '../tool-results/handle/stub';
+import { ToolResultsService } from '../tool-results/tool-results.service';
+import {
+  errorResult,
+  feedbackAnswer,
+  missingScopeResult,
+  previouslyFetchedAnswer,
+  priorAnswer,
+  priorHeading,
+  recallMemoryAnswer,
+  textResult,
+} from './mcp-answers';
+
+export const MCP_SERVER_NAME = 'recall-ledger';
+export const MCP_SERVER_VERSION = '0.1.0';
+
+export const MCP_TOOL_NAMES = {
+  RECALL_TOOL_RESULT: 'recall_tool_result',
+  RECALL_PRIOR_TOOL_RESULT: 'recall_prior_tool_result',
+  RECALL_MEMORY: 'recall_memory',
+  PREVIOUSLY_FETCHED: 'previously_fetched',
+  SUBMIT_FEEDBACK: 'submit_recall_session_feedback',
+} as const;
+
+/** No tool answer is longer than this many tokens (o200k), whatever the configured recall bound. */
+export const MCP_ANSWER_MAX_TOKENS = 8_000;
+
+const int = () => z.number().int();
+
+// The seed's snake_case arguments (R-MCP-1). Bounds are the services' own: a value out of range
+// gets the same coded error text as over GraphQL, not a schema error.
+const recallToolResultShape = {
+  mem_id: z.string().describe('The mem id from a stub or a listing, e.g. mem_01J...'),
+  format: z.enum(['summary', 'full']).optional().describe('summary (default): the stored stub; full: the payload, windowed from offset 0.'),
+  query: z.string().optional().describe('Only the parts of the payload that mention this text.'),
+  offset: int().optional().describe('Start of the window, in characters (continue a cut answer with the offset it names).'),
+  max_chars: int().optional().describe('Most characters of the window.'),
+  json_path: z.string().optional().describe('A dotted path into a JSON payload, e.g. items.3.price.'),
+  max_tokens: int().optional().describe('Lowers the token bound of this answer (at least 100).'),
+};
+
+const priorToolResultShape = {
+  tool_name: z.string().optional().describe('Only results of this tool.'),
+  since_days: int().optional().describe('Only results of the last N days (1 to 3650).'),
+  conversation_id: z.string().optional().describe('Only results of this conversation (UUID).'),
+  limit: int().optional().describe('How many results, newest first (1 to 100; default 1). A single result comes with its payload.'),
+};
+
+const recallMemoryShape = {
+  space_id: z.string().describe('The space to search (UUID).'),
+  query: z.string().describe('Words to find in stored tool results.'),
+  conversation_id: z.string().optional().describe('Only results of this conversation (UUID).'),
+  tool_name: z.string().optional().describe('Only results of this tool.'),
+  since_days: int().optional().describe('Only results of the last N days (1 to 3650).'),
+  limit: int().optional().describe('Most results (1 to 50; default 5).'),
+};
+
+const previouslyFetchedShape = {
+  conversation_id: z.string().describe('The conversation (UUID).'),
+  user_message: z.string().optional().describe("The user's latest message (used for recall-intent gating)."),
+};
+
+const quality = z.enum(['low', 'medium', 'high', 'LOW', 'MEDIUM', 'HIGH']);
+const refType = z.enum([
+  ...(Object.values(ResultRefType).map((t) => t.toLowerCase()) as [string, ...string[]]),
+  ...(Object.values(ResultRefType) as [string, ...string[]]),
+]);
+
+const feedbackShape = {
+  recalls: z
+    .array(
+      z.object({
+        recall_event_id: z.string().describe('The recall_event_id a recall answered with.'),
+        used: z.boolean().describe('Whether you used at least one result.'),
+        answer_supported: z.boolean().optional(),
+        quality: quality.optional(),
+        missing_context: z.boolean().optional(),
+        irrelevant: z.boolean().optional(),
+        feedback_comment: z.string().optional().describe('Required for low quality, missing context or irrelevant results; no private user content.'),
+        irrelevant_result_refs: z.array(z.object({ type: refType, id: z.string(), rank: int().optional() })).optional(),
+        hypothesis_feedback: z
+          .array(
+            z.object({
+              hypothesis_id: z.string(),
+              used: z.boolean().optional(),
+              quality: quality.optional(),
+              contradicted: z.boolean().optional(),
+              feedback_comment: z.string().optional(),
+            }),
+          )
+          .optional(),
+        client_feedback_id: z.string().optional().describe('Idempotency key: a replay records nothing new.'),
+      }),
+    )
+    .describe('One judgment per recall, in order (1 to 50).'),
+};
+
+type FeedbackArgs = z.infer<z.ZodObject<typeof feedbackShape>>;
+
+/** snake_case judgments to the service's items: quality and ref types as its upper-case enums. */
+export function feedbackItemsOf(args: FeedbackArgs): FeedbackItem[] {
+  return args.recalls.map((r) => ({
+    recallEventId: r.recall_event_id,
+    used: r.used,
+    answerSupported: r.answer_supported ?? null,
+    quality: r.quality ? (r.quality.toUpperCase() as FeedbackQuality) : null,
+    missingContext: r.missing_context ?? null,
+    irrelevant: r.irrelevant ?? null,
+    feedbackComment: r.feedback_comment ?? null,
+    irrelevantResultRefs: r.irrelevant_result_refs?.map((ref) => ({ type: ref.type.toUpperCase(), id: ref.id, rank: ref.rank ?? null })) ?? null,
+    hypothesisFeedback:
+      r.hypothesis_feedback?.map((h) => ({
+        hypothesisId: h.hypothesis_id,
+        used: h.used ?? null,
+        quality: h.quality ? (h.quality.toUpperCase() as FeedbackQuality) : null,
+        contradicted: h.contradicted ?? null,
+        feedbackComment: h.feedback_comment ?? null,
+      })) ?? null,
+    clientFeedbackId: r.client_feedback_id ?? null,
+  }));
+}
+
+/**
+ * The model-facing tools over MCP (R-MCP-1): one server per request, built for its actor. Each
+ * tool calls the service its GraphQL twin calls, after the same scope check; every outcome,
+ * failures included, is a tool result the model can read.
+ */
+@Injectable()
+export class McpToolsService {
+  private readonly logger = new Logger(McpToolsService.name);
+
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly toolResults: ToolResultsService,
+    private readonly search: RecallSearchService,
+    private readonly blocks: RecallBlockService,
+    private readonly feedback: FeedbackService,
+    private readonly flags: FeatureFlagService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** A server with the tools this actor's team has: the feedback tool only while feedback is enabled. */
+  async serverFor(actor: ActorContext): Promise<McpServer> {
+    const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
+
+    server.registerTool(
+      MCP_TOOL_NAMES.RECALL_TOOL_RESULT,
+      {
+        description:
+          'Read back a stored tool result by its mem id (from a stub or a listing): the stub (summary), the payload windowed (full, offset/max_chars), ' +
+          'only the parts matching a query, or the value at a json_path. Needs memory:read.',
+        inputSchema: recallToolResultShape,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) =>
+        this.run(actor, Scope.MEMORY_READ, async () =>
+          textResult(
+            await this.ledger.recall(actor, {
+              memId: args.mem_id,
+              format: args.format === 'full' ? 'FULL' : 'SUMMARY',
+              query: args.query ?? null,
+              offset: args.offset ?? null,
+              maxChars: args.max_chars ?? null,
+              jsonPath: args.json_path ?? null,
+              maxTokens: args.max_tokens ?? null,
+            }),
+          ),
+        ),
+    );
+
+    server.registerTool(
+      MCP_TOOL_NAMES.RECALL_PRIOR_TOOL_RESULT,
+      {
+        description:
+          'The most recent stored results of a tool (by tool_name, since_days, conversation_id), newest first, each with its date and mem id. ' +
+          'A single result comes with its payload; several come as stubs to re-expand with recall_tool_result. Needs memory:read.',
+        inputSchema: priorToolResultShape,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) => this.run(actor, Scope.MEMORY_READ, async () => textResult(await this.priorToolResults(actor, args))),
+    );
+
+    server.registerTool(
+      MCP_TOOL_NAMES.RECALL_MEMORY,
+      {
+        description:
+          'Full-text search over your stored tool results in one space. Answers ranked hits (date, tool call, summary, mem id) and a recall_event_id ' +
+          'to judge with submit_recall_session_feedback when it is offered. Needs memory:read.',
+        inputSchema: recallMemoryShape,
+        annotations: { readOnlyHint: false, openWorldHint: false },
+      },
+      (args) =>
+        this.run(actor, Scope.MEMORY_READ, async () => {
+          const outcome = await this.search.search(actor, {
+            spaceId: new UuidPipe('space_id').transform(args.space_id),
+            query: args.query,
+            conversationId: new UuidPipe('conversation_id', true).transform(args.conversation_id) ?? null,
+            toolName: args.tool_name ?? null,
+            sinceDays: args.since_days ?? null,
+            limit: args.limit ?? 5,
+          });
+          return textResult(recallMemoryAnswer(args.query, outcome));
+        }),
+    );
+
+    server.registerTool(
+      MCP_TOOL_NAMES.PREVIOUSLY_FETCHED,
+      {
+        description:
+          'The "Previously fetched" block of a conversation: its most recent tool results as dated one-line snapshots, with their mem ids and a recall_event_id. Needs memory:read.',
+        inputSchema: previouslyFetchedShape,
+        annotations: { readOnlyHint: false, openWorldHint: false },
+      },
+      (args) =>
+        this.run(actor, Scope.MEMORY_READ, async () => {
+          const conversationId = new UuidPipe('conversation_id').transform(args.conversation_id);
+          return textResult(previouslyFetchedAnswer(await this.blocks.build(actor, conversationId, args.user_message ?? null)));
+        }),
+    );
+
+    // Absent, not refused, while the team does not collect feedback: tools/list omits it and
+    // tools/call answers the SDK's tool-not-found.
+    if (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)) {
+      server.registerTool(
+        MCP_TOOL_NAMES.SUBMIT_FEEDBACK,
+        {
+          description:
+            'After answering the user, judge the recalls you used (recall_event_id from recall_memory or previously_fetched). Items are recorded in order; ' +
+            'on an error, the items before failed_index are recorded: follow next_action and remediation, do not resend them. Needs feedback:write.',
+          inputSchema: feedbackShape,
+          annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+        },
+        (args) =>
+          this.run(actor, Scope.FEEDBACK_WRITE, async () => {
+            const outcome = await this.feedback.submit(actor, feedbackItemsOf(args));
+            return textResult(feedbackAnswer(outcome), outcome.error !== null);
+          }),
+      );
+    }
+    return server;
+  }
+
+  /** priorToolResults' query; its snapshots as dated blocks, within the answer bound. */
+  private async priorToolResults(actor: ActorContext, args: { tool_name?: string; since_days?: number; conversation_id?: string; limit?: number }): Promise<string> {
+    const limit = args.limit ?? 1;
+    const since = checkPriorQuery(limit, args.since_days ?? null, new Date());
+    const conversationId = new UuidPipe('conversation_id', true).transform(args.conversation_id) ?? null;
+    const page = await this.toolResults.history(actor, { conversationId, toolName: args.tool_name ?? null, since }, limit, null);
+    const budget = Math.min(this.config.recall.answerMaxTokens ?? DEFAULT_ANSWER_MAX_TOKENS, MCP_ANSWER_MAX_TOKENS);
+    // Room for the answer's own first and last lines.
+    let room = budget - 120;
+
+    if (page.records.length === 1) {
+      const [record] = page.records;
+      const heading = priorHeading(record, 0);
+      const maxTokens = Math.max(MIN_ANSWER_TOKENS, room - countTokens(heading) - 10);
+      const payload = await this.ledger.recall(actor, { memId: record.memId, format: 'FULL', query: null, offset: null, maxChars: null, jsonPath: null, maxTokens });
+      return priorAnswer({ blocks: [`${heading}\n${payload}`], omitted: 0, hasMore: page.hasNextPage });
+    }
+    const blocks: string[] = [];
+    for (const [index, record] of page.records.entries()) {
+      const block = `${priorHeading(record, index)}\n${record.handle.stub}`;
+      const tokens = countTokens(block) + 2;
+      if (tokens > room) break;
+      room -= tokens;
+      blocks.push(block);
+    }
+    return priorAnswer({ blocks, omitted: page.records.length - blocks.length, hasMore: page.hasNextPage });
+  }
+
+  /** The scope check of the GraphQL twin, then the work; every failure becomes a tool error. */
+  private async run(actor: ActorContext, scope: Scope, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    if (!actor.hasScope(scope)) return missingScopeResult(scope);
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        // The code only: a driver's message may quote the statement's values.
+        this.logger.error({ msg: 'MCP tool failed', name: (error as Error)?.name ?? null, code: (error as { code?: unknown })?.code ?? null, requestId: currentRequestId() ?? null });
+      }
+      return errorResult(error, currentRequestId());
+    }
+  }
+}
