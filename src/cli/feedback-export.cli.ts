@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { Pool } from 'pg';
 import { UUID_PATTERN } from '../common/uuid-pattern';
+import { ConfigError, loadConfig } from '../config/load-config';
 import { FEEDBACK_CASE_SCHEMA, feedbackCaseLine } from '../feedback/export/feedback-case';
 import { FeedbackExportRepository } from '../feedback/export/feedback-export.repository';
 
@@ -79,8 +80,15 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  // A CLI entry point: the environment is read here and nowhere else.
-  const databaseUrl = process.env.DATABASE_URL;
+  // The environment, validated once like the service's (a malformed variable is named).
+  let databaseUrl: string | undefined;
+  try {
+    databaseUrl = loadConfig().database.url;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`feedback:export: ${error.message}\n`);
+    return 1;
+  }
   if (!databaseUrl) {
     process.stderr.write('feedback:export: DATABASE_URL is required (the PostgreSQL URL of the recall-ledger database)\n');
     return 1;

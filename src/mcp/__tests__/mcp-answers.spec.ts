@@ -1,7 +1,7 @@
 import { BadUserInputError, NotFoundError } from '../../common/errors/app-error';
 import { FeedbackNextAction } from '../../feedback/feedback.rules';
 import { errorResult, feedbackAnswer, missingScopeResult, priorAnswer } from '../mcp-answers';
-import { feedbackItemsOf } from '../mcp-tools.service';
+import { feedbackItemsOf } from '../mcp-tool-inputs';
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
