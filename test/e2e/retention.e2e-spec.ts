@@ -198,7 +198,7 @@ describe('Retention and deletion (e2e)', () => {
       expect(writer.slowestMs).toBeLessThan(5000);
       // The 500 newer (and the 2 + the writer's fresh ones) remain; none past 180 days does.
       expect(await snapshotsOf(alice.userId, `created_at < now() - interval '180 days'`)).toBe(0);
-      expect(await snapshotsOf(alice.userId, `tool_use_id like 'toolu_n_%'`)).toBe(500);
+      expect(await snapshotsOf(alice.userId, `starts_with(tool_use_id, 'toolu_n_')`)).toBe(500);
       expect(await snapshotsOf(alice.userId)).toBe(502 + writer.calls);
 
       // A second sweep finds nothing; the counter stays.
@@ -350,7 +350,7 @@ describe('Retention and deletion (e2e)', () => {
         await lock.query('rollback').catch(() => undefined);
         lock.release();
       }
-      expect(await snapshotsOf(alice.userId, `tool_use_id like 'toolu_c_%'`)).toBe(0);
+      expect(await snapshotsOf(alice.userId, `starts_with(tool_use_id, 'toolu_c_')`)).toBe(0);
       expect(await scalar(`select count(*) from recall_events where id = any($1)`, [events])).toBe(0);
       // All three processes share one registry here: 3,000 counted once, not per instance.
       expect(await metric('tool_results_retention_deletes_total')).toBe(counter + 3000);
@@ -365,7 +365,7 @@ describe('Retention and deletion (e2e)', () => {
 
       await t.sql.query(`insert into retention_leases (name, holder, expires_at) values ($1, 'replica-alive', now() + interval '10 minutes')`, [SWEEP_LEASE]);
       for (const instance of [t, ...replicas]) expect(await sweepOk(admin, instance)).toEqual({ skipped: true, deleted: [], durationMs: expect.any(Number) });
-      expect(await snapshotsOf(alice.userId, `tool_use_id like 'toolu_d_%'`)).toBe(20);
+      expect(await snapshotsOf(alice.userId, `starts_with(tool_use_id, 'toolu_d_')`)).toBe(20);
       expect(await leases()).toEqual([{ name: SWEEP_LEASE, holder: 'replica-alive' }]);
 
       // The holder died: its lease ran out.
@@ -373,7 +373,7 @@ describe('Retention and deletion (e2e)', () => {
       const report = await sweepOk(admin, replicas[0]);
       expect(report.skipped).toBe(false);
       expect(countsOf(report.deleted)).toEqual(sweptCounts({ message_tool_results: 20 }));
-      expect(await snapshotsOf(alice.userId, `tool_use_id like 'toolu_d_%'`)).toBe(0);
+      expect(await snapshotsOf(alice.userId, `starts_with(tool_use_id, 'toolu_d_')`)).toBe(0);
       expect(await leases()).toEqual([]);
     });
   });
