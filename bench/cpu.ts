@@ -2,15 +2,33 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** CPU time so far, in ms: this process (service and bench share it) and the PostgreSQL processes it started. */
+/** CPU time so far, in ms: the service's process, this (load-generating) process, and the PostgreSQL it started. */
 export interface CpuSnapshot {
-  nodeMs: number;
+  serviceMs: number;
+  clientMs: number;
   postgresMs: number;
+}
+
+let servicePid: number | undefined;
+
+/** The service runs in a child process (harness.ts); its CPU is read from /proc. */
+export function watchServiceCpu(pid: number): void {
+  servicePid = pid;
 }
 
 export function cpuNow(): CpuSnapshot {
   const usage = process.cpuUsage();
-  return { nodeMs: (usage.user + usage.system) / 1000, postgresMs: postgresCpuMs() };
+  return { serviceMs: servicePid === undefined ? 0 : processCpuMs(servicePid), clientMs: (usage.user + usage.system) / 1000, postgresMs: postgresCpuMs() };
+}
+
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
 }
 
 /**

@@ -1,18 +1,13 @@
-import 'reflect-metadata';
+import { fork } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
-import { AppModule } from '../src/app.module';
-import { loadConfig } from '../src/config/load-config';
-import { configureApp } from '../src/configure-app';
 import { withDatabase } from '../src/database/database-url';
 import { type RunningPostgres, startEmbeddedPostgres } from '../src/database/embedded-postgres';
-import { createRootLogger } from '../src/observability/logger';
+import type { ServiceMessage, ServiceReply } from './service-process';
 
 export const BENCH_JWT_SECRET = 'bench-secret-that-is-long-enough-for-hs256-0001';
 const DATABASE = 'recall_bench';
@@ -69,7 +64,8 @@ export async function startDatabase(teardown: Teardown, pgStatStatements: boolea
 
   // Loading a million rows writes a lot of WAL: fewer forced checkpoints. Nothing else is tuned.
   const settings = ["alter system set max_wal_size = '8GB'"];
-  if (pgStatStatements) settings.push("alter system set shared_preload_libraries = 'pg_stat_statements'");
+  // 'all': the statements inside record_tool_results show up too, not only the call.
+  if (pgStatStatements) settings.push("alter system set shared_preload_libraries = 'pg_stat_statements'", "alter system set pg_stat_statements.track = 'all'");
   await withClient(server.url, async (c) => {
     for (const sql of settings) await c.query(sql);
     await c.query('select pg_reload_conf()');
@@ -88,25 +84,61 @@ export async function startDatabase(teardown: Teardown, pgStatStatements: boolea
 
 export interface RunningService {
   baseUrl: URL;
-  app: NestExpressApplication;
+  /** The service's process id, for its CPU time. */
+  pid: number;
+  /** Starts the CPU profiler in the service (BENCH_PROFILE=1). */
+  startProfile(): Promise<void>;
+  /** Stops it and writes the profile (a `.cpuprofile`, as `--cpu-prof` writes) to `file`. */
+  stopProfile(file: string): Promise<void>;
 }
 
-/** The real service in this process, the way `npm start` runs it, on 127.0.0.1 and a free port. */
+/**
+ * The real service in a process of its own, the way `npm start` runs it, on 127.0.0.1 and a free
+ * port: its CPU and event loop are its own, not shared with the load generator.
+ */
 export async function startService(teardown: Teardown, databaseUrl: string, dataDir: string): Promise<RunningService> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    AUTH_JWT_SECRET: BENCH_JWT_SECRET,
-    // Production logs one access line per request at info; the bench keeps the console readable.
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  const child = fork(join(__dirname, 'service-process.ts'), [], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      AUTH_JWT_SECRET: BENCH_JWT_SECRET,
+      // Production logs one access line per request at info; the bench keeps the console readable.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), { bufferLogs: true });
-  teardown.add('close the service', () => app.close());
-  configureApp(app, config, createRootLogger(config.logLevel));
-  await app.listen(0, '127.0.0.1'); // the app applies the migrations during init
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  return { baseUrl: new URL(`http://127.0.0.1:${port}`), app };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  teardown.add('stop the service', async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.send({ type: 'close' } satisfies ServiceMessage);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  });
+  const next = (): Promise<ServiceReply> =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the service exited (${code}) before it answered`));
+      child.once('exit', onExit);
+      child.once('message', (message: ServiceReply) => {
+        child.off('exit', onExit);
+        resolve(message);
+      });
+    });
+  const ask = async (message: ServiceMessage): Promise<void> => {
+    const answer = next();
+    child.send(message);
+    const got = await answer;
+    if (got.type === 'failed') throw new Error(`service: ${got.message}`);
+  };
+  const ready = await next();
+  if (ready.type !== 'ready') throw new Error(`the service did not start: ${ready.type === 'failed' ? ready.message : ready.type}`);
+  return {
+    baseUrl: new URL(`http://127.0.0.1:${ready.port}`),
+    pid: child.pid ?? 0,
+    startProfile: () => ask({ type: 'profile-start' }),
+    stopProfile: (file) => ask({ type: 'profile-stop', file }),
+  };
 }
 
 export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {

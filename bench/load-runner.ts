@@ -42,8 +42,9 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
-  /** CPU per measured request: this Node process (service + client) and PostgreSQL. */
+  /** CPU per measured request: the service's Node process, the load generator's (client; `pg` on the raw side), PostgreSQL. */
   nodeCpuMsPerRequest: number;
+  clientCpuMsPerRequest: number;
   postgresCpuMsPerRequest: number;
 }
 
@@ -72,7 +73,8 @@ export async function runLoad(task: Task, options: LoadOptions): Promise<LoadRes
     rps: (recorder.size / elapsedMs) * 1000,
     p50: recorder.percentile(0.5),
     p99: recorder.percentile(0.99),
-    nodeCpuMsPerRequest: perRequest(cpuAfter.nodeMs - cpuBefore.nodeMs),
+    nodeCpuMsPerRequest: perRequest(cpuAfter.serviceMs - cpuBefore.serviceMs),
+    clientCpuMsPerRequest: perRequest(cpuAfter.clientMs - cpuBefore.clientMs),
     postgresCpuMsPerRequest: perRequest(cpuAfter.postgresMs - cpuBefore.postgresMs),
   };
 }

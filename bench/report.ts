@@ -42,8 +42,9 @@ export function formatTable(rows: readonly ResultRow[]): string {
   const out = [line(HEADERS), widths.map((w) => '─'.repeat(w)).join('─┼─')];
   for (const row of rows) {
     out.push(line(cells(row)));
-    const cpu = [['service', row.service], ['raw', row.raw]] as const;
-    const spent = cpu.flatMap(([side, r]) => (r ? [`${side} node ${r.nodeCpuMsPerRequest.toFixed(2)} ms + postgres ${r.postgresCpuMsPerRequest.toFixed(2)} ms`] : []));
+    const spent: string[] = [];
+    if (row.service) spent.push(`service node ${row.service.nodeCpuMsPerRequest.toFixed(2)} ms + postgres ${row.service.postgresCpuMsPerRequest.toFixed(2)} ms (client ${row.service.clientCpuMsPerRequest.toFixed(2)} ms)`);
+    if (row.raw) spent.push(`raw node ${row.raw.clientCpuMsPerRequest.toFixed(2)} ms + postgres ${row.raw.postgresCpuMsPerRequest.toFixed(2)} ms`);
     out.push(`    · CPU per request: ${spent.join('; ')}`);
     for (const note of row.notes) out.push(`    · ${note}`);
   }

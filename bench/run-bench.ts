@@ -1,11 +1,13 @@
+import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { signToken } from '../src/tenancy/token-signer';
 import { loadDataSet } from './data-loader';
 import { explainHotReads } from './explain';
+import { watchServiceCpu } from './cpu';
 import { GraphqlClient } from './graphql-client';
-import type { LoadResult } from './load-runner';
+import { type LoadResult, runLoad } from './load-runner';
 import { BENCH_JWT_SECRET, startDatabase, startService, Teardown } from './harness';
 import type { BenchContext, BenchSettings, ResultRow } from './ops/context';
 import { compactMessagesOps } from './ops/compact-messages';
@@ -17,18 +19,23 @@ import { submitFeedbackOps } from './ops/submit-feedback';
 import { recallToolResultOps } from './ops/recall-tool-result';
 import { recordToolResultsOps } from './ops/record-tool-results';
 import { StatementStats } from './pg-stats';
+import { type CpuProfile, formatSummary, summarizeProfile } from './profile-summary';
 import { type BenchReport, formatTable, writeJson } from './report';
 
 /*
- * `npm run bench`: SPEC §9. Starts its own PostgreSQL and the service in this process, loads a
+ * `npm run bench`: SPEC §9. Starts its own PostgreSQL and the service in a process of its own, loads a
  * seeded data set, and measures each operation next to the raw SQL doing the same work.
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
  * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
- * BENCH_LOG_LEVEL (warn).
+ * BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1 (a CPU profile of the service per op, summarized by package).
  */
 
 const RESULTS = join(__dirname, 'results', 'latest.json');
+const PROFILES = join(__dirname, 'results', 'profiles');
+const SERVICE_WARMUP_MS = 5000;
+
+const indent = (text: string, prefix: string): string => text.split('\n').map((line) => prefix + line).join('\n');
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -42,7 +49,7 @@ const log = (line: string): void => console.log(line);
 
 function summary(r: LoadResult | null): string {
   if (!r) return '—';
-  const cpu = `CPU/request: node ${r.nodeCpuMsPerRequest.toFixed(2)} ms, postgres ${r.postgresCpuMsPerRequest.toFixed(2)} ms`;
+  const cpu = `CPU/request: service ${r.nodeCpuMsPerRequest.toFixed(2)} ms, client ${r.clientCpuMsPerRequest.toFixed(2)} ms, postgres ${r.postgresCpuMsPerRequest.toFixed(2)} ms`;
   return `${r.rps.toFixed(0)} rps, p50 ${r.p50.toFixed(2)} ms (${cpu})`;
 }
 
@@ -63,6 +70,9 @@ async function run(teardown: Teardown): Promise<boolean> {
   log(`recall-ledger bench: ${size.snapshots.toLocaleString('en-US')} snapshots, ${size.conversations} conversations, ${size.users} users`);
   const database = await startDatabase(teardown, pgStats);
   const service = await startService(teardown, database.url, database.folder);
+  watchServiceCpu(service.pid);
+  const profiling = process.env.BENCH_PROFILE === '1';
+  if (profiling) mkdirSync(PROFILES, { recursive: true });
   log(`service on ${service.baseUrl.origin}, migrations applied`);
 
   const loadStarted = performance.now();
@@ -78,6 +88,15 @@ async function run(teardown: Teardown): Promise<boolean> {
   const scopes = ['memory:read', 'memory:write'];
   const tokens = await Promise.all(data.userIds.map((userId) => signToken({ userId, teamId: data.teamId, scopes, secret: BENCH_JWT_SECRET, expiresInSeconds: 3 * 3600 })));
   if (process.env.BENCH_EXPLAIN === '1') await explainHotReads(raw, data, log);
+
+  // A fresh process runs unoptimized code for its first seconds: warm the whole request path once,
+  // so the first row is not measured on a colder service than the others.
+  await runLoad((worker, seq) => client.call('{ me { userId teamId } }', {}, tokens[(worker * 31 + seq) % tokens.length]), {
+    concurrency: 4,
+    warmupMs: 0,
+    durationMs: SERVICE_WARMUP_MS,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+  });
 
   const ctx: BenchContext = {
     data,
@@ -104,9 +123,18 @@ async function run(teardown: Teardown): Promise<boolean> {
   };
   for (const [name, ops] of Object.entries(table)) {
     if (only && !only.includes(name)) continue;
+    const callsBefore = client.calls;
+    if (profiling) await service.startProfile();
     for (const row of await ops(ctx)) {
       rows.push(row);
       log(`  ${row.op} (c=${row.concurrency}): service ${summary(row.service)}; raw ${summary(row.raw)}`);
+    }
+    if (profiling) {
+      const file = join(PROFILES, `${name}.cpuprofile`);
+      await service.stopProfile(file);
+      const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+      log(`  profile of the service during "${name}" (${file}):`);
+      log(indent(formatSummary(summarizeProfile(profile), client.calls - callsBefore), '    '));
     }
   }
 

@@ -51,7 +51,7 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
     const elapsedMs = performance.now() - started;
-    return { requests: latencies.length, errors, elapsedMs, rps: (latencies.length * 1000) / elapsedMs, p50: at(0.5), p99: at(0.99), nodeCpuMsPerRequest: 0, postgresCpuMsPerRequest: 0 };
+    return { requests: latencies.length, errors, elapsedMs, rps: (latencies.length * 1000) / elapsedMs, p50: at(0.5), p99: at(0.99), nodeCpuMsPerRequest: 0, clientCpuMsPerRequest: 0, postgresCpuMsPerRequest: 0 };
   };
 
   const idleUntil = performance.now() + IDLE_MS;
@@ -80,7 +80,7 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
   const serviceRate = (serviceDeleted * 1000) / sweepMs;
   const rawRate = (rawDeleted * 1000) / rawMs;
   const writerRatio = writerDuring.p99 / Math.max(idle.p99, 0.001);
-  const asLoad = (rows: number, ms: number): LoadResult => ({ requests: rows, errors: 0, elapsedMs: ms, rps: (rows * 1000) / ms, p50: 0, p99: 0, nodeCpuMsPerRequest: 0, postgresCpuMsPerRequest: 0 });
+  const asLoad = (rows: number, ms: number): LoadResult => ({ requests: rows, errors: 0, elapsedMs: ms, rps: (rows * 1000) / ms, p50: 0, p99: 0, nodeCpuMsPerRequest: 0, clientCpuMsPerRequest: 0, postgresCpuMsPerRequest: 0 });
   return [
     {
       op: `retention sweep, ${total.toLocaleString('en-US')} expired snapshots (rows/s)`,

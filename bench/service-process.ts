@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from '../src/app.module';
+import { loadConfig } from '../src/config/load-config';
+import { configureApp } from '../src/configure-app';
+import { createRootLogger } from '../src/observability/logger';
+
+/*
+ * The service under test, in a process of its own (forked by harness.ts), started the way
+ * `npm start` starts it: its CPU is then its own, apart from the load generator's. It talks to
+ * the bench over the IPC channel: `ready` with its port once it listens; `profile-start` /
+ * `profile-stop` (BENCH_PROFILE=1) run the V8 CPU profiler, the same one `--cpu-prof` runs;
+ * `close` closes the app and exits.
+ */
+
+export type ServiceMessage = { type: 'profile-start' } | { type: 'profile-stop'; file: string } | { type: 'close' };
+export type ServiceReply = { type: 'ready'; port: number } | { type: 'done'; of: ServiceMessage['type'] } | { type: 'failed'; message: string };
+
+const reply = (message: ServiceReply): void => {
+  process.send?.(message);
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: process.env.DATABASE_URL,
+    DATA_DIR: process.env.DATA_DIR,
+    AUTH_JWT_SECRET: process.env.AUTH_JWT_SECRET,
+    LOG_LEVEL: process.env.LOG_LEVEL,
+  });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, config.database.url ?? ''), { bufferLogs: true });
+  configureApp(app, config, createRootLogger(config.logLevel));
+  await app.listen(0, '127.0.0.1'); // the app applies the migrations during init
+  const { port } = app.getHttpServer().address() as AddressInfo;
+
+  const profiler = new Session();
+  process.on('message', (message: ServiceMessage) => {
+    void handle(message).then(
+      () => reply({ type: 'done', of: message.type }),
+      (error: unknown) => reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+  // The bench went away without saying close: do not outlive it.
+  process.on('disconnect', () => void app.close().finally(() => process.exit(0)));
+
+  async function handle(message: ServiceMessage): Promise<void> {
+    if (message.type === 'profile-start') {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+      await profiler.post('Profiler.start');
+    } else if (message.type === 'profile-stop') {
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      writeFileSync(message.file, JSON.stringify(profile));
+    } else {
+      await app.close();
+      setImmediate(() => process.exit(0));
+    }
+  }
+  reply({ type: 'ready', port });
+}
+
+main().catch((error: unknown) => {
+  reply({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exit(1);
+});
