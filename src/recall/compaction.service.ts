@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import { o200kTokenizer } from '../common/text/tokenizer';
+import { type CountedJson, countJsonArray } from '../common/text/json-array-tokens';
 import type { ActorContext } from '../tenancy/actor-context';
 import type { SnapshotRecord } from '../tool-results/snapshot-record';
 import { MAX_BATCH_ITEMS } from '../tool-results/tool-result-batch.rules';
@@ -44,9 +44,13 @@ export class CompactionService {
     const request = checkCompactMessagesInput(input);
     // Checked here too, so a space the actor may not use is refused even when nothing is recorded.
     if (actor.allowedGeneration(request.spaceId) === undefined) throw new NotFoundError('Space', request.spaceId);
-    const before = JSON.stringify(request.messages);
+    // Each message is serialized and counted once; what compaction leaves alone is not counted
+    // again, and a message counted on an earlier call (the same history, one turn older) is not
+    // tokenized again either.
+    const serialized = new WeakMap<object, string>();
+    const before = countJsonArray(request.messages, serialized);
     const candidates = findCompactionCandidates(request.messages, request.options);
-    if (candidates.length === 0) return unchangedOutcome(request.messages, before, o200kTokenizer.count(before));
+    if (candidates.length === 0) return unchangedOutcome(request.messages, before);
     checkCandidates(candidates, request.messages);
 
     // Recorded (and marked compacted, so a later batch of this call cannot trim them) even when the
@@ -56,21 +60,19 @@ export class CompactionService {
     const handles = snapshots.map((snapshot) => snapshot.handle);
     const stubs = new Map(candidates.map((candidate, index) => [candidate.toolUseId, handles[index].stub]));
     const compacted = applyCompaction(request.messages, stubs);
-    const after = JSON.stringify(compacted);
-    const tokensBefore = o200kTokenizer.count(before);
-    const tokensAfter = o200kTokenizer.count(after);
-    if (tokensBefore - tokensAfter < request.clearAtLeastTokens) {
+    const after = countJsonArray(compacted, serialized);
+    if (before.tokens - after.tokens < request.clearAtLeastTokens) {
       // No stub was handed out: the rows this call marked fall under the cap again.
       await this.toolResults.setCompacted(actor, marked, false);
-      return unchangedOutcome(request.messages, before, tokensBefore);
+      return unchangedOutcome(request.messages, before);
     }
     return {
       messages: compacted,
       compactedCount: candidates.length,
-      charsBefore: before.length,
-      charsAfter: after.length,
-      tokensBefore,
-      tokensAfter,
+      charsBefore: before.json.length,
+      charsAfter: after.json.length,
+      tokensBefore: before.tokens,
+      tokensAfter: after.tokens,
       handles,
     };
   }
@@ -119,14 +121,14 @@ export class CompactionService {
 }
 
 /** The input as it came, measured. */
-function unchangedOutcome(messages: Message[], serialized: string, tokens: number): CompactMessagesOutcome {
+function unchangedOutcome(messages: Message[], measured: CountedJson): CompactMessagesOutcome {
   return {
     messages,
     compactedCount: 0,
-    charsBefore: serialized.length,
-    charsAfter: serialized.length,
-    tokensBefore: tokens,
-    tokensAfter: tokens,
+    charsBefore: measured.json.length,
+    charsAfter: measured.json.length,
+    tokensBefore: measured.tokens,
+    tokensAfter: measured.tokens,
     handles: [],
   };
 }

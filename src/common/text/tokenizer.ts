@@ -15,7 +15,12 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * so ordinary text gets exactly the tokenizer's count.
  */
 const RUN_PIECE = 256;
-const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${RUN_PIECE},}|[^\\s\\p{L}\\p{M}\\p{N}]{${RUN_PIECE},}|\\s{${RUN_PIECE},}`, 'gu');
+// Each branch starts only where its run starts (the lookbehind): without it the engine would
+// rescan every word from each of its letters, quadratic in the word's length.
+const LONG_RUN = new RegExp(
+  `(?<![\\p{L}\\p{M}])[\\p{L}\\p{M}]{${RUN_PIECE},}|(?<![^\\s\\p{L}\\p{M}\\p{N}])[^\\s\\p{L}\\p{M}\\p{N}]{${RUN_PIECE},}|(?<!\\s)\\s{${RUN_PIECE},}`,
+  'gu',
+);
 
 function countPlain(text: string): number {
   return text.length === 0 ? 0 : countO200k(text, PLAIN_TEXT);
@@ -46,3 +51,27 @@ export function countTokens(text: string): number {
  * vocabulary inside the package, so nothing is downloaded at run time.
  */
 export const o200kTokenizer: Tokenizer = { count: countTokens };
+
+const STARTS_WITH_LETTER = /^[A-Za-z]/;
+
+/**
+ * countTokens of a text of lines, counted line by line with each line's count kept in `counted`,
+ * so texts that differ in one line (the stub fitting loop) cost one line's count. Exact when every
+ * line after the first starts with an ASCII letter: no pre-token runs past a line break into a
+ * letter. Otherwise the whole text is counted.
+ */
+export function countTokensByLine(text: string, counted: Map<string, number>): number {
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length; i++) if (!STARTS_WITH_LETTER.test(lines[i])) return countTokens(text);
+  let total = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const piece = i < lines.length - 1 ? `${lines[i]}\n` : lines[i];
+    let tokens = counted.get(piece);
+    if (tokens === undefined) {
+      tokens = countTokens(piece);
+      counted.set(piece, tokens);
+    }
+    total += tokens;
+  }
+  return total;
+}

@@ -93,10 +93,10 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     const out = await inRequest(() =>
       service.compact(actor, { spaceId: space, conversationId: conversation, messages, sizeThreshold: 100, keepLastN: 0 }),
     );
-    // A batch is one multi-row insert; the tool_use ids it carries show its size and order.
-    const batches = statements.filter((s) => s.includes('insert into message_tool_results')).map((s) => s.match(/'tu_\d+'/g) ?? []);
+    // A batch is one call of the write function; the tool_use ids it carries show its size and order.
+    const batches = statements.filter((s) => s.includes('record_tool_results(')).map((s) => s.match(/"tool_use_id":"tu_\d+"/g) ?? []);
     expect(batches.map((b) => b.length)).toEqual([100, 100, 50]);
-    expect(batches.flat()).toEqual(messages.filter((_, i) => i % 2 === 0).map((_, i) => `'tu_${i}'`));
+    expect(batches.flat()).toEqual(messages.filter((_, i) => i % 2 === 0).map((_, i) => `"tool_use_id":"tu_${i}"`));
     expect(out.compactedCount).toBe(250);
     expect(out.handles.map((h) => h.toolCallId)).toEqual(messages.filter((_, i) => i % 2 === 0).map((_, i) => `tu_${i}`));
   });

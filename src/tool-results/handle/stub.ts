@@ -1,4 +1,4 @@
-import { countTokens } from '../../common/text/tokenizer';
+import { countTokensByLine } from '../../common/text/tokenizer';
 import type { ToolResultHandle } from './tool-result-handle';
 import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
 
@@ -67,9 +67,12 @@ export function renderStub(handle: ToolResultHandle, options: StubOptions = { an
   const large = Number.isSafeInteger(handle.sizeTokens) && handle.sizeTokens > options.answerMaxTokens;
   const size = large ? `${chars} chars, ${countText(handle.sizeTokens)} tokens` : `${chars} chars`;
   const render = (): string => renderLines(state, size, large ? options.answerMaxTokens : null);
+  // Each attempt below changes one line: the other lines' counts are reused.
+  const counted = new Map<string, number>();
+  const fits = (stub: string): boolean => countTokensByLine(stub, counted) <= STUB_MAX_TOKENS;
   if (fits(render())) return render();
   for (const step of FIT_STEPS) {
-    shrinkField(state, step, render);
+    shrinkField(state, step, render, fits);
     if (fits(render())) break;
   }
   return render();
@@ -82,10 +85,6 @@ export function isLedgerStub(text: string): boolean {
 
 function countText(value: number): string {
   return Number.isSafeInteger(value) && value >= 0 ? String(value) : '?';
-}
-
-function fits(stub: string): boolean {
-  return countTokens(stub) <= STUB_MAX_TOKENS;
 }
 
 function initialState(handle: ToolResultHandle): FieldState {
@@ -138,7 +137,7 @@ function renderLines(state: FieldState, size: string, answerBound: number | null
 }
 
 /** Keeps the longest prefix of one field (not below the floor) that makes the stub fit. */
-function shrinkField(state: FieldState, step: FitStep, render: () => string): void {
+function shrinkField(state: FieldState, step: FitStep, render: () => string, fits: (stub: string) => boolean): void {
   const entry = state[step.field];
   if (entry.keep === null) return;
   const optional = OPTIONAL_FIELDS.has(step.field);
