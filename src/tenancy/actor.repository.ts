@@ -1,3 +1,4 @@
+import { runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { AllowedSpace } from './actor-context';
@@ -22,8 +23,7 @@ export class ActorRepository {
   constructor(private readonly em: EntityManager) {}
 
   async findByUserId(userId: string): Promise<ActorRecord | null> {
-    const rows = await this.em.execute<ActorRow[]>(
-      `select u.team_id, s.id as space_id, s.generation
+    const rows = await runSql<ActorRow[]>(this.em, `select u.team_id, s.id as space_id, s.generation
          from users u
          left join space_members m on m.user_id = u.id
          left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
@@ -40,8 +40,7 @@ export class ActorRepository {
 
   /** Just-in-time provisioning (R-TN-3): creates the team and the user if they are new. */
   async provision(userId: string, teamId: string): Promise<void> {
-    await this.em.execute(
-      `with new_team as (insert into teams (id) values (?) on conflict (id) do nothing)
+    await runSql(this.em, `with new_team as (insert into teams (id) values (?) on conflict (id) do nothing)
        insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`,
       [teamId, userId, teamId],
     );

@@ -1,3 +1,4 @@
+import { runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 
@@ -8,7 +9,7 @@ export class UserRepository {
 
   /** True when the user exists in this team. A user of another team reads as missing. */
   async existsInTeam(teamId: string, userId: string): Promise<boolean> {
-    const rows = await this.em.execute<{ one: number }[]>(`select 1 as one from users where team_id = ? and id = ?`, [teamId, userId]);
+    const rows = await runSql<{ one: number }[]>(this.em, `select 1 as one from users where team_id = ? and id = ?`, [teamId, userId]);
     return rows.length > 0;
   }
 
@@ -17,7 +18,7 @@ export class UserRepository {
    * already belongs to another team (which the caller reports as not found).
    */
   async ensureInTeam(teamId: string, userId: string): Promise<boolean> {
-    await this.em.execute(`insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`, [userId, teamId]);
+    await runSql(this.em, `insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`, [userId, teamId]);
     return this.existsInTeam(teamId, userId);
   }
 }

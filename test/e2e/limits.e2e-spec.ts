@@ -2,7 +2,7 @@
  * R-OP-5: list bounds are enforced before any SQL runs — the auth guard's actor lookup included:
  * a request over a bound executes no statement at all.
  */
-import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -14,7 +14,8 @@ describe('list bounds before SQL (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     alice = await memberOfNewSpace(t, ['memory:read', 'memory:write', 'feedback:write']);
-    statements = jest.spyOn(t.app.get(MikroORM).em.getConnection(), 'execute');
+    // Every statement, em.execute's and runSql's alike, reaches PostgreSQL through pg's Client#query.
+    statements = jest.spyOn(Client.prototype, 'query');
   });
   afterAll(async () => {
     statements.mockRestore();

@@ -1,3 +1,4 @@
+import { runSql } from '../../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlStatement } from '../../tool-results/snapshot-search';
@@ -26,8 +27,7 @@ export class RecallEventRepository {
   constructor(private readonly em: EntityManager) {}
 
   async insert(event: NewRecallEvent): Promise<RecallEventRecord> {
-    const rows = await this.em.execute<RecallEventRow[]>(
-      `insert into recall_events as e ${INSERT_COLUMNS} values (${INSERT_PLACEHOLDERS}, ?::jsonb) returning ${RECALL_EVENT_COLUMNS}`,
+    const rows = await runSql<RecallEventRow[]>(this.em, `insert into recall_events as e ${INSERT_COLUMNS} values (${INSERT_PLACEHOLDERS}, ?::jsonb) returning ${RECALL_EVENT_COLUMNS}`,
       [...insertValues(event), JSON.stringify(event.results)],
     );
     return toRecallEventRecord(rows[0]);
@@ -41,8 +41,7 @@ export class RecallEventRepository {
    */
   async searchAndRecord<Row>(search: SqlStatement, event: Omit<NewRecallEvent, 'results'>): Promise<Row[]> {
     const refs = `coalesce(jsonb_agg(jsonb_build_object('type', '${ResultRefType.TOOL_RESULT}', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
-    return this.em.execute<Row[]>(
-      `with hits as (${search.sql}),
+    return runSql<Row[]>(this.em, `with hits as (${search.sql}),
        recorded as (insert into recall_events ${INSERT_COLUMNS} select ${INSERT_PLACEHOLDERS}, ${refs} from hits h returning id)
        select hits.* from hits order by hits.rank`,
       [...search.params, ...insertValues({ ...event, results: [] })],
@@ -52,7 +51,7 @@ export class RecallEventRepository {
   /** The team's events among these ids, whatever their space's state (the caller decides what it allows). */
   async findByIds(teamId: string, ids: readonly string[]): Promise<RecallEventRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.em.execute<RecallEventRow[]>(`select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`, [teamId, ids]);
+    const rows = await runSql<RecallEventRow[]>(this.em, `select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`, [teamId, ids]);
     return rows.map(toRecallEventRecord);
   }
 
@@ -61,8 +60,7 @@ export class RecallEventRepository {
    * seal or a retirement hides it); null for a missing one, another team's or another profile's.
    */
   async findVisible(reader: RecallEventReader, id: string): Promise<RecallEventRecord | null> {
-    const rows = await this.em.execute<RecallEventRow[]>(
-      `select ${RECALL_EVENT_COLUMNS} from recall_events e
+    const rows = await runSql<RecallEventRow[]>(this.em, `select ${RECALL_EVENT_COLUMNS} from recall_events e
          join spaces s on s.id = e.space_id and s.team_id = e.team_id
         where e.team_id = ? and e.id = ? and s.status = 'ACTIVE' and s.generation = e.space_generation
           ${reader.profileId === null ? '' : 'and e.profile_id = ?'}`,
