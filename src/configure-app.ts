@@ -17,6 +17,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.useBodyParser('json', { limit: config.http.bodyLimit });
   app.use(bodyTooLargeHandler(config.http.bodyLimit));
   app.disable('x-powered-by');
+  // GraphQL answers POSTs: no client revalidates them, so hashing every body for an ETag is waste.
+  app.set('etag', false);
 }
 
 /** A request over the body limit gets a GraphQL-shaped error with its code, not an HTML page. */

@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { AppConfig } from '../config/app-config';
@@ -19,12 +20,15 @@ const ASYMMETRIC = ['RS256', 'ES256'];
  */
 @Injectable()
 export class TokenVerifier {
-  private readonly secret?: Uint8Array;
+  /** The HS256 key, imported once: jose would import raw secret bytes again on every call. */
+  private readonly secret?: Promise<webcrypto.CryptoKey>;
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(private readonly config: AppConfig) {
     const { jwtSecret, jwksUrl } = config.auth;
-    if (jwtSecret) this.secret = new TextEncoder().encode(jwtSecret);
+    if (jwtSecret) {
+      this.secret = webcrypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    }
     if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl));
   }
 
@@ -42,7 +46,7 @@ export class TokenVerifier {
     try {
       const { alg } = decodeProtectedHeader(token);
       if (alg === 'HS256' && this.secret) {
-        return (await jwtVerify(token, this.secret, { ...options, algorithms: ['HS256'] })).payload;
+        return (await jwtVerify(token, await this.secret, { ...options, algorithms: ['HS256'] })).payload;
       }
       if (alg && ASYMMETRIC.includes(alg) && this.jwks) {
         return (await jwtVerify(token, this.jwks, { ...options, algorithms: ASYMMETRIC })).payload;
