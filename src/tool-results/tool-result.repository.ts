@@ -1,10 +1,11 @@
+import { runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
 import type { HandleWithStub } from './handle/tool-result-handle';
 import type { PathValue } from './path-value';
 import { CREATED_KEY, type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
-import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope } from './snapshot-scope';
+import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
 import type { SqlStatement } from './snapshot-search';
 
 export interface NewSnapshot extends ToolResultFields {
@@ -36,6 +37,22 @@ function isNotJsonText(error: unknown): boolean {
   return typeof code === 'string' && NOT_JSON_SQLSTATES.has(code);
 }
 
+/**
+ * The batch as one JSON array for `record_tool_results`. The payloads go in as the JSON text the
+ * caller already measured, not parsed and serialized again.
+ */
+function snapshotsJson(snapshots: readonly NewSnapshot[]): string {
+  const text = (value: string | null | undefined) => JSON.stringify(value ?? null);
+  const items = snapshots.map(
+    (s) =>
+      `{"id":${text(s.id)},"message_id":${text(s.messageId)},"conversation_id":${text(s.conversationId)},"tool_name":${text(s.toolName)},` +
+      `"tool_input":${s.toolInputJson},"tool_output":${s.toolOutputJson},"created_at":${text(s.createdAt?.toISOString())},` +
+      `"tool_use_id":${text(s.toolUseId)},"mem_id":${text(s.memId)},"size_chars":${s.sizeChars},"summary_oneliner":${text(s.handle.summaryOneliner)},` +
+      `"schema_hint":${text(s.handle.schemaHint)},"head_preview":${text(s.handle.headPreview)},"stub":${text(s.handle.stub)},"size_tokens":${s.handle.sizeTokens}}`,
+  );
+  return `[${items.join(',')}]`;
+}
+
 /** `(?, ?, …), (?, ?, …)` for a multi-row VALUES list. */
 function valuesList(rows: number, row: string): string {
   return Array.from({ length: rows }, () => row).join(', ');
@@ -56,100 +73,74 @@ export class ToolResultRepository {
 
   /** Runs a statement built by this module (already scoped, e.g. snapshotSearchStatement). */
   run<Row>(statement: SqlStatement): Promise<Row[]> {
-    return this.em.execute<Row[]>(statement.sql, statement.params);
+    return runSql<Row[]>(this.em, statement.sql, statement.params);
   }
 
   /**
-   * Creates the conversations and messages that are new, in one statement; existing rows
-   * (anyone's) are left alone: ownership is checked under the lock taken next. Callers pass
-   * rows in id order, so two batches creating the same rows never wait on each other in a cycle.
+   * The write path in one round trip (the `record_tool_results` function, see its migration):
+   * creates the missing conversations and messages, locks the user's own conversations in id
+   * order, checks that every conversation and message of the batch is the user's (else SQLSTATE
+   * RL001), inserts the snapshots whose tool_use_id is new, trims each conversation to `cap`
+   * uncompacted snapshots, and checks that a repeated tool_use_id is readable in the allowed
+   * spaces (else RL002). Either all of it happens or none. Returns the inserted rows' ids and
+   * times; the payloads are not sent back.
    */
-  async insertMissingConversationsAndMessages(
-    userId: string,
+  async recordBatch(
+    scope: SnapshotScope,
     conversations: readonly { id: string; spaceId: string }[],
     messages: readonly { id: string; conversationId: string }[],
-  ): Promise<void> {
-    await this.em.execute(
-      `with new_conversations as (
-         insert into conversations (id, user_id, space_id) values ${valuesList(conversations.length, '(?, ?, ?)')} on conflict (id) do nothing)
-       insert into messages (id, conversation_id, user_id, role) values ${valuesList(messages.length, `(?, ?, ?, 'assistant')`)} on conflict (id) do nothing`,
-      [...conversations.flatMap((c) => [c.id, userId, c.spaceId]), ...messages.flatMap((m) => [m.id, m.conversationId, userId])],
-    );
-  }
-
-  /**
-   * In one round trip: locks the user's own conversations among `conversationIds` until the
-   * transaction ends (in id order, so writers to one conversation take turns and the cap stays
-   * exact without deadlocks), and reads the user's own messages among `messageIds`.
-   */
-  async lockOwnConversationsAndFindMessages(
-    userId: string,
-    conversationIds: readonly string[],
-    messageIds: readonly string[],
-  ): Promise<{ conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[] }> {
-    const rows = await this.em.execute<{ kind: 'conversation' | 'message'; id: string; parent_id: string }[]>(
-      `with locked as (select id, space_id from conversations where user_id = ? and id in (?) order by id for no key update)
-       select 'conversation' as kind, id, space_id as parent_id from locked
-       union all
-       select 'message', id, conversation_id from messages where user_id = ? and id in (?)`,
-      [userId, conversationIds, userId, messageIds],
-    );
-    return {
-      conversations: rows.filter((r) => r.kind === 'conversation').map((r) => ({ id: r.id, spaceId: r.parent_id })),
-      messages: rows.filter((r) => r.kind === 'message').map((r) => ({ id: r.id, conversationId: r.parent_id })),
-    };
-  }
-
-  /**
-   * Inserts the snapshots whose tool_use_id is new for the user. Returns what the database
-   * decided for each inserted row (id and time); the payloads are not sent back.
-   */
-  async insertSnapshots(userId: string, snapshots: readonly NewSnapshot[]): Promise<{ id: string; createdKey: string }[]> {
-    // clock_timestamp(), not now(): rows of one batch keep their input order in time.
-    const rows = await this.em.execute<{ id: string; created_key: string }[]>(
-      `insert into message_tool_results
-         (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-          summary_oneliner, schema_hint, head_preview, stub, size_tokens, compacted)
-       values ${valuesList(snapshots.length, '(?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, coalesce(?::timestamptz, clock_timestamp()), ?, ?, ?, ?, ?, ?, ?, ?, ?)')}
-       on conflict (user_id, tool_use_id) do nothing
-       returning id, ${CREATED_KEY} as created_key`,
-      snapshots.flatMap((s) => [
-        s.id,
-        userId,
-        s.messageId,
-        s.conversationId,
-        s.toolName,
-        s.toolInputJson,
-        s.toolOutputJson,
-        s.createdAt?.toISOString() ?? null,
-        s.toolUseId,
-        s.memId,
-        s.sizeChars,
-        s.handle.summaryOneliner,
-        s.handle.schemaHint,
-        s.handle.headPreview,
-        s.handle.stub,
-        s.handle.sizeTokens,
-        s.compacted,
-      ]),
+    snapshots: readonly NewSnapshot[],
+    options: { cap: number; compacted: boolean },
+  ): Promise<{ id: string; createdKey: string }[]> {
+    const rows = await runSql<{ id: string; created_key: string }[]>(
+      this.em,
+      `select id, created_key from record_tool_results(?::uuid, array[?]::uuid[], array[?]::uuid[], array[?]::uuid[], array[?]::uuid[], ?::jsonb,
+                                                       array[?]::text[], ?::uuid[], ?::int, ?::boolean)`,
+      [
+        scope.userId,
+        conversations.map((c) => c.id),
+        conversations.map((c) => c.spaceId),
+        messages.map((m) => m.id),
+        messages.map((m) => m.conversationId),
+        snapshotsJson(snapshots),
+        [...new Set(snapshots.map((s) => s.toolUseId))],
+        spaceIdsParam(scope),
+        options.cap,
+        options.compacted,
+      ],
     );
     return rows.map((r) => ({ id: r.id, createdKey: r.created_key }));
   }
 
   /**
-   * Deletes the oldest uncompacted snapshots past `cap` in each conversation (R-TR-3); returns
-   * how many. A compacted snapshot is neither counted nor deleted: its stub is in a history, and
-   * it goes only by retention or a user deletion. One branch per conversation with its id as a
-   * value the planner sees, so each walks the scoped recency index (pinned by a plan test).
+   * To explain a refused batch, as the batch would have seen them: the user's own conversations
+   * and messages among these ids, plus the ids no row has yet (the batch would have created them
+   * as the user's). Of another user's rows nothing but their existence is read.
    */
-  async trimConversations(userId: string, conversationIds: readonly string[], cap: number): Promise<number> {
-    const excess = `(select id from message_tool_results where conversation_id = ? and user_id = ? and not compacted
-                      order by created_at desc, id desc offset ?)`;
-    const rows = await this.em.execute<{ id: string }[]>(
-      `delete from message_tool_results where id in (${conversationIds.map(() => excess).join(' union all ')}) returning id`,
-      conversationIds.flatMap((id) => [id, userId, cap]),
+  async findOwnConversationsAndMessages(
+    userId: string,
+    conversationIds: readonly string[],
+    messageIds: readonly string[],
+  ): Promise<{ conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[]; existing: Set<string> }> {
+    const rows = await runSql<{ kind: 'conversation' | 'message'; id: string; parent_id: string | null }[]>(
+      this.em,
+      `select 'conversation' as kind, id, case when user_id = ? then space_id end as parent_id from conversations where id in (?)
+       union all
+       select 'message', id, case when user_id = ? then conversation_id end from messages where id in (?)`,
+      [userId, conversationIds, userId, messageIds],
     );
-    return rows.length;
+    const own = (kind: string) => rows.filter((r): r is typeof r & { parent_id: string } => r.kind === kind && r.parent_id !== null);
+    return {
+      conversations: own('conversation').map((r) => ({ id: r.id, spaceId: r.parent_id })),
+      messages: own('message').map((r) => ({ id: r.id, conversationId: r.parent_id })),
+      existing: new Set(rows.map((r) => r.id)),
+    };
+  }
+
+  /** Which of these tool_use ids the user has stored, in any space. */
+  async findOwnToolUseIds(userId: string, toolUseIds: readonly string[]): Promise<string[]> {
+    const rows = await runSql<{ tool_use_id: string }[]>(this.em, 'select tool_use_id from message_tool_results where user_id = ? and tool_use_id in (?)', [userId, toolUseIds]);
+    return rows.map((r) => r.tool_use_id);
   }
 
   /**
@@ -157,8 +148,7 @@ export class ToolResultRepository {
    * returns the ids whose mark this statement changed, so a caller learns which rows still exist.
    */
   async setCompacted(userId: string, ids: readonly string[], compacted: boolean): Promise<string[]> {
-    const rows = await this.em.execute<{ id: string }[]>(
-      `update message_tool_results set compacted = ? where user_id = ? and id in (?) and compacted <> ? returning id`,
+    const rows = await runSql<{ id: string }[]>(this.em, `update message_tool_results set compacted = ? where user_id = ? and id in (?) and compacted <> ? returning id`,
       [compacted, userId, ids, compacted],
     );
     return rows.map((r) => r.id);
@@ -179,8 +169,7 @@ export class ToolResultRepository {
   }
 
   private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<SnapshotRecord[]> {
-    const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+    const rows = await runSql<SnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${SCOPE_PREDICATE} and ${where}`,
       [...scopeBindings(scope), ...params],
     );
@@ -220,7 +209,7 @@ export class ToolResultRepository {
       ) v
       where ${SCOPE_PREDICATE} and r.mem_id = ?`;
     try {
-      const rows = await this.em.execute<{ kind: string | null; body: string | null; body_length: number | null; complete: boolean | null }[]>(sql, [
+      const rows = await runSql<{ kind: string | null; body: string | null; body_length: number | null; complete: boolean | null }[]>(this.em, sql, [
         maxChars,
         maxChars,
         path,
@@ -240,8 +229,7 @@ export class ToolResultRepository {
 
   /** The user's own conversation, or null for a missing one or another user's. */
   async findOwnConversation(userId: string, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
-    const rows = await this.em.execute<{ id: string; space_id: string }[]>(
-      `select id, space_id from conversations where user_id = ? and id = ?`,
+    const rows = await runSql<{ id: string; space_id: string }[]>(this.em, `select id, space_id from conversations where user_id = ? and id = ?`,
       [userId, conversationId],
     );
     return rows.length > 0 ? { id: rows[0].id, spaceId: rows[0].space_id } : null;
@@ -253,8 +241,7 @@ export class ToolResultRepository {
    * the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
    */
   async recentInConversation(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
-    const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+    const rows = await runSql<SnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where r.conversation_id = ? and ${SCOPE_PREDICATE} and c.user_id = ?
         order by r.created_at desc, r.id desc
         limit ?`,
@@ -287,8 +274,7 @@ export class ToolResultRepository {
       where.push('(r.created_at, r.id) < (?::timestamptz, ?::uuid)');
       params.push(after.createdAt, after.id);
     }
-    const rows = await this.em.execute<SnapshotRow[]>(
-      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+    const rows = await runSql<SnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${where.join(' and ')}
         order by r.created_at desc, r.id desc
         limit ?`,

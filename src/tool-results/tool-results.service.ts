@@ -9,7 +9,7 @@ import { newMemId } from './mem-id';
 import { buildHandle, payloadText } from './handle/build-handle';
 import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import type { SnapshotColumns, SnapshotRecord, SnapshotRow, ToolResultFields } from './snapshot-record';
-import { snapshotScopeOf } from './snapshot-scope';
+import { type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
 import { type SnapshotSearch, snapshotSearchStatement, type SqlStatement } from './snapshot-search';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { PathValue } from './path-value';
@@ -17,6 +17,10 @@ import { type HistoryFilter, type NewSnapshot, ToolResultRepository } from './to
 import { ToolResultMetrics } from './tool-results.metrics';
 
 export type { PathValue };
+
+/** SQLSTATEs raised by record_tool_results (see its migration). */
+const NOT_OWNED = 'RL001';
+const REPEAT_OUT_OF_SCOPE = 'RL002';
 
 /** A search row: the snapshot's columns (see toSnapshotRecord), its text rank and its place from 1. */
 export type RankedSnapshotRow = SnapshotRow & { score: number; rank: string | number };
@@ -83,25 +87,18 @@ export class ToolResultsService {
       );
       return { ...item, id: randomUUID(), memId, sizeChars, handle, compacted };
     });
-    const userId = actor.userId;
-
-    const { inserted, duplicates } = await this.repository.inTransaction(async () => {
-      await this.repository.insertMissingConversationsAndMessages(userId, conversations, messages);
-      const owned = await this.repository.lockOwnConversationsAndFindMessages(
-        userId,
-        conversations.map((c) => c.id),
-        messages.map((m) => m.id),
-      );
-      checkOwnership(owned, conversations, messages, field);
-      const inserted = await this.repository.insertSnapshots(userId, rows);
-      await this.repository.trimConversations(userId, conversations.map((c) => c.id), this.config.toolResults.conversationCap);
-      const insertedIds = new Set(inserted.map((r) => r.id));
-      const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
-      const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(snapshotScopeOf(actor), repeated, options.columns) : [];
-      checkRepeatsVisible(repeated, duplicates, rows, field);
-      if (compacted && duplicates.length > 0) await this.repository.setCompacted(userId, duplicates.map((d) => d.id), true);
-      return { inserted, duplicates };
-    });
+    const scope = snapshotScopeOf(actor);
+    let inserted: { id: string; createdKey: string }[];
+    try {
+      inserted = await this.repository.recordBatch(scope, conversations, messages, rows, { cap: this.config.toolResults.conversationCap, compacted });
+    } catch (error) {
+      throw await this.explainRefusal(error, scope, conversations, messages, rows, field);
+    }
+    const insertedIds = new Set(inserted.map((r) => r.id));
+    const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
+    // Read after the batch committed: only a call that repeats a tool_use_id pays this round trip.
+    const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(scope, repeated, options.columns) : [];
+    checkRepeatsVisible(repeated, duplicates, rows, field);
 
     const createdKeys = new Map(inserted.map((r) => [r.id, r.createdKey]));
     const byToolUseId = new Map(duplicates.map((s) => [s.toolUseId, s]));
@@ -117,6 +114,41 @@ export class ToolResultsService {
       return recordOf(rows[first], items[first].spaceId, createdKeys.get(rows[first].id) as string);
     }
     return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length, createdIds: inserted.map((r) => r.id) };
+  }
+
+  /**
+   * The write function refused the batch as a whole (nothing was written): which item is wrong.
+   * RL001: a conversation or message is not the actor's (NOT_FOUND) or sits elsewhere
+   * (BAD_USER_INPUT); RL002: a repeated tool_use_id lies outside the allowed spaces (CONFLICT).
+   * Another error passes through.
+   */
+  private async explainRefusal(
+    error: unknown,
+    scope: SnapshotScope,
+    conversations: readonly { id: string; spaceId: string; index: number }[],
+    messages: readonly { id: string; conversationId: string; index: number }[],
+    rows: readonly NewSnapshot[],
+    field: string,
+  ): Promise<unknown> {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === NOT_OWNED) {
+      const found = await this.repository.findOwnConversationsAndMessages(scope.userId, conversations.map((c) => c.id), messages.map((m) => m.id));
+      // Rows no one has yet are the ones the batch would have created, as asked.
+      const owned = {
+        conversations: [...found.conversations, ...conversations.filter((c) => !found.existing.has(c.id))],
+        messages: [...found.messages, ...messages.filter((m) => !found.existing.has(m.id))],
+      };
+      checkOwnership(owned, conversations, messages, field);
+    } else if (code === REPEAT_OUT_OF_SCOPE) {
+      const toolUseIds = [...new Set(rows.map((r) => r.toolUseId))];
+      const visible = await this.repository.findByToolUseIds(scope, toolUseIds);
+      const stored = await this.repository.findOwnToolUseIds(scope.userId, toolUseIds);
+      checkRepeatsVisible(stored, visible, rows, field);
+    } else {
+      return error;
+    }
+    // The rows changed between the refusal and this look: the caller may simply retry.
+    return new ConflictError(`${field} changed while it was being recorded; send the batch again.`, field);
   }
 
   /**

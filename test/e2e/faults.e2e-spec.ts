@@ -50,13 +50,13 @@ async function lockConversation(databaseUrl: string, conversationId: string): Pr
   };
 }
 
-/** Waits until a backend of this database waits on a lock in a statement on conversations; returns its pid. */
+/** Waits until a backend of this database waits on a lock in the write path (on conversations); returns its pid. */
 async function waitForLockWaiter(sql: Pool | Client, timeoutMs = 5000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await sql.query<{ pid: number }>(
       `select pid from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid() and query ilike '%conversations%'`,
+        where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid() and (query ilike '%conversations%' or query ilike '%record_tool_results%')`,
     );
     if (rows.length > 0) return rows[0].pid;
     if (Date.now() > deadline) throw new Error(`no backend waited on a lock within ${timeoutMs} ms`);

@@ -37,13 +37,12 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     await em.execute('insert into users (id, team_id) values (?, ?), (?, ?)', [userId, teamId, otherUserId, teamId]);
     spaceId = crypto.randomUUID();
     await em.execute(`insert into spaces (id, team_id, name) values (?, ?, 's')`, [spaceId, teamId]);
-    await repo.insertMissingConversationsAndMessages(userId, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }]);
     const snapshots = Object.entries(outputs).map(([name, toolOutput], index) => {
       memIds[name] = newMemId();
       const source = { memId: memIds[name], toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, sizeChars: 1 };
       return { ...source, id: crypto.randomUUID(), conversationId, messageId, toolInputJson: '{}', toolOutputJson: JSON.stringify(toolOutput), handle: buildHandle(source), compacted: false };
     });
-    await repo.insertSnapshots(userId, snapshots);
+    await repo.recordBatch({ userId, spaceIds: [spaceId] }, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }], snapshots, { cap: 200, compacted: false });
   });
   afterAll(() => db.close());
 

@@ -54,20 +54,19 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
 
   it('R-TR-4 R-RC-6 every statement of the write path and every read carries the user predicate', async () => {
     const calls: [string, () => Promise<unknown>][] = [
-      ['insertMissingConversationsAndMessages', () => repo.insertMissingConversationsAndMessages(userId, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }])],
-      ['lockOwnConversationsAndFindMessages', () => repo.inTransaction(() => repo.lockOwnConversationsAndFindMessages(userId, [conversationId], [messageId]))],
       [
-        'insertSnapshots',
+        'recordBatch',
         () =>
-          repo.insertSnapshots(userId, [
+          repo.recordBatch(scope, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }], [
             {
               ...{ id: crypto.randomUUID(), memId: newMemId(), conversationId, messageId, toolUseId: 't1', toolName: 'x', toolInput: {}, toolOutput: 'out', toolInputJson: '{}', toolOutputJson: '"out"', sizeChars: 3 },
               handle: buildHandle({ memId: 'mem_aaaaaaaaaaaaaaaa', toolName: 'x', toolUseId: 't1', sizeChars: 3, toolInput: {}, toolOutput: 'out' }),
               compacted: false,
             },
-          ]),
+          ], { cap: 200, compacted: false }),
       ],
-      ['trimConversations', () => repo.trimConversations(userId, [conversationId], 200)],
+      ['findOwnConversationsAndMessages', () => repo.findOwnConversationsAndMessages(userId, [conversationId], [messageId])],
+      ['findOwnToolUseIds', () => repo.findOwnToolUseIds(userId, ['t1'])],
       ['setCompacted', () => repo.setCompacted(userId, [crypto.randomUUID()], true)],
       ...reads,
     ];
@@ -75,10 +74,21 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       const sql = await sqlOf(call);
       expect(sql.length).toBeGreaterThan(0);
       for (const statement of sql) {
-        // Inserts bind the user id as a column value; every other statement filters by it.
-        expect({ name, statement }).toEqual({ name, statement: expect.stringMatching(/user_id = |\(id, user_id, |user_id, message_id|, user_id, role\)/) });
+        // The write function takes the user id first (its own statements are checked below); every other statement filters by it.
+        expect({ name, statement }).toEqual({ name, statement: expect.stringMatching(/user_id = |record_tool_results\('[0-9a-f-]{36}'/) });
         expect(statement).toContain(userId);
       }
+    }
+  });
+
+  it('R-TR-4 R-RC-6 every statement of the write function that reads, locks, updates or deletes rows filters by the user', async () => {
+    const [{ body }] = await em.execute<{ body: string }[]>(`select prosrc as body from pg_proc where proname = 'record_tool_results'`);
+    const statements = body.split(';').filter((s) => /\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(s));
+    expect(statements.length).toBe(5); // lock, ownership check, trim, repeat check, compacted mark
+    for (const statement of statements) {
+      // An insert's own rows take p_user as a value; what it reads and the rest must filter by it.
+      const reads = statement.replace(/insert into[\s\S]*?select/i, 'select');
+      expect({ statement: reads.trim().slice(0, 80), filtered: /user_id = p_user|user_id = \$2[\s\S]*using v_conversation, p_user/.test(reads) || !/\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(reads) }).toMatchObject({ filtered: true });
     }
   });
 });
