@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { countJsonArray } from '../json-array-tokens';
-import { countTokens, countTokensByLine } from '../tokenizer';
+import { countTokens, countTokensByLine, longRuns } from '../tokenizer';
 
 /*
  * countJsonArray adds up per-element counts (and reuses counts of pieces seen before); the sum
@@ -89,6 +89,24 @@ describe('countTokensByLine (R-LG-1 stub budget)', () => {
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
         const text = lines.join('\n');
         expect(countTokensByLine(text, counted)).toBe(countTokens(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('longRuns (R-LG-1 linear token counting)', () => {
+  const REFERENCE = /(?<![\p{L}\p{M}])[\p{L}\p{M}]{256,}|(?<![^\s\p{L}\p{M}\p{N}])[^\s\p{L}\p{M}\p{N}]{256,}|(?<!\s)\s{256,}/gu;
+  it('R-LG-1 finds exactly the runs the regex finds over the whole text', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('a', 'é', '\u0301', '}', ' ', '\n', '\u3000', '\u00a0', '7', 'ж', '😀', '\ud800', '"', 'x y'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    );
+    const repeated = fc.tuple(piece, fc.integer({ min: 1, max: 400 })).map(([p, n]) => p.repeat(n));
+    fc.assert(
+      fc.property(fc.array(repeated, { maxLength: 8 }), (parts) => {
+        const text = parts.join('');
+        expect(longRuns(text).map((r) => [r.index, r.text.length])).toEqual([...text.matchAll(REFERENCE)].map((m) => [m.index, m[0].length]));
       }),
       { numRuns: 500 },
     );
