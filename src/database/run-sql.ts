@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
+import type { Client as PgConnection } from 'pg';
 
 /**
  * Runs a statement with `?` placeholders on the EntityManager's connection, inside its
@@ -15,11 +16,28 @@ export async function runSql<Rows = Record<string, unknown>[]>(em: EntityManager
   if (logger.isEnabled('query')) {
     logger.logQuery({ query: logger.isEnabled('query-params') ? em.getPlatform().formatQuery(sql, [...params]) : sql, level: 'info' });
   }
-  const query = em.getKnex().raw(bound.sql, bound.params as Knex.RawBinding[]);
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  if (transaction) query.transacting(transaction);
-  const result = (await query) as { rows: Rows };
-  return result.rows;
+  // The pool's connection itself (the transaction's, inside one): knex's query runner would add its
+  // own bookkeeping to every statement, and this one only needs pg's.
+  const client = (em.getTransactionContext<Knex.Transaction>() ?? em.getKnex()).client as PoolClient;
+  const connection = await client.acquireConnection();
+  try {
+    const result = await connection.query({ text: positional(bound.sql), values: bound.params });
+    return result.rows as Rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** What runSql uses of a knex client: its pool of pg connections (a transaction's hands out its own). */
+interface PoolClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<unknown>;
+}
+
+/** `?` becomes `$1`, `$2`, … (an escaped `\?` stays a literal `?`), as knex numbers them. */
+export function positional(sql: string): string {
+  let index = 0;
+  return sql.replace(/\\\?|\?/g, (mark) => (mark === '?' ? `$${++index}` : '?'));
 }
 
 /** Each array value's `?` becomes `?, ?, …` with one value each (for `in (?)` and `array[?]`). */

@@ -1,4 +1,4 @@
-import { expandArrays } from '../run-sql';
+import { expandArrays, positional } from '../run-sql';
 
 describe('runSql bindings', () => {
   it('expands each array value into one placeholder per element, in order (R-TR-1 batch statements)', () => {
@@ -11,5 +11,9 @@ describe('runSql bindings', () => {
   it('leaves an escaped \\? alone and passes scalar values as they are', () => {
     expect(expandArrays("select '{}'::jsonb \\? 'k', ?", [['a']])).toEqual({ sql: "select '{}'::jsonb \\? 'k', ?", params: ['a'] });
     expect(expandArrays('select ?', [true])).toEqual({ sql: 'select ?', params: [true] });
+  });
+
+  it('numbers the placeholders as pg wants them; an escaped \\? stays a question mark', () => {
+    expect(positional("select ?, ?::int, '{}'::jsonb \\? 'k', ?")).toBe("select $1, $2::int, '{}'::jsonb ? 'k', $3");
   });
 });
