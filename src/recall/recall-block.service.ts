@@ -8,6 +8,8 @@ import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET, renderPreviouslyFetched
 import { looksLikeRecall } from './block/recall-intent';
 import { BLOCK_RANKING_VERSION, FUSION_MODE_SINGLE, ResultRefType } from './events/recall-event.rules';
 import { type RecallEventOutcome, RecallEventService } from './events/recall-event.service';
+import { RecallEventSource, type ResultRef } from './events/recall-event.rules';
+import { type SnapshotRecord, type SnapshotRow, toSnapshotRecord } from '../tool-results/snapshot-record';
 import { RecallMetrics } from './recall.metrics';
 
 export interface RecallBlockOutcome extends RenderedBlock, RecallEventOutcome {
@@ -32,22 +34,44 @@ export class RecallBlockService {
   async build(actor: ActorContext, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
     const { blockRows = DEFAULT_BLOCK_ROWS, blockTokenBudget = DEFAULT_BLOCK_TOKEN_BUDGET, intentGating } = this.config.recall;
     const gated = intentGating && !looksLikeRecall(userMessage);
+    const draft = await this.events.unplacedDraft(actor, { query: userMessage ?? null, rankingVersion: BLOCK_RANKING_VERSION, fusionMode: FUSION_MODE_SINGLE, searchFreshness: null });
     // The line needs the call's arguments and the stored summary, never the output.
-    const recent = gated ? [] : await this.toolResults.recentInConversation(actor, conversationId, blockRows, { input: true });
-    // Rows come only from an allowed space of the actor's own conversation; only an empty result
-    // needs a look at the conversation, to tell an empty one from a missing one.
-    const spaceId = recent[0]?.spaceId ?? (await this.conversationSpace(actor, conversationId));
+    const limit = gated ? 0 : blockRows;
+    const columns = { input: true };
+    let recent: SnapshotRecord[];
+    let outcome: RecallEventOutcome | null = null;
+    try {
+      // The rows and their event in one round trip; the event's space is the conversation's.
+      const read = await this.events.readRecentAndRecord<SnapshotRow & { id: string | null }>(actor, conversationId, this.toolResults.recentStatement(actor, conversationId, limit, columns), draft);
+      if (read === null) throw new NotFoundError('Conversation', conversationId);
+      recent = read.rows.map(toSnapshotRecord);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw error;
+      // R-RC-10: the block is answered without its event, degraded.
+      outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
+      recent = await this.toolResults.recentInConversation(actor, conversationId, limit, columns);
+      if (recent.length === 0) await this.conversationSpace(actor, conversationId);
+    }
     const block = gated ? NOTHING : renderPreviouslyFetchedBlock(recent, { tokenBudget: blockTokenBudget, tokenizer: o200kTokenizer });
     this.metrics.blockBuilt(block.tokens);
-    const event = await this.events.draft(actor, {
-      spaceId,
-      query: userMessage ?? null,
-      rankingVersion: BLOCK_RANKING_VERSION,
-      fusionMode: FUSION_MODE_SINGLE,
-      searchFreshness: null,
-    });
-    const refs = block.lines.map((line, index) => ({ type: ResultRefType.TOOL_RESULT, id: line.snapshotId, rank: index + 1 }));
-    return { ...block, injected: block.lines.length > 0, ...(await this.events.store(actor, event, refs)) };
+    if (outcome === null) {
+      const refs = block.lines.map((line, index) => ({ type: ResultRefType.TOOL_RESULT, id: line.snapshotId, rank: index + 1 }));
+      // Stored with every row read; rows the token budget dropped leave the event's refs.
+      outcome = await this.storeShownRows(actor, draft.id, refs, recent.length);
+    }
+    return { ...block, injected: block.lines.length > 0, ...outcome };
+  }
+
+  /** The event was stored with every row read; rows the token budget dropped leave its refs. */
+  private async storeShownRows(actor: ActorContext, eventId: string, refs: ResultRef[], rowsRead: number): Promise<RecallEventOutcome> {
+    if (refs.length < rowsRead) {
+      try {
+        await this.events.replaceResults(actor, eventId, refs);
+      } catch (error) {
+        return this.events.unavailable(error, RecallEventSource.INTERNAL);
+      }
+    }
+    return this.events.stored(actor, eventId, RecallEventSource.INTERNAL);
   }
 
   /** The space of the actor's own conversation; another user's, or one in a space the actor may not use, reads as missing. */

@@ -38,6 +38,21 @@ function isNotJsonText(error: unknown): boolean {
 }
 
 /**
+ * The `limit` newest snapshots of the scope's conversation, newest first, each with its `rank`
+ * from 1; a statement, so a caller can run it together with a write of its own.
+ */
+export function recentInConversationStatement(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): SqlStatement {
+  return {
+    sql: `select ${snapshotColumns(columns)}, row_number() over (order by r.created_at desc, r.id desc) as rank
+            from message_tool_results r join conversations c on c.id = r.conversation_id
+           where r.conversation_id = ? and ${SCOPE_PREDICATE} and c.user_id = ?
+           order by r.created_at desc, r.id desc
+           limit ?`,
+    params: [conversationId, ...scopeBindings(scope), scope.userId, limit],
+  };
+}
+
+/**
  * The batch as one JSON array for `record_tool_results`. The payloads go in as the JSON text the
  * caller already measured, not parsed and serialized again.
  */
@@ -66,10 +81,6 @@ function valuesList(rows: number, row: string): string {
 @Injectable()
 export class ToolResultRepository {
   constructor(private readonly em: EntityManager) {}
-
-  inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(work);
-  }
 
   /** Runs a statement built by this module (already scoped, e.g. snapshotSearchStatement). */
   run<Row>(statement: SqlStatement): Promise<Row[]> {
@@ -241,12 +252,8 @@ export class ToolResultRepository {
    * the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
    */
   async recentInConversation(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
-    const rows = await runSql<SnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.conversation_id = ? and ${SCOPE_PREDICATE} and c.user_id = ?
-        order by r.created_at desc, r.id desc
-        limit ?`,
-      [conversationId, ...scopeBindings(scope), scope.userId, limit],
-    );
+    const statement = recentInConversationStatement(scope, conversationId, limit, columns);
+    const rows = await runSql<SnapshotRow[]>(this.em, statement.sql, statement.params);
     return rows.map(toSnapshotRecord);
   }
 

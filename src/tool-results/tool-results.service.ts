@@ -13,7 +13,7 @@ import { type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
 import { type SnapshotSearch, snapshotSearchStatement, type SqlStatement } from './snapshot-search';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { PathValue } from './path-value';
-import { type HistoryFilter, type NewSnapshot, ToolResultRepository } from './tool-result.repository';
+import { type HistoryFilter, type NewSnapshot, recentInConversationStatement, ToolResultRepository } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
 
 export type { PathValue };
@@ -188,6 +188,11 @@ export class ToolResultsService {
   /** The full-text search over the actor's snapshots in one space, ranked (R-RC-8). */
   search(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<RankedSnapshotRow[]> {
     return this.repository.run<RankedSnapshotRow>(this.searchStatement(actor, search, columns));
+  }
+
+  /** {@link recentInConversation} as a statement (rows with their `rank`), for a caller that runs it with a write of its own. */
+  recentStatement(actor: ActorContext, conversationId: string, limit: number, columns: SnapshotColumns = {}): SqlStatement {
+    return recentInConversationStatement(snapshotScopeOf(actor), conversationId, limit, columns);
   }
 
   /** The K most recent snapshots of the actor's conversation, newest first. */

@@ -96,6 +96,9 @@ describe('Recall block and prior results (e2e)', () => {
     expect(block.text.startsWith(PREVIOUSLY_FETCHED_HEADER)).toBe(true);
     expect(block.text.endsWith(PREVIOUSLY_FETCHED_FOOTER)).toBe(true);
     for (const line of block.lines) expect(line.tokens).toBe(countTokens(line.text));
+    // R-RC-9: the event holds the rows the block shows, not the dropped ones it read.
+    const event = await t.sql.query<{ results: { id: string; rank: number }[] }>('select results from recall_events where id = $1', [block.recallEventId]);
+    expect(event.rows[0].results).toEqual(block.lines.map((line, index) => ({ type: 'TOOL_RESULT', id: line.snapshotId, rank: index + 1 })));
   });
 
   it('R-RC-1 an own conversation without snapshots gives an empty block, not injected', async () => {

@@ -12,7 +12,7 @@ import {
   type RecallEventRow,
   toRecallEventRecord,
 } from './recall-event.record';
-import { ResultRefType } from './recall-event.rules';
+import { type ResultRef, ResultRefType } from './recall-event.rules';
 
 /** Who may read an event: the team always; the profile too unless the reader is a team admin. */
 export interface RecallEventReader {
@@ -46,6 +46,38 @@ export class RecallEventRepository {
        select hits.* from hits order by hits.rank`,
       [...search.params, ...insertValues({ ...event, results: [] })],
     );
+  }
+
+  /**
+   * The recallBlock read and its event in one statement (one round trip): `recent` (the
+   * conversation's newest rows with a `rank`) and the event of them, stored in the space of the
+   * actor's own conversation at the generation the actor holds for it (`spaces`: allowed ids and
+   * generations as PostgreSQL array literals). No row at all: the conversation is not the actor's
+   * in an allowed space, and nothing was stored. A row with a null `id`: the conversation holds
+   * no snapshot (the event was stored, with no refs).
+   */
+  async recentAndRecord<Row>(
+    recent: SqlStatement,
+    conversation: { id: string; userId: string },
+    spaces: { ids: string; generations: string },
+    event: Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>,
+  ): Promise<(Row & { conversation_space_id: string })[]> {
+    const refs = `coalesce(jsonb_agg(jsonb_build_object('type', '${ResultRefType.TOOL_RESULT}', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
+    const [teamId, id, profileId, , , ...rest] = insertValues({ ...event, spaceId: '', spaceGeneration: 0, results: [] });
+    return runSql(this.em, `with conv as (
+         select c.space_id, g.generation from conversations c join unnest(?::uuid[], ?::int[]) as g(space_id, generation) on g.space_id = c.space_id
+          where c.id = ? and c.user_id = ?),
+       hits as (${recent.sql}),
+       recorded as (insert into recall_events ${INSERT_COLUMNS}
+         select ?, ?, ?, conv.space_id, conv.generation, ${INSERT_PLACEHOLDERS.split(', ').slice(5).join(', ')}, (select ${refs} from hits h) from conv returning id)
+       select conv.space_id as conversation_space_id, h.* from conv left join hits h on true order by h.rank`,
+      [spaces.ids, spaces.generations, conversation.id, conversation.userId, ...recent.params, teamId, id, profileId, ...rest],
+    );
+  }
+
+  /** The refs of an event stored a moment ago, when fewer rows were shown than it was stored with. */
+  async replaceResults(teamId: string, id: string, results: readonly ResultRef[]): Promise<void> {
+    await runSql(this.em, 'update recall_events set results = ?::jsonb where team_id = ? and id = ?', [JSON.stringify(results), teamId, id]);
   }
 
   /** The team's events among these ids, whatever their space's state (the caller decides what it allows). */

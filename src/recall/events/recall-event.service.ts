@@ -5,6 +5,7 @@ import { FeatureFlagService } from '../../tenancy/feature-flag.service';
 import { FeatureFlagKey } from '../../tenancy/feature-flags';
 import { Scope } from '../../tenancy/scopes';
 import { RecallMetrics } from '../recall.metrics';
+import type { SqlStatement } from '../../tool-results/snapshot-search';
 import type { NewRecallEvent, RecallEventRecord } from './recall-event.record';
 import { RecallEventRepository } from './recall-event.repository';
 import {
@@ -59,13 +60,16 @@ export class RecallEventService {
 
   /** The event of a recall the actor is making in an allowed space, all but its refs. */
   async draft(actor: ActorContext, recall: InternalRecall): Promise<Omit<NewRecallEvent, 'results'>> {
+    return { ...(await this.unplacedDraft(actor, recall)), spaceId: recall.spaceId, spaceGeneration: actor.allowedGeneration(recall.spaceId) as number };
+  }
+
+  /** A draft whose space the storing statement fills in (the space of the conversation read). */
+  async unplacedDraft(actor: ActorContext, recall: Omit<InternalRecall, 'spaceId'>): Promise<Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>> {
     const queryTextEnabled = recall.query !== null && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
     return {
       id: newRecallEventId(),
       teamId: actor.teamId,
       profileId: actor.userId,
-      spaceId: recall.spaceId,
-      spaceGeneration: actor.allowedGeneration(recall.spaceId) as number,
       queryFingerprint: queryFingerprint(recall.query),
       queryText: storedQueryText(recall.query, queryTextEnabled),
       contractVersion: RECALL_CONTRACT_VERSION,
@@ -78,6 +82,28 @@ export class RecallEventService {
       clarificationOutcome: null,
       source: RecallEventSource.INTERNAL,
     };
+  }
+
+  /**
+   * Runs `recent` (rows of the actor's conversation, with `rank`) and stores the event of its rows
+   * in the conversation's space, in one statement. Null: the conversation is not the actor's in
+   * an allowed space (nothing stored). A failure to store throws: the caller answers degraded.
+   */
+  async readRecentAndRecord<Row extends { id: string | null }>(
+    actor: ActorContext,
+    conversationId: string,
+    recent: SqlStatement,
+    draft: Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>,
+  ): Promise<{ spaceId: string; rows: Row[] } | null> {
+    const spaces = { ids: `{${actor.allowedSpaces.map((s) => s.id).join(',')}}`, generations: `{${actor.allowedSpaces.map((s) => s.generation).join(',')}}` };
+    const rows = await this.events.recentAndRecord<Row>(recent, { id: conversationId, userId: actor.userId }, spaces, draft);
+    if (rows.length === 0) return null;
+    return { spaceId: rows[0].conversation_space_id, rows: rows.filter((row) => row.id !== null) };
+  }
+
+  /** Sets the refs of an event stored a moment ago to the rows finally shown. */
+  replaceResults(actor: ActorContext, id: string, results: readonly ResultRef[]): Promise<void> {
+    return this.events.replaceResults(actor.teamId, id, results);
   }
 
   /** Stores the event of a recall already answered; a failure degrades the answer instead of failing it. */
