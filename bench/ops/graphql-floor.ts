@@ -2,13 +2,8 @@ import { runLoad, type Task } from '../load-runner';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
 
 const ME = `{ me { userId teamId } }`;
-/** The statement every authenticated request runs (ActorRepository.findByUserId). */
-const ACTOR = `select u.team_id, s.id as space_id, s.generation
-  from users u
-  left join space_members m on m.user_id = u.id
-  left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
- where u.id = $1
- order by s.id`;
+/** The statement every authenticated request runs (ActorRepository.findByUserId; the function is in the migrations). */
+const ACTOR = `select team_id, space_id, generation from actor_spaces($1::uuid)`;
 
 /**
  * The floor under every operation (informational): an authenticated GraphQL request that runs

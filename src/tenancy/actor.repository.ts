@@ -23,14 +23,8 @@ export class ActorRepository {
   constructor(private readonly em: EntityManager) {}
 
   async findByUserId(userId: string): Promise<ActorRecord | null> {
-    const rows = await runSql<ActorRow[]>(this.em, `select u.team_id, s.id as space_id, s.generation
-         from users u
-         left join space_members m on m.user_id = u.id
-         left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
-        where u.id = ?
-        order by s.id`,
-      [userId],
-    );
+    // actor_spaces (see its migration): users ⟕ space_members ⟕ ACTIVE spaces of the user's team, by space id.
+    const rows = await runSql<ActorRow[]>(this.em, 'select team_id, space_id, generation from actor_spaces(?::uuid)', [userId]);
     if (rows.length === 0) return null;
     const allowedSpaces = rows
       .filter((r): r is ActorRow & { space_id: string; generation: number } => r.space_id !== null)
