@@ -64,8 +64,14 @@ export async function startDatabase(teardown: Teardown, pgStatStatements: boolea
 
   // Loading a million rows writes a lot of WAL: fewer forced checkpoints. Nothing else is tuned.
   const settings = ["alter system set max_wal_size = '8GB'"];
-  // 'all': the statements inside record_tool_results show up too, not only the call.
-  if (pgStatStatements) settings.push("alter system set shared_preload_libraries = 'pg_stat_statements'", "alter system set pg_stat_statements.track = 'all'");
+  // 'all': the statements inside record_tool_results show up too, not only the call; and planning time.
+  if (pgStatStatements) {
+    settings.push(
+      "alter system set shared_preload_libraries = 'pg_stat_statements'",
+      "alter system set pg_stat_statements.track = 'all'",
+      'alter system set pg_stat_statements.track_planning = on',
+    );
+  }
   await withClient(server.url, async (c) => {
     for (const sql of settings) await c.query(sql);
     await c.query('select pg_reload_conf()');
