@@ -61,13 +61,18 @@ export function renderPreviouslyFetchedBlock(
 ): RenderedBlock {
   const lines = snapshots.map((snapshot): RenderedBlockLine => {
     const text = renderBlockLine(snapshot);
+    let tokens: number | undefined;
     return {
       snapshotId: snapshot.id,
       memId: snapshot.memId,
       toolName: snapshot.toolName,
       createdAt: snapshot.createdAt,
       text,
-      tokens: options.tokenizer.count(text),
+      // Counted when read (the API's `lines { tokens }`): the budget is checked on the whole text.
+      get tokens(): number {
+        tokens ??= options.tokenizer.count(text);
+        return tokens;
+      },
     };
   });
   for (let kept = lines.length; kept > 0; kept -= 1) {

@@ -51,8 +51,8 @@ export class RecallEventRepository {
   /**
    * The recallBlock read and its event in one statement (one round trip): `recent` (the
    * conversation's newest rows with a `rank`) and the event of them, stored in the space of the
-   * actor's own conversation at the generation the actor holds for it (`spaces`: allowed ids and
-   * generations as PostgreSQL array literals). No row at all: the conversation is not the actor's
+   * actor's own conversation at the generation the actor holds for it (`spaces`: the allowed ids as a
+   * PostgreSQL array literal, their generations as a JSON object by id). No row at all: the conversation is not the actor's
    * in an allowed space, and nothing was stored. A row with a null `id`: the conversation holds
    * no snapshot (the event was stored, with no refs).
    */
@@ -65,13 +65,13 @@ export class RecallEventRepository {
     const refs = `coalesce(jsonb_agg(jsonb_build_object('type', '${ResultRefType.TOOL_RESULT}', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
     const [teamId, id, profileId, , , ...rest] = insertValues({ ...event, spaceId: '', spaceGeneration: 0, results: [] });
     return runSql(this.em, `with conv as (
-         select c.space_id, g.generation from conversations c join unnest(?::uuid[], ?::int[]) as g(space_id, generation) on g.space_id = c.space_id
-          where c.id = ? and c.user_id = ?),
+         select c.space_id, (?::jsonb ->> c.space_id::text)::int as generation from conversations c
+          where c.id = ? and c.user_id = ? and c.space_id = any(?::uuid[])),
        hits as (${recent.sql}),
        recorded as (insert into recall_events ${INSERT_COLUMNS}
          select ?, ?, ?, conv.space_id, conv.generation, ${INSERT_PLACEHOLDERS.split(', ').slice(5).join(', ')}, (select ${refs} from hits h) from conv returning id)
        select conv.space_id as conversation_space_id, h.* from conv left join hits h on true order by h.rank`,
-      [spaces.ids, spaces.generations, conversation.id, conversation.userId, ...recent.params, teamId, id, profileId, ...rest],
+      [spaces.generations, conversation.id, conversation.userId, spaces.ids, ...recent.params, teamId, id, profileId, ...rest],
     );
   }
 

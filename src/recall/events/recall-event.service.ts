@@ -95,7 +95,10 @@ export class RecallEventService {
     recent: SqlStatement,
     draft: Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>,
   ): Promise<{ spaceId: string; rows: Row[] } | null> {
-    const spaces = { ids: `{${actor.allowedSpaces.map((s) => s.id).join(',')}}`, generations: `{${actor.allowedSpaces.map((s) => s.generation).join(',')}}` };
+    const spaces = {
+      ids: `{${actor.allowedSpaces.map((s) => s.id).join(',')}}`,
+      generations: JSON.stringify(Object.fromEntries(actor.allowedSpaces.map((s) => [s.id, s.generation]))),
+    };
     const rows = await this.events.recentAndRecord<Row>(recent, { id: conversationId, userId: actor.userId }, spaces, draft);
     if (rows.length === 0) return null;
     return { spaceId: rows[0].conversation_space_id, rows: rows.filter((row) => row.id !== null) };
