@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { BadUserInputError, ConflictError, NotFoundError } from '../common/errors/app-error';
+import { BadUserInputError, ConflictError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
 import { isStorableText } from '../common/text/storable-text';
 import { AppConfig } from '../config/app-config';
@@ -11,6 +11,7 @@ import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import type { SnapshotColumns, SnapshotRecord, SnapshotRow, ToolResultFields } from './snapshot-record';
 import { type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
 import { type SnapshotSearch, snapshotSearchStatement, type SqlStatement } from './snapshot-search';
+import { checkOwnership, checkRepeatsVisible, conversationsOf, messagesOf } from './batch-ownership.rules';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { PathValue } from './path-value';
 import { type HistoryFilter, type NewSnapshot, recentInConversationStatement, ToolResultRepository } from './tool-result.repository';
@@ -212,73 +213,6 @@ export class ToolResultsService {
     const position = after ? decodeCursor(after) : null;
     const records = await this.repository.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };
-  }
-}
-
-/**
- * A repeated tool_use_id returns its original snapshot (R-TR-2); one stored in a space the actor
- * may no longer use cannot be returned, nor recorded again under the same id.
- */
-function checkRepeatsVisible(repeated: readonly string[], found: readonly SnapshotRecord[], rows: readonly NewSnapshot[], field: string): void {
-  const visible = new Set(found.map((s) => s.toolUseId));
-  for (const toolUseId of repeated) {
-    if (visible.has(toolUseId)) continue;
-    const index = rows.findIndex((r) => r.toolUseId === toolUseId);
-    throw new ConflictError(
-      `${field}.${index}.toolUseId ${toolUseId} is already recorded in a space you can no longer use; send the result under a new toolUseId.`,
-      `${field}.${index}.toolUseId`,
-    );
-  }
-}
-
-/** Distinct conversations of a batch, each in an allowed space and in one space only. */
-function conversationsOf(items: readonly ToolResultToRecord[], actor: ActorContext, field: string) {
-  const byId = new Map<string, { id: string; spaceId: string; index: number }>();
-  items.forEach((item, index) => {
-    if (actor.allowedGeneration(item.spaceId) === undefined) throw new NotFoundError('Space', item.spaceId);
-    const seen = byId.get(item.conversationId);
-    if (seen && seen.spaceId !== item.spaceId) {
-      throw new BadUserInputError(`${field}.${index}.spaceId`, `Conversation ${item.conversationId} appears with two spaces in this batch.`);
-    }
-    if (!seen) byId.set(item.conversationId, { id: item.conversationId, spaceId: item.spaceId, index });
-  });
-  // In id order: concurrent batches then create and lock shared rows in the same order.
-  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
-}
-
-function messagesOf(items: readonly ToolResultToRecord[], field: string) {
-  const byId = new Map<string, { id: string; conversationId: string; index: number }>();
-  items.forEach((item, index) => {
-    const seen = byId.get(item.messageId);
-    if (seen && seen.conversationId !== item.conversationId) {
-      throw new BadUserInputError(`${field}.${index}.messageId`, `Message ${item.messageId} appears with two conversations in this batch.`);
-    }
-    if (!seen) byId.set(item.messageId, { id: item.messageId, conversationId: item.conversationId, index });
-  });
-  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
-}
-
-/** Every conversation and message of the batch must be the actor's own (R-TR-4). */
-function checkOwnership(
-  owned: { conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[] },
-  conversations: readonly { id: string; spaceId: string; index: number }[],
-  messages: readonly { id: string; conversationId: string; index: number }[],
-  field: string,
-): void {
-  for (const wanted of conversations) {
-    const mine = owned.conversations.find((c) => c.id === wanted.id);
-    // Another user's conversation reads exactly as a missing one (R-TN-5).
-    if (!mine) throw new NotFoundError('Conversation', wanted.id);
-    if (mine.spaceId !== wanted.spaceId) {
-      throw new BadUserInputError(`${field}.${wanted.index}.spaceId`, `Conversation ${wanted.id} belongs to space ${mine.spaceId}, not ${wanted.spaceId}.`);
-    }
-  }
-  for (const wanted of messages) {
-    const mine = owned.messages.find((m) => m.id === wanted.id);
-    if (!mine) throw new NotFoundError('Message', wanted.id);
-    if (mine.conversationId !== wanted.conversationId) {
-      throw new BadUserInputError(`${field}.${wanted.index}.messageId`, `Message ${wanted.id} belongs to another conversation than ${wanted.conversationId}.`);
-    }
   }
 }
 
