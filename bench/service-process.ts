@@ -25,13 +25,9 @@ const reply = (message: ServiceReply): void => {
 };
 
 async function main(): Promise<void> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: process.env.DATABASE_URL,
-    DATA_DIR: process.env.DATA_DIR,
-    AUTH_JWT_SECRET: process.env.AUTH_JWT_SECRET,
-    LOG_LEVEL: process.env.LOG_LEVEL,
-  });
+  // The environment as `npm start` would read it (the harness sets the database, folder, secret
+  // and log level), so a run can tune the service like a deployment, e.g. RETENTION_BATCH_PAUSE_MS.
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, config.database.url ?? ''), { bufferLogs: true });
   configureApp(app, config, createRootLogger(config.logLevel));
   await app.listen(0, '127.0.0.1'); // the app applies the migrations during init

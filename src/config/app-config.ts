@@ -76,6 +76,8 @@ export class AppConfig {
     readonly statementTimeoutMs: number;
     /** How long the sweep lease is held without renewal before another replica may take it. */
     readonly leaseMs: number;
+    /** Pause between two batches of a sweep, so foreground writes are not queued behind one delete after another. */
+    readonly batchPauseMs: number;
   };
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {

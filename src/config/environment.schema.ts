@@ -169,4 +169,7 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @Min(1000) @Max(86_400_000) @IsInt()
   RETENTION_LEASE_MS?: number;
+
+  @IsOptional() @Transform(toInt) @Min(0) @Max(60_000) @IsInt()
+  RETENTION_BATCH_PAUSE_MS?: number;
 }

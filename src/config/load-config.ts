@@ -6,6 +6,9 @@ import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables } from './environment.schema';
 
+/** Between sweep batches: room for the foreground writers on the same database. */
+const DEFAULT_RETENTION_BATCH_PAUSE_MS = 0;
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +87,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       batchSize: vars.RETENTION_BATCH_SIZE ?? 5000,
       statementTimeoutMs: vars.RETENTION_STATEMENT_TIMEOUT_MS ?? 30_000,
       leaseMs: vars.RETENTION_LEASE_MS ?? 600_000,
+      batchPauseMs: vars.RETENTION_BATCH_PAUSE_MS ?? DEFAULT_RETENTION_BATCH_PAUSE_MS,
     },
   });
 }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
@@ -57,7 +58,7 @@ export class RetentionService implements OnApplicationShutdown {
 
   private async sweepOnce(now: Date): Promise<RetentionReport> {
     const started = Date.now();
-    const { batchSize, statementTimeoutMs, leaseMs } = this.config.retention;
+    const { batchSize, statementTimeoutMs, leaseMs, batchPauseMs } = this.config.retention;
     if (!(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs))) {
       this.logger.log({ msg: 'retention sweep skipped: another replica holds the sweep lease' });
       return { skipped: true, deleted: [], durationMs: Date.now() - started };
@@ -76,6 +77,7 @@ export class RetentionService implements OnApplicationShutdown {
           // Between batches: keep the lease, or stop the whole sweep if another replica took it over.
           leaseLost = !(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs));
           if (leaseLost) break;
+          if (batchPauseMs > 0) await setTimeout(batchPauseMs);
         }
         deleted.push({ table: step.table, count });
         if (this.stopping || leaseLost) break;

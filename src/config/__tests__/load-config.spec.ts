@@ -15,7 +15,9 @@ describe('loadConfig', () => {
       database: { url: undefined, poolMax: 20, acquireTimeoutMs: 5000, statementTimeoutMs: 15000 },
       featureFlags: { cacheTtlMs: 5000 },
       recall: { maxReturnChars: 500_000 },
+      retention: { batchSize: 5000, batchPauseMs: 0 },
     });
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, RETENTION_BATCH_PAUSE_MS: '25' }).retention.batchPauseMs).toBe(25);
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
   });
 
@@ -29,6 +31,7 @@ describe('loadConfig', () => {
     ['HTTP_BODY_LIMIT', 'huge'],
     ['RECALL_MAX_RETURN_CHARS', '999'],
     ['RECALL_MAX_RETURN_CHARS', 'lots'],
+    ['RETENTION_BATCH_PAUSE_MS', '-5'],
   ])('R-OP-1 a malformed %s=%s is refused with a message naming it', (name, value) => {
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(name);
