@@ -42,15 +42,15 @@ export class RecallBlockService {
     let outcome: RecallEventOutcome | null = null;
     try {
       // The rows and their event in one round trip; the event's space is the conversation's.
-      const read = await this.events.readRecentAndRecord<SnapshotRow & { id: string | null }>(actor, conversationId, this.toolResults.recentStatement(actor, conversationId, limit, columns), draft);
-      if (read === null) throw new NotFoundError('Conversation', conversationId);
-      recent = read.rows.map(toSnapshotRecord);
+      const rows = await this.events.readRecentAndRecord<SnapshotRow & { id: string | null }>(actor, conversationId, this.toolResults.recentStatement(actor, conversationId, limit, columns), draft);
+      if (rows === null) throw new NotFoundError('Conversation', conversationId);
+      recent = rows.map(toSnapshotRecord);
     } catch (error) {
       if (error instanceof NotFoundError) throw error;
       // R-RC-10: the block is answered without its event, degraded.
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
       recent = await this.toolResults.recentInConversation(actor, conversationId, limit, columns);
-      if (recent.length === 0) await this.conversationSpace(actor, conversationId);
+      if (recent.length === 0) await this.checkOwnConversation(actor, conversationId);
     }
     const block = gated ? NOTHING : renderPreviouslyFetchedBlock(recent, { tokenBudget: blockTokenBudget, tokenizer: o200kTokenizer });
     this.metrics.blockBuilt(block.tokens);
@@ -74,10 +74,8 @@ export class RecallBlockService {
     return this.events.stored(actor, eventId, RecallEventSource.INTERNAL);
   }
 
-  /** The space of the actor's own conversation; another user's, or one in a space the actor may not use, reads as missing. */
-  private async conversationSpace(actor: ActorContext, conversationId: string): Promise<string> {
-    const conversation = await this.toolResults.findOwnConversation(actor, conversationId);
-    if (conversation === null) throw new NotFoundError('Conversation', conversationId);
-    return conversation.spaceId;
+  /** NOT_FOUND unless it is the actor's own conversation in an allowed space (another user's reads as missing). */
+  private async checkOwnConversation(actor: ActorContext, conversationId: string): Promise<void> {
+    if ((await this.toolResults.findOwnConversation(actor, conversationId)) === null) throw new NotFoundError('Conversation', conversationId);
   }
 }

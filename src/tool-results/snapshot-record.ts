@@ -61,9 +61,6 @@ export interface SnapshotColumns {
 /** Both payloads. */
 export const WITH_PAYLOADS: SnapshotColumns = { input: true, output: true };
 
-/** created_at in UTC with microseconds, the form keyset cursors carry. */
-export const CREATED_KEY = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 /** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
 export function snapshotColumns(columns: SnapshotColumns = {}): string {
   return `r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name, r.size_chars,

@@ -4,7 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
 import type { HandleWithStub } from './handle/tool-result-handle';
 import type { PathValue } from './path-value';
-import { CREATED_KEY, type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
+import { type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
 import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
 import type { SqlStatement } from './snapshot-search';
 
@@ -66,11 +66,6 @@ function snapshotsJson(snapshots: readonly NewSnapshot[]): string {
       `"schema_hint":${text(s.handle.schemaHint)},"head_preview":${text(s.handle.headPreview)},"stub":${text(s.handle.stub)},"size_tokens":${s.handle.sizeTokens}}`,
   );
   return `[${items.join(',')}]`;
-}
-
-/** `(?, ?, …), (?, ?, …)` for a multi-row VALUES list. */
-function valuesList(rows: number, row: string): string {
-  return Array.from({ length: rows }, () => row).join(', ');
 }
 
 /**

@@ -94,14 +94,14 @@ export class RecallEventService {
     conversationId: string,
     recent: SqlStatement,
     draft: Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>,
-  ): Promise<{ spaceId: string; rows: Row[] } | null> {
+  ): Promise<Row[] | null> {
     const spaces = {
       ids: `{${actor.allowedSpaces.map((s) => s.id).join(',')}}`,
       generations: JSON.stringify(Object.fromEntries(actor.allowedSpaces.map((s) => [s.id, s.generation]))),
     };
     const rows = await this.events.recentAndRecord<Row>(recent, { id: conversationId, userId: actor.userId }, spaces, draft);
-    if (rows.length === 0) return null;
-    return { spaceId: rows[0].conversation_space_id, rows: rows.filter((row) => row.id !== null) };
+    // No row: no such conversation of the actor's. One row without an id: an empty conversation.
+    return rows.length === 0 ? null : rows.filter((row) => row.id !== null);
   }
 
   /** Sets the refs of an event stored a moment ago to the rows finally shown. */
