@@ -36,7 +36,7 @@ async function bootstrap(): Promise<void> {
     await database.close();
     process.exit(1);
   }
-  logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql`);
+  logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql (Node.js ${process.version})`);
 
   // R-OP-2: stop accepting, finish in-flight requests (a running sweep stops after its batch and
   // releases its lease), close the pool, then the embedded database — within the grace period.
