@@ -1,7 +1,7 @@
-import { MAX_EXCLUDE_TOOLS } from './recall/compact-messages.rules';
-import { MAX_DEGRADED_BRANCHES, MAX_EVENT_REFS } from './recall/events/recall-event.rules';
-import { MAX_FEEDBACK_ITEMS, MAX_REFS_PER_ITEM } from './feedback/feedback.rules';
-import { MAX_BATCH_ITEMS } from './tool-results/tool-result-batch.rules';
+import { MAX_EXCLUDE_TOOLS } from './ledger';
+import { MAX_DEGRADED_BRANCHES, MAX_EVENT_REFS } from './recall-events';
+import { MAX_FEEDBACK_ITEMS, MAX_REFS_PER_ITEM } from './feedback';
+import { MAX_BATCH_ITEMS } from './tool-results';
 import type { ListLimits } from './common/graphql/list-limits';
 
 /**

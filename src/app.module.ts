@@ -10,12 +10,14 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { FeedbackModule } from './feedback/feedback.module';
-import { McpModule } from './mcp/mcp.module';
-import { RecallModule } from './recall/recall.module';
-import { RetentionModule } from './retention/retention.module';
-import { TenancyModule } from './tenancy/tenancy.module';
-import { ToolResultsModule } from './tool-results/tool-results.module';
+import { FeedbackModule } from './feedback';
+import { LedgerModule } from './ledger';
+import { McpModule } from './mcp';
+import { RecallModule } from './recall';
+import { RecallEventsModule } from './recall-events';
+import { RetentionModule } from './retention';
+import { TenancyModule } from './tenancy';
+import { ToolResultsModule } from './tool-results';
 
 /** The first failing constraint, with its dotted field path (R-OP-4: BAD_USER_INPUT names the field). */
 function firstViolation(errors: ValidationError[], prefix = ''): BadUserInputError {
@@ -39,6 +41,8 @@ export class AppModule {
         ObservabilityModule,
         TenancyModule,
         ToolResultsModule,
+        LedgerModule,
+        RecallEventsModule,
         RecallModule,
         FeedbackModule,
         RetentionModule,

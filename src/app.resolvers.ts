@@ -1,8 +1,18 @@
-import { FEEDBACK_RESOLVERS } from './feedback/feedback.module';
-import { RECALL_RESOLVERS } from './recall/recall.module';
-import { RETENTION_RESOLVERS } from './retention/retention.module';
-import { TENANCY_RESOLVERS } from './tenancy/tenancy.module';
-import { TOOL_RESULTS_RESOLVERS } from './tool-results/tool-results.module';
+import { FEEDBACK_RESOLVERS } from './feedback';
+import { LEDGER_RESOLVERS } from './ledger';
+import { RECALL_RESOLVERS } from './recall';
+import { RECALL_EVENTS_RESOLVERS } from './recall-events';
+import { RETENTION_RESOLVERS } from './retention';
+import { TENANCY_RESOLVERS } from './tenancy';
+import { TOOL_RESULTS_RESOLVERS } from './tool-results';
 
 /** Every resolver class of the API, for schema generation and the scope snapshot test. */
-export const RESOLVERS = [...TENANCY_RESOLVERS, ...TOOL_RESULTS_RESOLVERS, ...RECALL_RESOLVERS, ...FEEDBACK_RESOLVERS, ...RETENTION_RESOLVERS];
+export const RESOLVERS = [
+  ...TENANCY_RESOLVERS,
+  ...TOOL_RESULTS_RESOLVERS,
+  ...LEDGER_RESOLVERS,
+  ...RECALL_RESOLVERS,
+  ...RECALL_EVENTS_RESOLVERS,
+  ...FEEDBACK_RESOLVERS,
+  ...RETENTION_RESOLVERS,
+];

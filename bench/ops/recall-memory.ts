@@ -1,8 +1,6 @@
 import { type Task } from '../load-runner';
 import { BENCH_SEED, pickIndex, seededRandom } from '../seeded';
-import { INSERT_COLUMNS, INSERT_PLACEHOLDERS, insertValues } from '../../src/recall/events/recall-event.record';
-import { newRecallEventId, queryFingerprint, RECALL_CONTRACT_VERSION } from '../../src/recall/events/recall-event.rules';
-import { snapshotSearchStatement } from '../../src/tool-results/snapshot-search';
+import { newRecallEventId, queryFingerprint, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.rules';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const RECALL_MEMORY = `query($s: ID!, $q: String!) {
@@ -11,16 +9,34 @@ const RECALL_MEMORY = `query($s: ID!, $q: String!) {
 /** Words of the seeded payloads, from rare (a city) to common (a word of every fifth row). */
 const QUERIES = ['Oslo', 'churn_rate', 'Tallinn weather', 'ledger forecast', 'pro Grace'];
 
-/** `?` placeholders (knex) as `$n` (pg), in order. */
-function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}
+/**
+ * The statement the service runs, written out: the ranked search as the `tool_results_search`
+ * function's body (which PostgreSQL inlines) and the recall event's insert, in one CTE.
+ */
+const RAW_SEARCH_AND_RECORD = `with hits as (
+    select r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name, r.size_chars,
+           r.summary_oneliner, r.schema_hint, r.head_preview, r.stub, r.size_tokens, r.compacted,
+           to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key, r.tool_input,
+           ts_rank(r.search_vector, q.query) as score,
+           row_number() over (order by ts_rank(r.search_vector, q.query) desc, r.created_at desc, r.id desc) as rank
+      from message_tool_results r
+      join conversations c on c.id = r.conversation_id
+      cross join websearch_to_tsquery('simple', $1) as q(query)
+     where r.user_id = $2 and c.space_id = $3 and r.search_vector @@ q.query
+     order by rank
+     limit 5),
+  recorded as (
+    insert into recall_events (team_id, id, profile_id, query_fingerprint, contract_version, ranking_version, degraded_branches, source,
+                               space_id, space_generation, results)
+    select $4, $5, $2, $6, $7, 'raw', '[]'::jsonb, 'INTERNAL', $3, 1,
+           coalesce(jsonb_agg(jsonb_build_object('type', 'TOOL_RESULT', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)
+      from hits h returning id)
+  select hits.* from hits order by hits.rank`;
 
 /**
  * recallMemory (R-RC-8, R-RC-9) over the user's ~2,000 snapshots of a 1M-row table, against the
- * very statement the service runs — the ranked search and the recall event's insert in one CTE —
- * sent raw through `pg`.
+ * statement the service runs — the ranked search and the recall event's insert in one CTE — written
+ * out and sent raw through `pg`.
  */
 export async function recallMemoryOps(ctx: BenchContext): Promise<ResultRow[]> {
   return [await measure(ctx, 1), await measure(ctx, ctx.settings.concurrency)];
@@ -32,18 +48,8 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
   const rawTask: Task = async () => {
     const u = pickIndex(rawRandom, data.users);
     const query = QUERIES[pickIndex(rawRandom, QUERIES.length)];
-    const search = snapshotSearchStatement({ userId: data.userIds[u], spaceIds: [data.spaceId] }, { spaceId: data.spaceId, query, limit: 5 }, { input: true });
-    const event = {
-      id: newRecallEventId(), teamId: data.teamId, profileId: data.userIds[u], spaceId: data.spaceId, spaceGeneration: 1,
-      queryFingerprint: queryFingerprint(query), queryText: null, contractVersion: RECALL_CONTRACT_VERSION, rankingVersion: 'raw',
-      fusionMode: null, searchFreshness: null, degradedBranches: [], results: [], semanticGroups: null, authoredAlternatives: null,
-      clarificationOutcome: null, source: 'INTERNAL',
-    };
-    const refs = `coalesce(jsonb_agg(jsonb_build_object('type', 'TOOL_RESULT', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
-    const sql = `with hits as (${search.sql}),
-      recorded as (insert into recall_events ${INSERT_COLUMNS} select ${INSERT_PLACEHOLDERS}, ${refs} from hits h returning id)
-      select hits.* from hits order by hits.rank`;
-    const result = await ctx.raw.query(numbered(sql), [...search.params, ...insertValues(event)]);
+    const params = [query, data.userIds[u], data.spaceId, data.teamId, newRecallEventId(), queryFingerprint(query), RECALL_CONTRACT_VERSION];
+    const result = await ctx.raw.query(RAW_SEARCH_AND_RECORD, params);
     if (result.rowCount === 0) throw new Error(`raw: no hits for ${query}`);
   };
   const serviceRandom = seededRandom(BENCH_SEED + 31);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { RESOLVERS } from '../app.resolvers';
-import { REQUIRED_SCOPES } from '../tenancy/requires-scope.decorator';
+import { REQUIRED_SCOPES } from '../tenancy';
 import { buildApiSchema } from '../api-schema';
 
 // Nest's metadata keys for @Query/@Mutation (stable across @nestjs/graphql 10–14).

@@ -2,7 +2,7 @@
 //   npm run feedback:compare -- baseline.jsonl candidate.jsonl [--json]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { comparePairedRuns, formatFixed, type PairedComparison, type RunResult } from '../feedback/export/paired-comparison';
+import { comparePairedRuns, formatFixed, type PairedComparison, type RunResult } from '../feedback';
 
 const HELP = `Usage: npm run feedback:compare -- <baseline.jsonl> <candidate.jsonl> [--json]
 

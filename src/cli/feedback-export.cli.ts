@@ -4,11 +4,13 @@
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { Pool } from 'pg';
+import { IsolationLevel, MikroORM } from '@mikro-orm/postgresql';
+import { APP_ENTITIES } from '../app-entities';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 import { ConfigError, loadConfig } from '../config/load-config';
-import { FEEDBACK_CASE_SCHEMA, feedbackCaseLine } from '../feedback/export/feedback-case';
-import { FeedbackExportRepository } from '../feedback/export/feedback-export.repository';
+import { ormOptions } from '../database/orm-options';
+import { FEEDBACK_CASE_SCHEMA, feedbackCaseLine, FeedbackExportRepository } from '../feedback';
+import { RecallEventRepository } from '../recall-events';
 
 const HELP = `Usage: npm run feedback:export -- --since <ISO date> --out <file.jsonl> [--team <uuid>] [--page-size <n>]
 
@@ -94,7 +96,8 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  const pool = new Pool({ connectionString: databaseUrl, max: 1, application_name: 'recall-ledger feedback:export' });
+  // The service's own way to the database (MikroORM's pool, runSql), one connection.
+  const orm = await MikroORM.init(ormOptions({ url: databaseUrl, entities: APP_ENTITIES, poolMax: 1 }));
   // Written aside and renamed at the end: a failed export never leaves a truncated file behind.
   const partial = `${options.out}.partial`;
   const out = createWriteStream(partial, { encoding: 'utf8' });
@@ -102,25 +105,21 @@ async function main(): Promise<number> {
   let written = 0;
   let complete = false;
   try {
-    const client = await pool.connect();
-    try {
-      // One snapshot for every page: rows committed meanwhile neither appear nor shift the pages.
-      await client.query('begin transaction isolation level repeatable read read only');
-      const repository = new FeedbackExportRepository(client);
-      for await (const record of repository.exportAllCasesSince(options.since, options.teamId, options.pageSize)) {
-        if (!out.write(`${feedbackCaseLine(record)}\n`)) await once(out, 'drain');
-        written += 1;
-      }
-      await client.query('commit');
-      complete = true;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    // One snapshot for every page: rows committed meanwhile neither appear nor shift the pages.
+    await orm.em.fork().transactional(
+      async (em) => {
+        const recallEvents = new RecallEventRepository(em);
+        const repository = new FeedbackExportRepository(em, (events) => recallEvents.findQueryTexts(events));
+        for await (const record of repository.exportAllCasesSince(options.since, options.teamId, options.pageSize)) {
+          if (!out.write(`${feedbackCaseLine(record)}\n`)) await once(out, 'drain');
+          written += 1;
+        }
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
+    complete = true;
   } finally {
-    await pool.end();
+    await orm.close(true);
     out.end();
     await closed;
     if (complete) renameSync(partial, options.out);

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { UUID_PATTERN as UUID } from '../common/uuid-pattern';
 import { loadConfig } from '../config/load-config';
-import { signToken } from '../tenancy/token-signer';
+import { signToken } from '../tenancy';
 
 
 async function main(): Promise<void> {

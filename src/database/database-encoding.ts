@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { BootstrapRepository } from './bootstrap.repository';
 
 export interface DatabaseEncoding {
   readonly database: string;
@@ -42,12 +43,7 @@ export async function assertUtf8Database(url: string, origin: DatabaseOrigin): P
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<DatabaseEncoding>(
-      `select current_database() as "database",
-              current_setting('server_encoding') as "serverEncoding",
-              current_setting('client_encoding') as "clientEncoding"`,
-    );
-    const problem = encodingProblem(rows[0], origin);
+    const problem = encodingProblem(await new BootstrapRepository(client).readEncodings(), origin);
     if (problem) throw new Error(problem);
   } finally {
     await client.end();

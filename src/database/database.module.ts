@@ -4,7 +4,10 @@ import type { AppConfig } from '../config/app-config';
 import { MigrationRunner } from './migration-runner';
 import { ormOptions } from './orm-options';
 
-/** MikroORM on the database the bootstrap chose (embedded or DATABASE_URL), migrated at start. */
+/**
+ * MikroORM on the database the bootstrap chose (embedded or DATABASE_URL), migrated at start.
+ * It names no entity: each feature module registers its own with `MikroOrmModule.forFeature`.
+ */
 @Module({})
 export class DatabaseModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
@@ -16,6 +19,7 @@ export class DatabaseModule {
         MikroOrmModule.forRoot({
           ...ormOptions({ url: databaseUrl, poolMax, acquireTimeoutMs, statementTimeoutMs, log: (message) => logger.log(message) }),
           registerRequestContext: true,
+          autoLoadEntities: true,
         }),
       ],
       providers: [MigrationRunner],

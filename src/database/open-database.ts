@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { AppConfig } from '../config/app-config';
+import { BootstrapRepository } from './bootstrap.repository';
 import { assertUtf8Database } from './database-encoding';
 import { EMBEDDED_APP_DATABASE, withDatabase } from './database-url';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -25,8 +26,8 @@ export async function openDatabase(config: AppConfig, log: (line: string) => voi
   const admin = new Client({ connectionString: server.url });
   try {
     await admin.connect();
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [EMBEDDED_APP_DATABASE]);
-    if (exists.rowCount === 0) await admin.query(`create database ${EMBEDDED_APP_DATABASE}`);
+    const bootstrap = new BootstrapRepository(admin);
+    if (!(await bootstrap.databaseExists(EMBEDDED_APP_DATABASE))) await bootstrap.createDatabase(EMBEDDED_APP_DATABASE);
   } finally {
     await admin.end();
   }

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
-import { FEEDBACK_ENTITIES } from '../feedback/entities';
-import { RECALL_ENTITIES } from '../recall/entities';
-import { RETENTION_ENTITIES } from '../retention/entities';
-import { TENANCY_ENTITIES } from '../tenancy/entities';
-import { TOOL_RESULT_ENTITIES } from '../tool-results/entities';
 
 // MikroORM's own TypeScript detection misses @swc/jest; decide from our own file name.
 const isTs = __filename.endsWith('.ts');
 
 export interface OrmConnectionOptions {
   url: string;
+  /**
+   * The entities to map. The app leaves this empty and each feature module registers its own
+   * (`MikroOrmModule.forFeature`); the CLI and the tests pass the app's whole list.
+   */
+  entities?: NonNullable<Options['entities']>;
   poolMax?: number;
   acquireTimeoutMs?: number;
   statementTimeoutMs?: number;
@@ -19,12 +19,11 @@ export interface OrmConnectionOptions {
   log?: (message: string) => void;
 }
 
-export const ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES, ...RECALL_ENTITIES, ...FEEDBACK_ENTITIES, ...RETENTION_ENTITIES];
-
 export function ormOptions(connection: OrmConnectionOptions): Options {
   return defineConfig({
     clientUrl: connection.url,
-    entities: ENTITIES,
+    entities: connection.entities ?? [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     forceUtcTimezone: true,
     colors: false,

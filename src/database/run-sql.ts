@@ -57,3 +57,22 @@ export function expandArrays(sql: string, params: readonly unknown[]): { sql: st
   });
   return { sql: expanded, params: flat };
 }
+
+/**
+ * Runs `work` in a transaction of its own whose statements may each run `timeoutMs` at most
+ * (`set_config(…, true)`: for this transaction only, so it is PgBouncer-safe). Repositories
+ * called inside use the transaction through their usual (context-aware) EntityManager: MikroORM's
+ * transaction context follows the async call.
+ */
+export function inTransactionWithTimeout<T>(em: EntityManager, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    await runSql(tx, `select set_config('statement_timeout', ?, true)`, [String(timeoutMs)]);
+    return work();
+  });
+}
+
+/** Runs a data-modifying statement (without its own `returning`) and returns how many rows it changed. */
+export async function countChanged(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<number> {
+  const rows = await runSql<{ n: number }[]>(em, `with done as (${sql} returning 1) select count(*)::int as n from done`, params);
+  return rows[0].n;
+}

@@ -1,21 +1,12 @@
-import type { ResultRef } from '../recall/events/recall-event.rules';
+import type { RecallAccount, ResultRef } from '../recall-events';
 import type { HypothesisJudgment, ResultRefJudgment } from './feedback.rules';
 
-/** A stored feedback event (R-FB-7). */
-export interface FeedbackEventRecord {
+/** A stored feedback event (R-FB-7): the judgment, with the account its recall gave of itself. */
+export interface FeedbackEventRecord extends RecallAccount {
   id: string;
   recallEventId: string;
   teamId: string;
-  profileId: string;
   actorId: string;
-  spaceId: string;
-  spaceGeneration: number;
-  queryFingerprint: string | null;
-  contractVersion: string;
-  rankingVersion: string | null;
-  fusionMode: string | null;
-  searchFreshness: string | null;
-  degradedBranches: string[];
   returnedRefs: ResultRef[];
   used: boolean;
   answerSupported: boolean | null;
@@ -32,11 +23,6 @@ export interface FeedbackEventRecord {
 }
 
 export type NewFeedbackEvent = Omit<FeedbackEventRecord, 'createdAt' | 'createdKey'>;
-
-export const FEEDBACK_COLUMNS = `f.id, f.recall_event_id, f.team_id, f.profile_id, f.actor_id, f.space_id, f.space_generation, f.query_fingerprint,
-  f.contract_version, f.ranking_version, f.fusion_mode, f.search_freshness, f.degraded_branches, f.returned_refs, f.used, f.answer_supported,
-  f.quality, f.missing_context, f.irrelevant, f.feedback_comment, f.irrelevant_result_refs, f.hypothesis_feedback, f.client_feedback_id,
-  to_char(f.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key`;
 
 export interface FeedbackEventRow {
   id: string;

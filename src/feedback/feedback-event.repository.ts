@@ -1,8 +1,14 @@
-import { runSql } from '../database/run-sql';
+import { countChanged, runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
-import { FEEDBACK_COLUMNS, type FeedbackEventRecord, type FeedbackEventRow, type NewFeedbackEvent, toFeedbackEventRecord } from './feedback-event.record';
+import { type FeedbackEventRecord, type FeedbackEventRow, type NewFeedbackEvent, toFeedbackEventRecord } from './feedback-event.record';
+
+/** A feedback event's columns (alias f), `created_key` with microseconds for keyset cursors. */
+export const FEEDBACK_COLUMNS = `f.id, f.recall_event_id, f.team_id, f.profile_id, f.actor_id, f.space_id, f.space_generation, f.query_fingerprint,
+  f.contract_version, f.ranking_version, f.fusion_mode, f.search_freshness, f.degraded_branches, f.returned_refs, f.used, f.answer_supported,
+  f.quality, f.missing_context, f.irrelevant, f.feedback_comment, f.irrelevant_result_refs, f.hypothesis_feedback, f.client_feedback_id,
+  to_char(f.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key`;
 
 export interface FeedbackEventFilter {
   spaceId?: string | null;
@@ -38,8 +44,11 @@ const GROUP_COLUMNS: Record<FeedbackMetricsGroupBy, string> = {
   [FeedbackMetricsGroupBy.FUSION_MODE]: 'f.fusion_mode',
 };
 
-/** A feedback event is visible while its space is ACTIVE at the generation it was recorded at (R-FB-8). */
-const VISIBLE = `join spaces s on s.id = f.space_id and s.team_id = f.team_id and s.status = 'ACTIVE' and s.generation = f.space_generation`;
+/**
+ * A feedback event is visible while its space is ACTIVE at the generation it was recorded at
+ * (R-FB-8): Tenancy's `active_spaces` of the team, bound first.
+ */
+const VISIBLE = `join active_spaces(?) s on s.space_id = f.space_id and s.generation = f.space_generation`;
 
 /** Unique violation: a concurrent replay of the same client id won the insert. */
 const UNIQUE_VIOLATION = '23505';
@@ -96,13 +105,13 @@ export class FeedbackEventRepository {
         where ${where.join(' and ')}
         order by f.created_at desc, f.id desc
         limit ?`,
-      [...params, limit],
+      [teamId, ...params, limit],
     );
     return rows.map(toFeedbackEventRecord);
   }
 
   async findVisible(teamId: string, id: string): Promise<FeedbackEventRecord | null> {
-    const rows = await runSql<FeedbackEventRow[]>(this.em, `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE} where f.team_id = ? and f.id = ?`, [teamId, id]);
+    const rows = await runSql<FeedbackEventRow[]>(this.em, `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE} where f.team_id = ? and f.id = ?`, [teamId, teamId, id]);
     return rows.length > 0 ? toFeedbackEventRecord(rows[0]) : null;
   }
 
@@ -124,7 +133,7 @@ export class FeedbackEventRepository {
         where ${where.join(' and ')}
         group by 1
         order by 1 nulls first`,
-      params,
+      [teamId, ...params],
     );
     return rows.map((r) => ({
       group: r.grp,
@@ -135,6 +144,50 @@ export class FeedbackEventRepository {
       missingContextRate: Number(r.missing_rate),
       irrelevantRate: Number(r.irrelevant_rate),
     }));
+  }
+
+  // System operations of retention (R-RT-3, R-RT-4): unscoped by design, and named for it.
+
+  /** The oldest events of every team past the cutoff; how many went. */
+  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
+    return countChanged(
+      this.em,
+      `delete from feedback_events e using (
+         select team_id, id from feedback_events where created_at < ? order by created_at limit ?) old
+        where e.team_id = old.team_id and e.id = old.id`,
+      [cutoff.toISOString(), limit],
+    );
+  }
+
+  /** Clears the comment texts (the item's and its hypotheses') of events past the cutoff; the rows stay. */
+  clearExpiredCommentsBatch(cutoff: Date, limit: number): Promise<number> {
+    return countChanged(
+      this.em,
+      `update feedback_events e
+          set feedback_comment = null,
+              hypothesis_feedback = coalesce((select jsonb_agg(h || '{"feedbackComment": null}'::jsonb) from jsonb_array_elements(e.hypothesis_feedback) h), '[]'::jsonb),
+              comments_cleared_at = now()
+         from (select team_id, id from feedback_events where created_at < ? and comments_cleared_at is null order by created_at limit ?) old
+        where e.team_id = old.team_id and e.id = old.id`,
+      [cutoff.toISOString(), limit],
+    );
+  }
+
+  /** Which of these recall events some feedback event refers to, as `team_id:id`. */
+  async findReferencedRecallEvents(events: readonly { teamId: string; id: string }[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set();
+    const rows = await runSql<{ team_id: string; recall_event_id: string }[]>(
+      this.em,
+      `select distinct f.team_id, f.recall_event_id from feedback_events f
+        where (f.team_id, f.recall_event_id) in (select * from unnest(?::uuid[], ?::text[]))`,
+      [`{${events.map((e) => e.teamId).join(',')}}`, `{${events.map((e) => `"${e.id.replace(/["\\]/g, '\\$&')}"`).join(',')}}`],
+    );
+    return new Set(rows.map((r) => `${r.team_id}:${r.recall_event_id}`));
+  }
+
+  /** Every event the user gave or that judges one of the user's recalls (R-RT-4); how many went. */
+  deleteAllOfUser(userId: string): Promise<number> {
+    return countChanged(this.em, 'delete from feedback_events where actor_id = ? or profile_id = ?', [userId, userId]);
   }
 }
 

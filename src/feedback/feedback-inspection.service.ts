@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
-import type { ActorContext } from '../tenancy/actor-context';
+import type { ActorContext } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
 import { type FeedbackEventFilter, FeedbackEventRepository, type FeedbackMetricsGroupBy, type FeedbackMetricsRow } from './feedback-event.repository';
 

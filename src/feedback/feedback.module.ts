@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
-import { RecallModule } from '../recall/recall.module';
-import { TenancyModule } from '../tenancy/tenancy.module';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { RecallEventsModule } from '../recall-events';
+import { TenancyModule } from '../tenancy';
+import { FEEDBACK_ENTITIES } from './entities';
 import { FeedbackEventRepository } from './feedback-event.repository';
 import { FeedbackInspectionService } from './feedback-inspection.service';
 import { FEEDBACK_METRIC_PROVIDERS, FeedbackMetrics } from './feedback.metrics';
@@ -9,9 +11,9 @@ import { FeedbackService } from './feedback.service';
 
 export const FEEDBACK_RESOLVERS = [FeedbackResolver];
 
-/** Feedback on recalls: reads recall events through Recall, writes only its own table. */
+/** Feedback on recalls: reads recall events through Recall Events, writes only its own table. */
 @Module({
-  imports: [TenancyModule, RecallModule],
+  imports: [MikroOrmModule.forFeature(FEEDBACK_ENTITIES), TenancyModule, RecallEventsModule],
   providers: [FeedbackEventRepository, FeedbackService, FeedbackInspectionService, FeedbackMetrics, ...FEEDBACK_METRIC_PROVIDERS, ...FEEDBACK_RESOLVERS],
   exports: [FeedbackService],
 })

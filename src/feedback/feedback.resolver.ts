@@ -1,12 +1,8 @@
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { encodeCursor } from '../common/pagination/keyset-cursor';
-import { RecallEventService } from '../recall/events/recall-event.service';
-import { RecallEventModel } from '../recall/models/recall-event.model';
-import { Actor } from '../tenancy/actor.decorator';
-import type { ActorContext } from '../tenancy/actor-context';
-import { RequiresScope } from '../tenancy/requires-scope.decorator';
-import { Scope } from '../tenancy/scopes';
+import { RecallEventModel, RecallEventService } from '../recall-events';
+import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
 import { FeedbackMetricsGroupBy } from './feedback-event.repository';
 import { FeedbackInspectionService } from './feedback-inspection.service';

@@ -1,6 +1,6 @@
 import { BadUserInputError } from '../common/errors/app-error';
 import { codePointLength, isStorableText } from '../common/text/storable-text';
-import type { ResultRef } from '../recall/events/recall-event.rules';
+import type { ResultRef } from '../recall-events';
 
 /** Pure rules of a feedback submission (R-FB-2..4): bounds, per-item judgments, refs, and what to do next. */
 

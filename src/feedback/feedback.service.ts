@@ -1,11 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ulid } from 'ulid';
 import { AppError, FeatureDisabledError } from '../common/errors/app-error';
-import type { RecallEventRecord } from '../recall/events/recall-event.record';
-import { RecallEventService } from '../recall/events/recall-event.service';
-import type { ActorContext } from '../tenancy/actor-context';
-import { FeatureFlagService } from '../tenancy/feature-flag.service';
-import { FeatureFlagKey } from '../tenancy/feature-flags';
+import { recallAccountOf, type RecallEventRecord, RecallEventService } from '../recall-events';
+import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
 import type { NewFeedbackEvent } from './feedback-event.record';
 import { FeedbackEventRepository } from './feedback-event.repository';
 import { FeedbackMetrics } from './feedback.metrics';
@@ -80,6 +77,26 @@ export class FeedbackService {
     this.metrics.submission(ids.length > 0 ? 'partial' : 'rejected');
     return { recordedCount: ids.length, feedbackEventIds: ids, error: { ...problem, failedIndex } };
   }
+
+  /** Retention (R-RT-3): the oldest feedback events of every team past the cutoff; how many went. */
+  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
+    return this.feedback.deleteExpiredBatch(cutoff, limit);
+  }
+
+  /** Retention (R-RT-3): clears the comments of feedback events past the cutoff; how many were cleared. */
+  clearExpiredCommentsBatch(cutoff: Date, limit: number): Promise<number> {
+    return this.feedback.clearExpiredCommentsBatch(cutoff, limit);
+  }
+
+  /** Retention (R-RT-3): which of these recall events feedback refers to (those stay), as `team_id:id`. */
+  findReferencedRecallEvents(events: readonly { teamId: string; id: string }[]): Promise<Set<string>> {
+    return this.feedback.findReferencedRecallEvents(events);
+  }
+
+  /** A user's deletion (R-RT-4): the feedback the user gave and the feedback on the user's recalls. */
+  deleteAllOfUser(userId: string): Promise<number> {
+    return this.feedback.deleteAllOfUser(userId);
+  }
 }
 
 /** The stored event: the judgment, and the recall's own account of itself copied from its event. */
@@ -88,16 +105,8 @@ function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: Recall
     id: newFeedbackEventId(),
     recallEventId: recall.id,
     teamId: actor.teamId,
-    profileId: recall.profileId,
     actorId: actor.userId,
-    spaceId: recall.spaceId,
-    spaceGeneration: recall.spaceGeneration,
-    queryFingerprint: recall.queryFingerprint,
-    contractVersion: recall.contractVersion,
-    rankingVersion: recall.rankingVersion,
-    fusionMode: recall.fusionMode,
-    searchFreshness: recall.searchFreshness,
-    degradedBranches: recall.degradedBranches,
+    ...recallAccountOf(recall),
     returnedRefs: recall.results,
     used: item.used,
     answerSupported: item.answerSupported ?? null,

@@ -1,10 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { RecallBlockOutcome } from '../recall/recall-block.service';
-import type { RecallMemoryOutcome } from '../recall/recall-search.service';
-import type { SuggestedAction } from '../recall/events/recall-event.service';
-import type { SubmissionOutcome } from '../feedback/feedback.service';
-import type { SnapshotRecord } from '../tool-results/snapshot-record';
+import type { RecallBlockOutcome, RecallMemoryOutcome } from '../recall';
+import type { SuggestedAction } from '../recall-events';
+import type { SubmissionOutcome } from '../feedback';
+import type { ToolResultSnapshot } from '../tool-results';
 
 /**
  * The text answers of the model tools (R-MCP-1). Pure functions of what the services returned:
@@ -55,7 +54,7 @@ function isoSecond(date: Date): string {
 }
 
 /** One prior snapshot's heading: its date, tool, mem id and conversation. */
-export function priorHeading(record: SnapshotRecord, index: number): string {
+export function priorHeading(record: ToolResultSnapshot, index: number): string {
   return `### ${index + 1}. as of ${isoSecond(record.createdAt)} — tool ${record.toolName} — mem_id ${record.memId} — conversation ${record.conversationId}`;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FeedbackQuality, type FeedbackItem } from '../feedback/feedback.rules';
-import { ResultRefType } from '../recall/events/recall-event.rules';
+import { type FeedbackItem, FeedbackQuality } from '../feedback';
+import { ResultRefType } from '../recall-events';
 
 /** The MCP tools' names and input shapes (the seeds' snake_case arguments), and their mapping to the services' inputs. */
 

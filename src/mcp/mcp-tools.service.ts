@@ -5,19 +5,12 @@ import { AppError } from '../common/errors/app-error';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { countTokens } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
-import { FeedbackService } from '../feedback/feedback.service';
+import { FeedbackService } from '../feedback';
 import { currentRequestId } from '../observability/request-context';
-import { MIN_ANSWER_TOKENS } from '../recall/ledger/answer-window';
-import { LedgerService } from '../recall/ledger.service';
-import { checkPriorQuery } from '../recall/prior-results.rules';
-import { RecallBlockService } from '../recall/recall-block.service';
-import { RecallSearchService } from '../recall/recall-search.service';
-import type { ActorContext } from '../tenancy/actor-context';
-import { FeatureFlagService } from '../tenancy/feature-flag.service';
-import { FeatureFlagKey } from '../tenancy/feature-flags';
-import { Scope } from '../tenancy/scopes';
-import { DEFAULT_ANSWER_MAX_TOKENS } from '../tool-results/handle/stub';
-import { ToolResultsService } from '../tool-results/tool-results.service';
+import { LedgerService, MIN_ANSWER_TOKENS } from '../ledger';
+import { checkPriorQuery, RecallBlockService, RecallSearchService } from '../recall';
+import { type ActorContext, FeatureFlagKey, FeatureFlagService, Scope } from '../tenancy';
+import { DEFAULT_ANSWER_MAX_TOKENS, ToolResultsService } from '../tool-results';
 import {
   errorResult,
   feedbackAnswer,

@@ -3,9 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Request, Response } from 'express';
 import { AppError, ErrorCode, UnauthenticatedError } from '../common/errors/app-error';
 import { currentRequestId } from '../observability/request-context';
-import type { ActorContext } from '../tenancy/actor-context';
-import { ActorService } from '../tenancy/actor.service';
-import { TokenVerifier } from '../tenancy/token-verifier';
+import { type ActorContext, ActorService, TokenVerifier } from '../tenancy';
 import { McpToolsService } from './mcp-tools.service';
 
 /** JSON-RPC's "server error" range; the service's own code rides in `data.code`. */

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { FeedbackModule } from '../feedback/feedback.module';
-import { RecallModule } from '../recall/recall.module';
-import { TenancyModule } from '../tenancy/tenancy.module';
-import { ToolResultsModule } from '../tool-results/tool-results.module';
+import { FeedbackModule } from '../feedback';
+import { LedgerModule } from '../ledger';
+import { RecallModule } from '../recall';
+import { TenancyModule } from '../tenancy';
+import { ToolResultsModule } from '../tool-results';
 import { McpToolsService } from './mcp-tools.service';
 import { McpController } from './mcp.controller';
 
 /** Model-facing tools over MCP (R-MCP-1): a thin surface over the services the GraphQL resolvers use. */
 @Module({
-  imports: [TenancyModule, ToolResultsModule, RecallModule, FeedbackModule],
+  imports: [TenancyModule, ToolResultsModule, LedgerModule, RecallModule, FeedbackModule],
   controllers: [McpController],
   providers: [McpToolsService],
 })

@@ -2,14 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
-import type { ActorContext } from '../tenancy/actor-context';
-import { ToolResultsService } from '../tool-results/tool-results.service';
+import { BLOCK_RANKING_VERSION, FUSION_MODE_SINGLE, type RecallEventOutcome, RecallEventService, RecallEventSource, type ResultRef, ResultRefType } from '../recall-events';
+import type { ActorContext } from '../tenancy';
+import { type ToolResultSnapshot, ToolResultsService } from '../tool-results';
 import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET, renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
-import { BLOCK_RANKING_VERSION, FUSION_MODE_SINGLE, ResultRefType } from './events/recall-event.rules';
-import { type RecallEventOutcome, RecallEventService } from './events/recall-event.service';
-import { RecallEventSource, type ResultRef } from './events/recall-event.rules';
-import { type SnapshotRecord, type SnapshotRow, toSnapshotRecord } from '../tool-results/snapshot-record';
 import { RecallMetrics } from './recall.metrics';
 
 export interface RecallBlockOutcome extends RenderedBlock, RecallEventOutcome {
@@ -38,13 +35,13 @@ export class RecallBlockService {
     // The line needs the call's arguments and the stored summary, never the output.
     const limit = gated ? 0 : blockRows;
     const columns = { input: true };
-    let recent: SnapshotRecord[];
+    let recent: ToolResultSnapshot[];
     let outcome: RecallEventOutcome | null = null;
     try {
       // The rows and their event in one round trip; the event's space is the conversation's.
-      const rows = await this.events.readRecentAndRecord<SnapshotRow & { id: string | null }>(actor, conversationId, this.toolResults.recentStatement(actor, conversationId, limit, columns), draft);
+      const rows = await this.events.readRecentAndRecord(actor, { conversationId, limit, columns }, draft);
       if (rows === null) throw new NotFoundError('Conversation', conversationId);
-      recent = rows.map(toSnapshotRecord);
+      recent = rows;
     } catch (error) {
       if (error instanceof NotFoundError) throw error;
       // R-RC-10: the block is answered without its event, degraded.

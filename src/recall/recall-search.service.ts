@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import type { ActorContext } from '../tenancy/actor-context';
-import { type SnapshotColumns, type SnapshotRecord, toSnapshotRecord } from '../tool-results/snapshot-record';
-import { type RankedSnapshotRow, ToolResultsService } from '../tool-results/tool-results.service';
-import { renderBlockLine } from './block/previously-fetched-block';
-import { RecallEventRepository } from './events/recall-event.repository';
 import {
   FUSION_MODE_SINGLE,
+  type RecallEventOutcome,
+  RecallEventService,
   RecallEventSource,
   type ResultRef,
   ResultRefType,
   SEARCH_FRESHNESS_SYNCHRONOUS,
   SEARCH_RANKING_VERSION,
-} from './events/recall-event.rules';
-import { type RecallEventOutcome, RecallEventService } from './events/recall-event.service';
+} from '../recall-events';
+import type { ActorContext } from '../tenancy';
+import { type SnapshotColumns, type SnapshotSearchHit, type ToolResultSnapshot, ToolResultsService } from '../tool-results';
+import { renderBlockLine } from './block/previously-fetched-block';
 import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.rules';
 
 export interface RecallHit {
@@ -21,7 +20,7 @@ export interface RecallHit {
   score: number;
   /** The snapshot as a dated block line: `- 2026-05-12 tool(args): summary`. */
   line: string;
-  snapshot: SnapshotRecord;
+  snapshot: ToolResultSnapshot;
 }
 
 export interface RecallMemoryOutcome extends Omit<RecallEventOutcome, 'recallEventId'> {
@@ -40,7 +39,6 @@ export class RecallSearchService {
   constructor(
     private readonly toolResults: ToolResultsService,
     private readonly events: RecallEventService,
-    private readonly eventRows: RecallEventRepository,
   ) {}
 
   async search(actor: ActorContext, args: RecallMemoryArgs, columns: SnapshotColumns = {}): Promise<RecallMemoryOutcome> {
@@ -56,21 +54,20 @@ export class RecallSearchService {
       fusionMode: FUSION_MODE_SINGLE,
       searchFreshness: SEARCH_FRESHNESS_SYNCHRONOUS,
     });
-    let rows: RankedSnapshotRow[];
+    let hits: SnapshotSearchHit[];
     let outcome: RecallEventOutcome | null = null;
     try {
-      rows = await this.eventRows.searchAndRecord<RankedSnapshotRow>(this.toolResults.searchStatement(actor, search, wanted), draft);
+      hits = await this.events.searchAndRecord(actor, search, wanted, draft);
     } catch (error) {
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
-      rows = await this.toolResults.search(actor, search, wanted);
+      hits = await this.toolResults.search(actor, search, wanted);
     }
     // Outside the try: only the statement's own failure means the event was not stored.
     outcome ??= await this.events.stored(actor, draft.id, RecallEventSource.INTERNAL);
-    return { ...outcome, recallEventId: draft.id, results: rows.map(hitOf) };
+    return { ...outcome, recallEventId: draft.id, results: hits.map(hitOf) };
   }
 }
 
-function hitOf(row: RankedSnapshotRow): RecallHit {
-  const snapshot = toSnapshotRecord(row);
-  return { ref: { type: ResultRefType.TOOL_RESULT, id: snapshot.id, rank: Number(row.rank) }, score: Number(row.score), line: renderBlockLine(snapshot), snapshot };
+function hitOf({ snapshot, score, rank }: SnapshotSearchHit): RecallHit {
+  return { ref: { type: ResultRefType.TOOL_RESULT, id: snapshot.id, rank }, score, line: renderBlockLine(snapshot), snapshot };
 }

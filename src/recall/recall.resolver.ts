@@ -1,21 +1,19 @@
 import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
-import { Actor } from '../tenancy/actor.decorator';
-import type { ActorContext } from '../tenancy/actor-context';
-import { RequiresScope } from '../tenancy/requires-scope.decorator';
-import { Scope } from '../tenancy/scopes';
-import { ToolResultSnapshotModel } from '../tool-results/models/tool-result-snapshot.model';
-import { payloadColumnsOf } from '../tool-results/tool-results.resolver';
-import { ToolResultsService } from '../tool-results/tool-results.service';
+import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
+import { payloadColumnsOf, ToolResultSnapshotModel, ToolResultsService } from '../tool-results';
 import { RecallBlockModel } from './models/recall-block.model';
+import { RecallResultModel } from './models/recall-result.model';
 import { checkPriorQuery } from './prior-results.rules';
 import { RecallBlockService } from './recall-block.service';
+import { RecallSearchService } from './recall-search.service';
 
 @Resolver()
 export class RecallResolver {
   constructor(
     private readonly blocks: RecallBlockService,
+    private readonly search: RecallSearchService,
     private readonly toolResults: ToolResultsService,
   ) {}
 
@@ -42,5 +40,21 @@ export class RecallResolver {
     const since = checkPriorQuery(limit, sinceDays, new Date());
     const page = await this.toolResults.history(actor, { conversationId, toolName, since }, limit, null, payloadColumnsOf(info));
     return page.records;
+  }
+
+  @Query(() => RecallResultModel, { description: 'memory:read; records a recall event. R-RC-8..10' })
+  @RequiresScope(Scope.MEMORY_READ)
+  recallMemory(
+    @Actor() actor: ActorContext,
+    @Args('spaceId', { type: () => ID }, new UuidPipe('spaceId')) spaceId: string,
+    @Args('query') query: string,
+    @Args('conversationId', { type: () => ID, nullable: true }, new UuidPipe('conversationId', true)) conversationId: string | null,
+    @Args('toolName', { type: () => String, nullable: true }) toolName: string | null,
+    @Args('sinceDays', { type: () => Int, nullable: true }) sinceDays: number | null,
+    @Args('limit', { type: () => Int, nullable: true, defaultValue: 5 }) limit: number,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<RecallResultModel> {
+    const args = { spaceId, query, conversationId, toolName, sinceDays, limit: limit ?? 5 };
+    return this.search.search(actor, args, payloadColumnsOf(info, ['results', 'snapshot']));
   }
 }

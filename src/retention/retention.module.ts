@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { FeedbackModule } from '../feedback';
+import { RecallEventsModule } from '../recall-events';
+import { TenancyModule } from '../tenancy';
+import { ToolResultsModule } from '../tool-results';
+import { RETENTION_ENTITIES } from './entities';
 import { RetentionRepository } from './retention.repository';
 import { RETENTION_METRIC_PROVIDERS, RetentionMetrics } from './retention.metrics';
 import { RetentionResolver } from './retention.resolver';
@@ -7,8 +13,12 @@ import { RetentionService } from './retention.service';
 
 export const RETENTION_RESOLVERS = [RetentionResolver];
 
-/** The top of the module line: forgets what the modules below it stored; none of them imports it. */
+/**
+ * Forgets on schedule and on request (R-RT-1..6): it asks each module below it to delete from
+ * its own tables; none of them imports it. Its own table holds the sweep lease.
+ */
 @Module({
+  imports: [MikroOrmModule.forFeature(RETENTION_ENTITIES), TenancyModule, ToolResultsModule, RecallEventsModule, FeedbackModule],
   providers: [RetentionRepository, RetentionService, RetentionScheduler, RetentionMetrics, ...RETENTION_METRIC_PROVIDERS, ...RETENTION_RESOLVERS],
 })
 export class RetentionModule {}

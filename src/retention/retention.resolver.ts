@@ -1,9 +1,6 @@
 import { Args, ID, Mutation, Resolver } from '@nestjs/graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
-import { Actor } from '../tenancy/actor.decorator';
-import type { ActorContext } from '../tenancy/actor-context';
-import { RequiresScope } from '../tenancy/requires-scope.decorator';
-import { Scope } from '../tenancy/scopes';
+import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
 import { DeletionReportModel, RetentionReportModel } from './models/retention.model';
 import { RetentionService } from './retention.service';
 

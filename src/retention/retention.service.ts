@@ -2,11 +2,16 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
-import type { ActorContext } from '../tenancy/actor-context';
+import { inTransactionWithTimeout } from '../database/run-sql';
+import { FeedbackService } from '../feedback';
+import { type RecallEventPosition, RecallEventService } from '../recall-events';
+import { type ActorContext, UserService } from '../tenancy';
+import { ToolResultsService } from '../tool-results';
 import { RetentionMetrics, type SweptTable } from './retention.metrics';
-import { RetentionRepository, SWEEP_LEASE, USER_DATA_TABLES } from './retention.repository';
+import { RetentionRepository, SWEEP_LEASE } from './retention.repository';
 
 const DAY_MS = 86_400_000;
 
@@ -27,7 +32,17 @@ export interface DeletionReport {
   deleted: TableCount[];
 }
 
-type Step = { table: SweptTable; days: number; run: (cutoff: Date, limit: number, timeoutMs: number) => Promise<number> };
+/** Rows a user's deletion removes, by table (R-RT-4), in the order the report lists them. */
+const USER_DATA_TABLES = ['conversations', 'messages', 'message_tool_results', 'recall_events', 'feedback_events', 'space_members', 'users'] as const;
+type UserDataTable = (typeof USER_DATA_TABLES)[number];
+
+/** One batch of a step: the rows it changed, and how many it looked at (fewer than the batch size: the step is done). */
+interface BatchOutcome {
+  changed: number;
+  scanned: number;
+}
+
+type Step = { table: SweptTable; days: number; batch: (cutoff: Date, limit: number) => Promise<BatchOutcome> };
 
 /**
  * Forgetting on schedule (R-RT-1..3, R-RT-5) and on request (R-RT-4). One replica sweeps at a
@@ -43,6 +58,11 @@ export class RetentionService implements OnApplicationShutdown {
 
   constructor(
     private readonly repository: RetentionRepository,
+    private readonly toolResults: ToolResultsService,
+    private readonly recallEvents: RecallEventService,
+    private readonly feedback: FeedbackService,
+    private readonly users: UserService,
+    private readonly em: EntityManager,
     private readonly config: AppConfig,
     private readonly metrics: RetentionMetrics,
   ) {}
@@ -70,10 +90,11 @@ export class RetentionService implements OnApplicationShutdown {
         const cutoff = new Date(now.getTime() - step.days * DAY_MS);
         let count = 0;
         for (;;) {
-          const rows = await step.run(cutoff, batchSize, statementTimeoutMs);
-          count += rows;
-          this.metrics.swept(step.table, rows);
-          if (rows < batchSize || this.stopping) break;
+          // Each batch is a short transaction of its own with its own statement timeout.
+          const { changed, scanned } = await inTransactionWithTimeout(this.em, statementTimeoutMs, () => step.batch(cutoff, batchSize));
+          count += changed;
+          this.metrics.swept(step.table, changed);
+          if (scanned < batchSize || this.stopping) break;
           // Between batches: keep the lease, or stop the whole sweep if another replica took it over.
           leaseLost = !(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs));
           if (leaseLost) break;
@@ -91,26 +112,58 @@ export class RetentionService implements OnApplicationShutdown {
     return report;
   }
 
-  /** Comments first: a feedback event past both bounds is deleted, not cleared and then deleted. */
+  /**
+   * Comments first: a feedback event past both bounds is deleted, not cleared and then deleted.
+   * Each module deletes from its own tables, oldest rows first through their age index, so an
+   * interrupted sweep resumes where it stopped.
+   */
   private steps(): Step[] {
     const r = this.config.retention;
+    const counted = (changed: number): BatchOutcome => ({ changed, scanned: changed });
     return [
-      { table: 'feedback_events', days: r.feedbackEventDays, run: (c, l, t) => this.repository.deleteExpiredFeedbackEventsBatch(c, l, t) },
-      { table: 'feedback_comments', days: r.feedbackCommentDays, run: (c, l, t) => this.repository.clearExpiredFeedbackCommentsBatch(c, l, t) },
-      { table: 'recall_events', days: r.recallEventDays, run: (c, l, t) => this.repository.deleteExpiredRecallEventsBatch(c, l, t) },
-      { table: 'message_tool_results', days: r.toolResultDays, run: (c, l, t) => this.repository.deleteExpiredToolResultsBatch(c, l, t) },
+      { table: 'feedback_events', days: r.feedbackEventDays, batch: async (c, l) => counted(await this.feedback.deleteExpiredBatch(c, l)) },
+      { table: 'feedback_comments', days: r.feedbackCommentDays, batch: async (c, l) => counted(await this.feedback.clearExpiredCommentsBatch(c, l)) },
+      { table: 'recall_events', days: r.recallEventDays, batch: this.recallEventBatches() },
+      { table: 'message_tool_results', days: r.toolResultDays, batch: async (c, l) => counted(await this.toolResults.deleteExpiredBatch(c, l)) },
     ];
   }
 
   /**
+   * Recall events past the cutoff that no feedback event refers to (those stay, R-RT-3). The
+   * batch locks the oldest expired events, asks Feedback which of them it refers to, and deletes
+   * the rest; the scan goes on after the last one looked at, so the kept ones are passed once.
+   */
+  private recallEventBatches(): Step['batch'] {
+    let after: RecallEventPosition | null = null;
+    return async (cutoff, limit) => {
+      const expired = await this.recallEvents.lockExpired(cutoff, after, limit);
+      const referenced = await this.feedback.findReferencedRecallEvents(expired);
+      const changed = await this.recallEvents.deleteEvents(expired.filter((e) => !referenced.has(`${e.teamId}:${e.id}`)));
+      after = expired.at(-1) ?? after;
+      return { changed, scanned: expired.length };
+    };
+  }
+
+  /**
    * Deletes a user of the admin's team and everything of theirs, in one transaction (R-RT-4). A
-   * user of another team is NOT_FOUND; one already deleted (or never seen) reports zeros.
+   * user of another team is NOT_FOUND; one already deleted (or never seen) reports zeros. The
+   * user is locked first, so nothing of theirs can be added meanwhile and every count is exact;
+   * each module then deletes its own rows, from the top of the module line down.
    */
   async deleteUserData(actor: ActorContext, userId: string): Promise<DeletionReport> {
-    const team = await this.repository.userTeam(userId);
+    const team = await this.users.findTeam(userId);
     if (team !== null && team !== actor.teamId) throw new NotFoundError('User', userId);
-    const counts = team === null ? null : await this.repository.deleteUserCascade(actor.teamId, userId);
+    const counts = team === null ? null : await this.em.transactional(() => this.deleteUserRows(actor.teamId, userId));
     return { userId, deleted: USER_DATA_TABLES.map((table) => ({ table, count: counts?.[table] ?? 0 })) };
+  }
+
+  private async deleteUserRows(teamId: string, userId: string): Promise<Record<UserDataTable, number> | null> {
+    if (!(await this.users.lockInTeam(teamId, userId))) return null;
+    const feedbackEvents = await this.feedback.deleteAllOfUser(userId);
+    const recallEvents = await this.recallEvents.deleteAllOfUser(userId);
+    const toolResults = await this.toolResults.deleteAllOfUser(userId);
+    const tenancy = await this.users.deleteInTeam(teamId, userId);
+    return { ...toolResults, recall_events: recallEvents, feedback_events: feedbackEvents, ...tenancy };
   }
 
   /** On SIGTERM: a running sweep stops after its current batch and releases the lease. */

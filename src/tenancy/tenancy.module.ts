@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ActorRepository } from './actor.repository';
 import { ActorService } from './actor.service';
 import { AuthGuard } from './auth.guard';
+import { TENANCY_ENTITIES } from './entities';
 import { FeatureFlagRepository } from './feature-flag.repository';
 import { FeatureFlagService } from './feature-flag.service';
 import { SpaceRepository } from './space.repository';
@@ -10,10 +12,12 @@ import { SpaceService } from './space.service';
 import { TenancyResolver } from './tenancy.resolver';
 import { TokenVerifier } from './token-verifier';
 import { UserRepository } from './user.repository';
+import { UserService } from './user.service';
 
 export const TENANCY_RESOLVERS = [TenancyResolver];
 
 @Module({
+  imports: [MikroOrmModule.forFeature(TENANCY_ENTITIES)],
   providers: [
     ActorRepository,
     SpaceRepository,
@@ -21,11 +25,12 @@ export const TENANCY_RESOLVERS = [TenancyResolver];
     FeatureFlagRepository,
     ActorService,
     SpaceService,
+    UserService,
     FeatureFlagService,
     TokenVerifier,
     ...TENANCY_RESOLVERS,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService],
+  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService, UserService],
 })
 export class TenancyModule {}

@@ -1,4 +1,4 @@
-import { runSql } from '../database/run-sql';
+import { countChanged, runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 
@@ -20,5 +20,27 @@ export class UserRepository {
   async ensureInTeam(teamId: string, userId: string): Promise<boolean> {
     await runSql(this.em, `insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`, [userId, teamId]);
     return this.existsInTeam(teamId, userId);
+  }
+
+  /** The team of a user, or null when there is no such user (any more). */
+  async findTeam(userId: string): Promise<string | null> {
+    const rows = await runSql<{ team_id: string }[]>(this.em, 'select team_id from users where id = ?', [userId]);
+    return rows[0]?.team_id ?? null;
+  }
+
+  /**
+   * Locks the user of this team until the transaction ends (false: no such user): every write
+   * that refers to the user waits for it, so nothing of theirs is added while they are deleted.
+   */
+  async lockInTeam(teamId: string, userId: string): Promise<boolean> {
+    const rows = await runSql(this.em, 'select 1 from users where id = ? and team_id = ? for update', [userId, teamId]);
+    return rows.length > 0;
+  }
+
+  /** Deletes the user of this team and their space memberships, counted by table. */
+  async deleteInTeam(teamId: string, userId: string): Promise<{ space_members: number; users: number }> {
+    const members = await countChanged(this.em, 'delete from space_members where user_id = ? and user_id in (select id from users where team_id = ?)', [userId, teamId]);
+    const users = await countChanged(this.em, 'delete from users where id = ? and team_id = ?', [userId, teamId]);
+    return { space_members: members, users };
   }
 }

@@ -1,5 +1,5 @@
 import { BadUserInputError, ConflictError, NotFoundError } from '../common/errors/app-error';
-import type { ActorContext } from '../tenancy/actor-context';
+import type { ActorContext } from '../tenancy';
 
 /*
  * Which conversations and messages a batch names, and whether they are the actor's: pure rules
@@ -21,12 +21,15 @@ export function checkRepeatsVisible(repeated: readonly string[], found: readonly
   const visible = new Set(found.map((s) => s.toolUseId));
   for (const toolUseId of repeated) {
     if (visible.has(toolUseId)) continue;
-    const index = rows.findIndex((r) => r.toolUseId === toolUseId);
-    throw new ConflictError(
-      `${field}.${index}.toolUseId ${toolUseId} is already recorded in a space you can no longer use; send the result under a new toolUseId.`,
-      `${field}.${index}.toolUseId`,
-    );
+    throw repeatOutOfScope(field, rows.findIndex((r) => r.toolUseId === toolUseId), toolUseId);
   }
+}
+
+function repeatOutOfScope(field: string, index: number, toolUseId: string): ConflictError {
+  return new ConflictError(
+    `${field}.${index}.toolUseId ${toolUseId} is already recorded in a space you can no longer use; send the result under a new toolUseId.`,
+    `${field}.${index}.toolUseId`,
+  );
 }
 
 /** Distinct conversations of a batch, each in an allowed space and in one space only. */
@@ -56,26 +59,39 @@ export function messagesOf(items: readonly BatchItem[], field: string) {
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** Every conversation and message of the batch must be the actor's own (R-TR-4). */
-export function checkOwnership(
-  owned: { conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[] },
+/** SQLSTATEs raised by record_tool_results (see its migrations), with the refused row in the detail. */
+const NOT_OWNED = 'RL001';
+const REPEAT_OUT_OF_SCOPE = 'RL002';
+
+type Refused = { kind: 'conversation' | 'message'; id: string; actual: string | null } | { tool_use_id: string };
+
+/**
+ * The error for the item the write function refused the batch for (nothing was written; the
+ * rules themselves live in the function, R-TR-2, R-TR-4). RL001: a conversation or message is
+ * not the actor's (NOT_FOUND: another user's reads as missing, R-TN-5) or sits elsewhere
+ * (BAD_USER_INPUT); RL002: a repeated tool_use_id lies outside the allowed spaces (CONFLICT).
+ * Any other error passes through.
+ */
+export function refusalError(
+  error: unknown,
   conversations: readonly { id: string; spaceId: string; index: number }[],
   messages: readonly { id: string; conversationId: string; index: number }[],
+  rows: readonly { toolUseId: string }[],
   field: string,
-): void {
-  for (const wanted of conversations) {
-    const mine = owned.conversations.find((c) => c.id === wanted.id);
-    // Another user's conversation reads exactly as a missing one (R-TN-5).
-    if (!mine) throw new NotFoundError('Conversation', wanted.id);
-    if (mine.spaceId !== wanted.spaceId) {
-      throw new BadUserInputError(`${field}.${wanted.index}.spaceId`, `Conversation ${wanted.id} belongs to space ${mine.spaceId}, not ${wanted.spaceId}.`);
-    }
+): unknown {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+  if ((code !== NOT_OWNED && code !== REPEAT_OUT_OF_SCOPE) || typeof detail !== 'string') return error;
+  const refused = JSON.parse(detail) as Refused;
+  if ('tool_use_id' in refused) {
+    const index = rows.findIndex((r) => r.toolUseId === refused.tool_use_id);
+    return repeatOutOfScope(field, index, refused.tool_use_id);
   }
-  for (const wanted of messages) {
-    const mine = owned.messages.find((m) => m.id === wanted.id);
-    if (!mine) throw new NotFoundError('Message', wanted.id);
-    if (mine.conversationId !== wanted.conversationId) {
-      throw new BadUserInputError(`${field}.${wanted.index}.messageId`, `Message ${wanted.id} belongs to another conversation than ${wanted.conversationId}.`);
-    }
+  if (refused.kind === 'conversation') {
+    const wanted = conversations.find((c) => c.id === refused.id);
+    if (refused.actual === null || !wanted) return new NotFoundError('Conversation', refused.id);
+    return new BadUserInputError(`${field}.${wanted.index}.spaceId`, `Conversation ${refused.id} belongs to space ${refused.actual}, not ${wanted.spaceId}.`);
   }
+  const wanted = messages.find((m) => m.id === refused.id);
+  if (refused.actual === null || !wanted) return new NotFoundError('Message', refused.id);
+  return new BadUserInputError(`${field}.${wanted.index}.messageId`, `Message ${refused.id} belongs to another conversation than ${wanted.conversationId}.`);
 }

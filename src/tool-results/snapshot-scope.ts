@@ -1,4 +1,5 @@
-import type { ActorContext } from '../tenancy/actor-context';
+import type { ActorContext } from '../tenancy';
+import type { SnapshotColumns, SnapshotSearch } from './tool-result-snapshot';
 
 /**
  * Whose snapshots a read may return: the user's own, in the spaces of the actor's allowed-space
@@ -15,7 +16,7 @@ export function snapshotScopeOf(actor: ActorContext): SnapshotScope {
 }
 
 /**
- * The scope's spaces as one PostgreSQL array literal, bound to `any(?::uuid[])`: one parameter
+ * The scope's spaces as one PostgreSQL array literal, bound to a `uuid[]` parameter: one value
  * however many spaces, and an empty set is a valid (empty) array. The ids are UUIDs from the
  * database, so they need no quoting.
  */
@@ -23,9 +24,26 @@ export function spaceIdsParam(scope: SnapshotScope): string {
   return `{${scope.spaceIds.join(',')}}`;
 }
 
-/** The scope predicate over aliases r (message_tool_results) and c (conversations), with its bindings. */
-export const SCOPE_PREDICATE = 'r.user_id = ? and c.space_id = any(?::uuid[])';
+/**
+ * The arguments of `tool_results_recent` (see its migration) in its parameter order: the values
+ * a caller binds, never SQL. Payload columns come back null unless asked for.
+ */
+export function recentArguments(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns): unknown[] {
+  return [scope.userId, spaceIdsParam(scope), conversationId, limit, columns.input === true, columns.output === true];
+}
 
-export function scopeBindings(scope: SnapshotScope): [string, string] {
-  return [scope.userId, spaceIdsParam(scope)];
+/** The arguments of `tool_results_search` (see its migration) in its parameter order. */
+export function searchArguments(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns): unknown[] {
+  return [
+    scope.userId,
+    spaceIdsParam(scope),
+    search.spaceId,
+    search.query,
+    search.conversationId ?? null,
+    search.toolName ?? null,
+    search.since?.toISOString() ?? null,
+    search.limit,
+    columns.input === true,
+    columns.output === true,
+  ];
 }

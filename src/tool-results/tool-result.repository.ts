@@ -1,26 +1,27 @@
-import { runSql } from '../database/run-sql';
+import { countChanged, runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
-import type { HandleWithStub } from './handle/tool-result-handle';
 import type { PathValue } from './path-value';
-import { type SnapshotColumns, snapshotColumns, type SnapshotRecord, type SnapshotRow, toSnapshotRecord, type ToolResultFields } from './snapshot-record';
-import { SCOPE_PREDICATE, scopeBindings, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
-import type { SqlStatement } from './snapshot-search';
+import { recentArguments, searchArguments, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
+import {
+  type SnapshotColumns,
+  type SnapshotSearch,
+  type SnapshotSearchHit,
+  type ToolResultSnapshot,
+  type ToolResultSnapshotRow,
+  toSearchHit,
+  toToolResultSnapshot,
+} from './tool-result-snapshot';
 
-export interface NewSnapshot extends ToolResultFields {
-  id: string;
-  memId: string;
-  sizeChars: number;
-  /** Built from the payload as received, stored, and served from then on (R-LG-1). */
-  handle: HandleWithStub;
-  /** Its stub was handed out by compaction: exempt from the per-conversation cap. */
-  compacted: boolean;
-  /** The payloads serialized once by the caller (it measured them already). */
+/** A snapshot about to be written: its handle built (R-LG-1), its payloads serialized once by the caller. */
+export type UnsavedSnapshot = Omit<ToolResultSnapshot, 'spaceId' | 'createdAt' | 'createdKey'> & {
+  toolInput: unknown;
+  toolOutput: unknown;
   toolInputJson: string;
   toolOutputJson: string;
   createdAt?: Date | null;
-}
+};
 
 export interface HistoryFilter {
   conversationId?: string | null;
@@ -37,26 +38,27 @@ function isNotJsonText(error: unknown): boolean {
   return typeof code === 'string' && NOT_JSON_SQLSTATES.has(code);
 }
 
-/**
- * The `limit` newest snapshots of the scope's conversation, newest first, each with its `rank`
- * from 1; a statement, so a caller can run it together with a write of its own.
- */
-export function recentInConversationStatement(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): SqlStatement {
-  return {
-    sql: `select ${snapshotColumns(columns)}, row_number() over (order by r.created_at desc, r.id desc) as rank
-            from message_tool_results r join conversations c on c.id = r.conversation_id
-           where r.conversation_id = ? and ${SCOPE_PREDICATE} and c.user_id = ?
-           order by r.created_at desc, r.id desc
-           limit ?`,
-    params: [conversationId, ...scopeBindings(scope), scope.userId, limit],
-  };
+/** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
+function snapshotColumns(columns: SnapshotColumns): string {
+  return `r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name, r.size_chars,
+  r.summary_oneliner, r.schema_hint, r.head_preview, r.stub, r.size_tokens, r.compacted,
+  to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${columns.input ? ', r.tool_input' : ''}${
+    columns.output ? ', r.tool_output' : ''
+  }`;
+}
+
+/** The scope predicate over aliases r (message_tool_results) and c (conversations), with its bindings. */
+const SCOPE_PREDICATE = 'r.user_id = ? and c.space_id = any(?::uuid[])';
+
+function scopeBindings(scope: SnapshotScope): [string, string] {
+  return [scope.userId, spaceIdsParam(scope)];
 }
 
 /**
  * The batch as one JSON array for `record_tool_results`. The payloads go in as the JSON text the
  * caller already measured, not parsed and serialized again.
  */
-function snapshotsJson(snapshots: readonly NewSnapshot[]): string {
+function snapshotsJson(snapshots: readonly UnsavedSnapshot[]): string {
   const text = (value: string | null | undefined) => JSON.stringify(value ?? null);
   const items = snapshots.map(
     (s) =>
@@ -69,18 +71,13 @@ function snapshotsJson(snapshots: readonly NewSnapshot[]): string {
 }
 
 /**
- * Snapshots, their conversations and messages. Every statement carries the owner's user id:
- * a row of another user is never read, locked, written or deleted through here. Every read of
- * snapshots also carries the allowed spaces ({@link SnapshotScope}), in SQL.
+ * Snapshots. Every statement carries the owner's user id: a row of another user is never read,
+ * locked, written or deleted through here. Every read also carries the allowed spaces
+ * ({@link SnapshotScope}), in SQL.
  */
 @Injectable()
 export class ToolResultRepository {
   constructor(private readonly em: EntityManager) {}
-
-  /** Runs a statement built by this module (already scoped, e.g. snapshotSearchStatement). */
-  run<Row>(statement: SqlStatement): Promise<Row[]> {
-    return runSql<Row[]>(this.em, statement.sql, statement.params);
-  }
 
   /**
    * The write path in one round trip (the `record_tool_results` function, see its migration):
@@ -88,14 +85,14 @@ export class ToolResultRepository {
    * order, checks that every conversation and message of the batch is the user's (else SQLSTATE
    * RL001), inserts the snapshots whose tool_use_id is new, trims each conversation to `cap`
    * uncompacted snapshots, and checks that a repeated tool_use_id is readable in the allowed
-   * spaces (else RL002). Either all of it happens or none. Returns the inserted rows' ids and
+   * spaces (else RL002); a refusal names the offending row in the error's detail. Either all of it happens or none. Returns the inserted rows' ids and
    * times; the payloads are not sent back.
    */
   async recordBatch(
     scope: SnapshotScope,
     conversations: readonly { id: string; spaceId: string }[],
     messages: readonly { id: string; conversationId: string }[],
-    snapshots: readonly NewSnapshot[],
+    snapshots: readonly UnsavedSnapshot[],
     options: { cap: number; compacted: boolean },
   ): Promise<{ id: string; createdKey: string }[]> {
     const rows = await runSql<{ id: string; created_key: string }[]>(
@@ -119,37 +116,6 @@ export class ToolResultRepository {
   }
 
   /**
-   * To explain a refused batch, as the batch would have seen them: the user's own conversations
-   * and messages among these ids, plus the ids no row has yet (the batch would have created them
-   * as the user's). Of another user's rows nothing but their existence is read.
-   */
-  async findOwnConversationsAndMessages(
-    userId: string,
-    conversationIds: readonly string[],
-    messageIds: readonly string[],
-  ): Promise<{ conversations: { id: string; spaceId: string }[]; messages: { id: string; conversationId: string }[]; existing: Set<string> }> {
-    const rows = await runSql<{ kind: 'conversation' | 'message'; id: string; parent_id: string | null }[]>(
-      this.em,
-      `select 'conversation' as kind, id, case when user_id = ? then space_id end as parent_id from conversations where id in (?)
-       union all
-       select 'message', id, case when user_id = ? then conversation_id end from messages where id in (?)`,
-      [userId, conversationIds, userId, messageIds],
-    );
-    const own = (kind: string) => rows.filter((r): r is typeof r & { parent_id: string } => r.kind === kind && r.parent_id !== null);
-    return {
-      conversations: own('conversation').map((r) => ({ id: r.id, spaceId: r.parent_id })),
-      messages: own('message').map((r) => ({ id: r.id, conversationId: r.parent_id })),
-      existing: new Set(rows.map((r) => r.id)),
-    };
-  }
-
-  /** Which of these tool_use ids the user has stored, in any space. */
-  async findOwnToolUseIds(userId: string, toolUseIds: readonly string[]): Promise<string[]> {
-    const rows = await runSql<{ tool_use_id: string }[]>(this.em, 'select tool_use_id from message_tool_results where user_id = ? and tool_use_id in (?)', [userId, toolUseIds]);
-    return rows.map((r) => r.tool_use_id);
-  }
-
-  /**
    * Sets the compacted mark of the user's snapshots (a stub handed out exempts them from the cap);
    * returns the ids whose mark this statement changed, so a caller learns which rows still exist.
    */
@@ -161,25 +127,25 @@ export class ToolResultRepository {
   }
 
   /** The scope's snapshots among these tool_use ids. */
-  async findByToolUseIds(scope: SnapshotScope, toolUseIds: readonly string[], columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
+  async findByToolUseIds(scope: SnapshotScope, toolUseIds: readonly string[], columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
     return this.select(scope, 'r.tool_use_id in (?)', [toolUseIds], columns);
   }
 
-  async findById(scope: SnapshotScope, id: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+  async findById(scope: SnapshotScope, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
     return (await this.select(scope, 'r.id = ?', [id], columns))[0] ?? null;
   }
 
   /** The scope's snapshot with this mem id, or null for a missing one, another user's or one outside the allowed spaces (R-LG-2). */
-  async findByMemId(scope: SnapshotScope, memId: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+  async findByMemId(scope: SnapshotScope, memId: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
     return (await this.select(scope, 'r.mem_id = ?', [memId], columns))[0] ?? null;
   }
 
-  private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<SnapshotRecord[]> {
-    const rows = await runSql<SnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+  private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<ToolResultSnapshot[]> {
+    const rows = await runSql<ToolResultSnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${SCOPE_PREDICATE} and ${where}`,
       [...scopeBindings(scope), ...params],
     );
-    return rows.map(toSnapshotRecord);
+    return rows.map((row) => toToolResultSnapshot(row, columns));
   }
 
   /**
@@ -233,27 +199,32 @@ export class ToolResultRepository {
     }
   }
 
-  /** The user's own conversation, or null for a missing one or another user's. */
-  async findOwnConversation(userId: string, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
-    const rows = await runSql<{ id: string; space_id: string }[]>(this.em, `select id, space_id from conversations where user_id = ? and id = ?`,
-      [userId, conversationId],
-    );
-    return rows.length > 0 ? { id: rows[0].id, spaceId: rows[0].space_id } : null;
-  }
-
   /**
    * The K most recent snapshots of the user's own conversation, newest first; none when the
    * conversation is someone else's or outside the allowed spaces. The user predicate is part of
    * the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
    */
-  async recentInConversation(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
-    const statement = recentInConversationStatement(scope, conversationId, limit, columns);
-    const rows = await runSql<SnapshotRow[]>(this.em, statement.sql, statement.params);
-    return rows.map(toSnapshotRecord);
+  async recentInConversation(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
+    const rows = await runSql<ToolResultSnapshotRow[]>(
+      this.em,
+      'select * from tool_results_recent(?, ?::uuid[], ?, ?, ?, ?) order by rank',
+      recentArguments(scope, conversationId, limit, columns),
+    );
+    return rows.map((row) => toToolResultSnapshot(row, columns));
+  }
+
+  /** The full-text search over the scope's snapshots in one space, ranked (R-RC-8; see `tool_results_search`). */
+  async search(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<SnapshotSearchHit[]> {
+    const rows = await runSql<ToolResultSnapshotRow[]>(
+      this.em,
+      'select * from tool_results_search(?, ?::uuid[], ?, ?, ?, ?, ?::timestamptz, ?, ?, ?) order by rank',
+      searchArguments(scope, search, columns),
+    );
+    return rows.map((row) => toSearchHit(row, columns));
   }
 
   /** Newest first, keyset-paginated on (created_at, id). */
-  async history(scope: SnapshotScope, filter: HistoryFilter, after: KeysetPosition | null, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
+  async history(scope: SnapshotScope, filter: HistoryFilter, after: KeysetPosition | null, limit: number, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
     const where = [SCOPE_PREDICATE];
     const params: unknown[] = [...scopeBindings(scope)];
     if (filter.conversationId) {
@@ -276,12 +247,29 @@ export class ToolResultRepository {
       where.push('(r.created_at, r.id) < (?::timestamptz, ?::uuid)');
       params.push(after.createdAt, after.id);
     }
-    const rows = await runSql<SnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+    const rows = await runSql<ToolResultSnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${where.join(' and ')}
         order by r.created_at desc, r.id desc
         limit ?`,
       [...params, limit],
     );
-    return rows.map(toSnapshotRecord);
+    return rows.map((row) => toToolResultSnapshot(row, columns));
+  }
+
+  // System operations of retention (R-RT-1, R-RT-4): unscoped by design, and named for it.
+
+  /** The oldest snapshots of every user past the cutoff, read through the age index; how many went. */
+  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
+    return countChanged(
+      this.em,
+      `delete from message_tool_results where id in (
+         select id from message_tool_results where created_at < ? order by created_at limit ?)`,
+      [cutoff.toISOString(), limit],
+    );
+  }
+
+  /** Every snapshot of the user (conversations and messages go with ConversationRepository's); how many. */
+  deleteAllOfUser(userId: string): Promise<number> {
+    return countChanged(this.em, 'delete from message_tool_results where user_id = ?', [userId]);
   }
 }

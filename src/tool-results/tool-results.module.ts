@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { ConversationRepository } from './conversation.repository';
+import { TOOL_RESULT_ENTITIES } from './entities';
 import { ToolResultRepository } from './tool-result.repository';
 import { TOOL_RESULT_METRIC_PROVIDERS, ToolResultMetrics } from './tool-results.metrics';
 import { ToolResultsResolver } from './tool-results.resolver';
@@ -8,7 +11,15 @@ export const TOOL_RESULTS_RESOLVERS = [ToolResultsResolver];
 
 /** Exports one way to reach snapshots: the service, whose every read is scoped to the actor. */
 @Module({
-  providers: [ToolResultRepository, ToolResultsService, ToolResultMetrics, ...TOOL_RESULT_METRIC_PROVIDERS, ...TOOL_RESULTS_RESOLVERS],
+  imports: [MikroOrmModule.forFeature(TOOL_RESULT_ENTITIES)],
+  providers: [
+    ToolResultRepository,
+    ConversationRepository,
+    ToolResultsService,
+    ToolResultMetrics,
+    ...TOOL_RESULT_METRIC_PROVIDERS,
+    ...TOOL_RESULTS_RESOLVERS,
+  ],
   exports: [ToolResultsService],
 })
 export class ToolResultsModule {}

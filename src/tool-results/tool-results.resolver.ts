@@ -4,11 +4,8 @@ import { InputListPipe } from '../common/graphql/input-list.pipe';
 import { selectsField } from '../common/graphql/selected-fields';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { encodeCursor } from '../common/pagination/keyset-cursor';
-import { Actor } from '../tenancy/actor.decorator';
-import type { ActorContext } from '../tenancy/actor-context';
-import { RequiresScope } from '../tenancy/requires-scope.decorator';
-import { Scope } from '../tenancy/scopes';
-import type { SnapshotColumns, SnapshotRecord } from './snapshot-record';
+import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
+import type { SnapshotColumns, ToolResultSnapshot } from './tool-result-snapshot';
 import { ToolResultHandleModel } from './models/tool-result-handle.model';
 import { ToolResultInput } from './models/tool-result.input';
 import { RecordToolResultsPayload, ToolResultConnection, ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
@@ -63,7 +60,7 @@ export class ToolResultsResolver {
 
   /** Stored with the snapshot when it was written (R-LG-1): served as is, never rebuilt. */
   @ResolveField('handle', () => ToolResultHandleModel)
-  handle(@Parent() snapshot: SnapshotRecord): ToolResultHandleModel {
+  handle(@Parent() snapshot: ToolResultSnapshot): ToolResultHandleModel {
     return snapshot.handle;
   }
 }

@@ -1,39 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { BadUserInputError, ConflictError } from '../common/errors/app-error';
+import { BadUserInputError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
 import { isStorableText } from '../common/text/storable-text';
 import { AppConfig } from '../config/app-config';
-import type { ActorContext } from '../tenancy/actor-context';
+import type { ActorContext } from '../tenancy';
 import { newMemId } from './mem-id';
 import { buildHandle, payloadText } from './handle/build-handle';
 import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
-import type { SnapshotColumns, SnapshotRecord, SnapshotRow, ToolResultFields } from './snapshot-record';
-import { type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
-import { type SnapshotSearch, snapshotSearchStatement, type SqlStatement } from './snapshot-search';
-import { checkOwnership, checkRepeatsVisible, conversationsOf, messagesOf } from './batch-ownership.rules';
-import { checkToolResultBatch } from './tool-result-batch.rules';
+import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
+import { ConversationRepository } from './conversation.repository';
+import type { ToolResultInput } from './models/tool-result.input';
 import type { PathValue } from './path-value';
-import { type HistoryFilter, type NewSnapshot, recentInConversationStatement, ToolResultRepository } from './tool-result.repository';
+import { type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
+import { checkToolResultBatch } from './tool-result-batch.rules';
+import type { SnapshotColumns, SnapshotSearch, SnapshotSearchHit, ToolResultSnapshot } from './tool-result-snapshot';
+import { type HistoryFilter, ToolResultRepository, type UnsavedSnapshot } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
-
-export type { PathValue };
-
-/** SQLSTATEs raised by record_tool_results (see its migration). */
-const NOT_OWNED = 'RL001';
-const REPEAT_OUT_OF_SCOPE = 'RL002';
-
-/** A search row: the snapshot's columns (see toSnapshotRecord), its text rank and its place from 1. */
-export type RankedSnapshotRow = SnapshotRow & { score: number; rank: string | number };
-
-export interface ToolResultToRecord extends ToolResultFields {
-  spaceId: string;
-  createdAt?: Date | null;
-}
 
 export interface RecordOutcome {
   /** In input order; a duplicate's entry is the original snapshot. */
-  snapshots: SnapshotRecord[];
+  snapshots: ToolResultSnapshot[];
   createdCount: number;
   duplicateCount: number;
   /** Ids of the rows this call inserted. */
@@ -41,7 +28,7 @@ export interface RecordOutcome {
 }
 
 export interface HistoryPage {
-  records: SnapshotRecord[];
+  records: ToolResultSnapshot[];
   hasNextPage: boolean;
 }
 
@@ -62,11 +49,12 @@ export interface RecordOptions {
 export class ToolResultsService {
   constructor(
     private readonly repository: ToolResultRepository,
+    private readonly conversations: ConversationRepository,
     private readonly config: AppConfig,
     private readonly metrics: ToolResultMetrics,
   ) {}
 
-  async record(actor: ActorContext, items: readonly ToolResultToRecord[], options: RecordOptions = {}): Promise<RecordOutcome> {
+  async record(actor: ActorContext, items: readonly ToolResultInput[], options: RecordOptions = {}): Promise<RecordOutcome> {
     const field = options.field ?? 'input';
     const compacted = options.compacted ?? false;
     // Serialized once: measured against the limits, then sent to the database as is.
@@ -78,7 +66,7 @@ export class ToolResultsService {
     checkToolResultBatch(serialized, this.config.toolResults, new Date(), field);
     const conversations = conversationsOf(items, actor, field);
     const messages = messagesOf(items, field);
-    const rows: NewSnapshot[] = serialized.map((item) => {
+    const rows: UnsavedSnapshot[] = serialized.map((item) => {
       const memId = newMemId();
       const sizeChars = typeof item.toolOutput === 'string' ? item.toolOutput.length : item.toolOutputJson.length;
       // Built from the payload exactly as received, once; every later read serves these bytes.
@@ -93,7 +81,7 @@ export class ToolResultsService {
     try {
       inserted = await this.repository.recordBatch(scope, conversations, messages, rows, { cap: this.config.toolResults.conversationCap, compacted });
     } catch (error) {
-      throw await this.explainRefusal(error, scope, conversations, messages, rows, field);
+      throw refusalError(error, conversations, messages, rows, field);
     }
     const insertedIds = new Set(inserted.map((r) => r.id));
     const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
@@ -103,53 +91,18 @@ export class ToolResultsService {
 
     const createdKeys = new Map(inserted.map((r) => [r.id, r.createdKey]));
     const byToolUseId = new Map(duplicates.map((s) => [s.toolUseId, s]));
-    const snapshots = rows.map((row, index): SnapshotRecord => {
+    const snapshots = rows.map((row, index): ToolResultSnapshot => {
       const createdKey = createdKeys.get(row.id);
       if (createdKey === undefined) return byToolUseId.get(row.toolUseId) ?? firstOf(row.toolUseId);
       this.metrics.snapshotPersisted(row.toolName);
       return recordOf(row, items[index].spaceId, createdKey);
     });
     // A repeat inside the batch points at the row its first occurrence created.
-    function firstOf(toolUseId: string): SnapshotRecord {
+    function firstOf(toolUseId: string): ToolResultSnapshot {
       const first = rows.findIndex((r) => r.toolUseId === toolUseId && createdKeys.has(r.id));
       return recordOf(rows[first], items[first].spaceId, createdKeys.get(rows[first].id) as string);
     }
     return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length, createdIds: inserted.map((r) => r.id) };
-  }
-
-  /**
-   * The write function refused the batch as a whole (nothing was written): which item is wrong.
-   * RL001: a conversation or message is not the actor's (NOT_FOUND) or sits elsewhere
-   * (BAD_USER_INPUT); RL002: a repeated tool_use_id lies outside the allowed spaces (CONFLICT).
-   * Another error passes through.
-   */
-  private async explainRefusal(
-    error: unknown,
-    scope: SnapshotScope,
-    conversations: readonly { id: string; spaceId: string; index: number }[],
-    messages: readonly { id: string; conversationId: string; index: number }[],
-    rows: readonly NewSnapshot[],
-    field: string,
-  ): Promise<unknown> {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === NOT_OWNED) {
-      const found = await this.repository.findOwnConversationsAndMessages(scope.userId, conversations.map((c) => c.id), messages.map((m) => m.id));
-      // Rows no one has yet are the ones the batch would have created, as asked.
-      const owned = {
-        conversations: [...found.conversations, ...conversations.filter((c) => !found.existing.has(c.id))],
-        messages: [...found.messages, ...messages.filter((m) => !found.existing.has(m.id))],
-      };
-      checkOwnership(owned, conversations, messages, field);
-    } else if (code === REPEAT_OUT_OF_SCOPE) {
-      const toolUseIds = [...new Set(rows.map((r) => r.toolUseId))];
-      const visible = await this.repository.findByToolUseIds(scope, toolUseIds);
-      const stored = await this.repository.findOwnToolUseIds(scope.userId, toolUseIds);
-      checkRepeatsVisible(stored, visible, rows, field);
-    } else {
-      return error;
-    }
-    // The rows changed between the refusal and this look: the caller may simply retry.
-    return new ConflictError(`${field} changed while it was being recorded; send the batch again.`, field);
   }
 
   /**
@@ -160,16 +113,16 @@ export class ToolResultsService {
     return ids.length === 0 ? Promise.resolve([]) : this.repository.setCompacted(actor.userId, ids, compacted);
   }
 
-  findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+  findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
     return this.repository.findById(snapshotScopeOf(actor), id, columns);
   }
 
-  findByMemId(actor: ActorContext, memId: string, columns: SnapshotColumns = {}): Promise<SnapshotRecord | null> {
+  findByMemId(actor: ActorContext, memId: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
     return this.repository.findByMemId(snapshotScopeOf(actor), memId, columns);
   }
 
   /** Handles of the actor's snapshots among these tool_use ids. */
-  findByToolUseIds(actor: ActorContext, toolUseIds: readonly string[]): Promise<SnapshotRecord[]> {
+  findByToolUseIds(actor: ActorContext, toolUseIds: readonly string[]): Promise<ToolResultSnapshot[]> {
     return toolUseIds.length === 0 ? Promise.resolve([]) : this.repository.findByToolUseIds(snapshotScopeOf(actor), toolUseIds);
   }
 
@@ -178,32 +131,19 @@ export class ToolResultsService {
     return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, path, maxChars);
   }
 
-  /**
-   * The full-text search over the actor's snapshots in one space (R-RC-8) as a statement, for a
-   * caller that runs it together with a write of its own; rows as {@link search} maps them.
-   */
-  searchStatement(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): SqlStatement {
-    return snapshotSearchStatement(snapshotScopeOf(actor), search, columns);
-  }
-
   /** The full-text search over the actor's snapshots in one space, ranked (R-RC-8). */
-  search(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<RankedSnapshotRow[]> {
-    return this.repository.run<RankedSnapshotRow>(this.searchStatement(actor, search, columns));
-  }
-
-  /** {@link recentInConversation} as a statement (rows with their `rank`), for a caller that runs it with a write of its own. */
-  recentStatement(actor: ActorContext, conversationId: string, limit: number, columns: SnapshotColumns = {}): SqlStatement {
-    return recentInConversationStatement(snapshotScopeOf(actor), conversationId, limit, columns);
+  search(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<SnapshotSearchHit[]> {
+    return this.repository.search(snapshotScopeOf(actor), search, columns);
   }
 
   /** The K most recent snapshots of the actor's conversation, newest first. */
-  recentInConversation(actor: ActorContext, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<SnapshotRecord[]> {
+  recentInConversation(actor: ActorContext, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
     return this.repository.recentInConversation(snapshotScopeOf(actor), conversationId, limit, columns);
   }
 
   /** The actor's own conversation in one of its allowed spaces, or null (a missing one and another's alike). */
   async findOwnConversation(actor: ActorContext, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
-    const conversation = await this.repository.findOwnConversation(actor.userId, conversationId);
+    const conversation = await this.conversations.findOwnConversation(actor.userId, conversationId);
     return conversation && actor.allowedGeneration(conversation.spaceId) !== undefined ? conversation : null;
   }
 
@@ -214,10 +154,22 @@ export class ToolResultsService {
     const records = await this.repository.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };
   }
+
+  /** Retention's sweep (R-RT-1): the oldest snapshots of every user past the cutoff; how many went. */
+  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
+    return this.repository.deleteExpiredBatch(cutoff, limit);
+  }
+
+  /** A user's deletion (R-RT-4): every snapshot, message and conversation of theirs, counted by table. */
+  async deleteAllOfUser(userId: string): Promise<{ conversations: number; messages: number; message_tool_results: number }> {
+    const snapshots = await this.repository.deleteAllOfUser(userId);
+    const { messages, conversations } = await this.conversations.deleteAllOfUser(userId);
+    return { conversations, messages, message_tool_results: snapshots };
+  }
 }
 
 /** A snapshot this call created, from what it sent and what the database decided. */
-function recordOf(row: NewSnapshot, spaceId: string, createdKey: string): SnapshotRecord {
+function recordOf(row: UnsavedSnapshot, spaceId: string, createdKey: string): ToolResultSnapshot {
   return {
     id: row.id,
     memId: row.memId,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { normalizeQuery } from '../../src/recall/events/recall-event.rules';
+import { normalizeQuery } from '../../src/recall-events/recall-event.rules';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');

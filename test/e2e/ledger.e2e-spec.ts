@@ -1,7 +1,7 @@
 import { o200kTokenizer } from '../../src/common/text/tokenizer';
-import { applyCompaction, deterministicMessageId } from '../../src/recall/ledger/compaction';
-import type { ContentBlock, Message } from '../../src/recall/ledger/compaction.types';
-import { notFoundText } from '../../src/recall/ledger/keyed-slice';
+import { applyCompaction, deterministicMessageId } from '../../src/ledger/compaction';
+import type { ContentBlock, Message } from '../../src/ledger/compaction.types';
+import { notFoundText } from '../../src/ledger/keyed-slice';
 import { STUB_MARKER } from '../../src/tool-results/handle/stub';
 import { BIG_PAYLOAD_ITEM_3_PRICE, BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText, buildProductResearchTrace } from '../fixtures/agent-trace.fixture';
 import { memberOfNewSpace, type SpaceMember } from '../support/fixtures';

@@ -10,7 +10,7 @@
  * recordToolResults) must never hand back its mem id: for the owner they are CONFLICT and write
  * nothing; for anyone else they create a snapshot of their own.
  */
-import { notFoundText } from '../../src/recall/ledger/keyed-slice';
+import { notFoundText } from '../../src/ledger/keyed-slice';
 import { memberOfNewSpace, toolResult, type SpaceMember } from '../support/fixtures';
 import { createTestApp, identity, type GraphqlResponse, type TestApp, type TestIdentity } from '../support/test-app';
 

@@ -1,4 +1,5 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { APP_ENTITIES } from '../../src/app-entities';
 import { ormOptions } from '../../src/database/orm-options';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
@@ -11,7 +12,7 @@ export interface TestOrm {
 /** MikroORM on a fresh database cloned from the template, for medium tests of repositories and services. */
 export async function createTestOrm(extra: Partial<Options> = {}): Promise<TestOrm> {
   const database = await createTestDatabase();
-  const orm = await MikroORM.init({ ...ormOptions({ url: database.url }), ...extra });
+  const orm = await MikroORM.init({ ...ormOptions({ url: database.url, entities: APP_ENTITIES }), ...extra });
   return {
     orm,
     database,

@@ -3,7 +3,8 @@ import { Counter, Registry } from 'prom-client';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
-import type { HandleWithStub } from '../../src/tool-results/handle/tool-result-handle';
+import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result-handle';
+import { ConversationRepository } from '../../src/tool-results/conversation.repository';
 import { ToolResultRepository } from '../../src/tool-results/tool-result.repository';
 import { ToolResultMetrics } from '../../src/tool-results/tool-results.metrics';
 import { ToolResultsService } from '../../src/tool-results/tool-results.service';
@@ -16,7 +17,12 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 /** The ToolResults service over the real repository on a test database, with its own metric registry. */
 export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
   const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
-  return new ToolResultsService(new ToolResultRepository(em), config, metrics);
+  return new ToolResultsService(new ToolResultRepository(em), new ConversationRepository(em), config, metrics);
+}
+
+/** ToolResults' snapshot repository on a test database, for tests of the plans other modules' statements get. */
+export function toolResultRepositoryFor(em: EntityManager): ToolResultRepository {
+  return new ToolResultRepository(em);
 }
 
 /** The handle columns a test's SQL insert names, in the order of {@link handleColumns}. */
@@ -24,6 +30,10 @@ export const HANDLE_COLUMNS = 'summary_oneliner, schema_hint, head_preview, stub
 
 /** The handle column values for a row a test inserts with SQL, built as the write path builds them. */
 export function handleColumns(row: { memId: string; toolName: string; toolUseId: string; sizeChars: number; toolInput: unknown; toolOutput: unknown }): [string, string | null, string | null, string, number] {
-  const handle: HandleWithStub = buildHandle(row);
+  const handle: ToolResultHandle = buildHandle(row);
   return [handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub, handle.sizeTokens];
 }
+
+// Internals of ToolResults that tests of the modules above build their expectations with.
+export { renderStub } from '../../src/tool-results/handle/stub';
+export { summarizeToolResult } from '../../src/tool-results/summary/summarize-tool-result';

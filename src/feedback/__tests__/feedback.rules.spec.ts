@@ -4,7 +4,7 @@
  * (R-FB-4) and the next action of each failure (R-FB-2).
  */
 import { AppError, BadUserInputError, ErrorCode } from '../../common/errors/app-error';
-import { type ResultRef, ResultRefType } from '../../recall/events/recall-event.rules';
+import { type ResultRef, ResultRefType } from '../../recall-events';
 import {
   checkFeedbackBatch,
   type FeedbackItem,

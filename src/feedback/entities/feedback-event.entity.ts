@@ -1,8 +1,6 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
-import { RecallEvent } from '../../recall/entities/recall-event.entity';
-import { Space } from '../../tenancy/entities/space.entity';
-import { Team } from '../../tenancy/entities/team.entity';
-import { User } from '../../tenancy/entities/user.entity';
+import { RecallEvent } from '../../recall-events';
+import { Space, Team, User } from '../../tenancy';
 
 /**
  * One item of a feedback submission (R-FB-7): the judgment, and what the recall it judges said

@@ -1,9 +1,14 @@
-import type { Pool, PoolClient } from 'pg';
-import { FEEDBACK_COLUMNS, type FeedbackEventRow, toFeedbackEventRecord } from '../feedback-event.record';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from '../../database/run-sql';
+import { type FeedbackEventRow, toFeedbackEventRecord } from '../feedback-event.record';
+import { FEEDBACK_COLUMNS } from '../feedback-event.repository';
 import type { FeedbackExportRecord } from './feedback-case';
 
-/** A pg pool, or one client of it (e.g. holding the export's read-only transaction). */
-export type Queryable = Pool | PoolClient;
+/**
+ * The query texts of recall events by `team_id:id` (null where none was stored): Recall Events
+ * answers it, so this repository reads feedback rows only.
+ */
+export type QueryTextLookup = (events: readonly { teamId: string; id: string }[]) => Promise<Map<string, string | null>>;
 
 /** Where a page of the export ended: the last row's (created_at, team_id, id). */
 export interface ExportPosition {
@@ -22,7 +27,6 @@ export interface ExportCasesOptions {
   limit: number;
 }
 
-type ExportRow = FeedbackEventRow & { recall_query_text: string | null };
 
 /**
  * Reads feedback events for offline evaluation (R-FB-10, `npm run feedback:export`).
@@ -30,39 +34,44 @@ type ExportRow = FeedbackEventRow & { recall_query_text: string | null };
  * An OPERATOR tool, not a request path: it has no actor, and unless a team is given it reads
  * the events of ALL teams. Nothing in the service calls it; only the export CLI does, with the
  * operator's DATABASE_URL. Events are read whatever their space's state (an operator reviews
- * cases before they are used; the case carries the space and generation).
+ * cases before they are used; the case carries the space and generation). Run it inside one
+ * read-only REPEATABLE READ transaction of `em` for a consistent export.
  */
 export class FeedbackExportRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly queryTexts: QueryTextLookup,
+  ) {}
 
   /**
    * One page of the feedback events recorded at or after `since`, of every team (or only
    * `teamId`), oldest first, keyset-paginated on (created_at, team_id, id). Each comes with the
-   * query text its recall event stored (only teams that opted in store any), read through a
-   * left join, so an event is exported even if its recall event were gone.
+   * query text its recall event stored (only teams that opted in store any); an event whose
+   * recall event were gone is exported without one.
    */
   async exportCasesSince(since: Date, options: ExportCasesOptions): Promise<FeedbackExportRecord[]> {
-    const where = ['f.created_at >= $1::timestamptz'];
+    const where = ['f.created_at >= ?::timestamptz'];
     const params: unknown[] = [since.toISOString()];
-    const param = (value: unknown): string => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    if (options.teamId) where.push(`f.team_id = ${param(options.teamId)}::uuid`);
+    if (options.teamId) {
+      where.push('f.team_id = ?::uuid');
+      params.push(options.teamId);
+    }
     if (options.after) {
       const { createdKey, teamId, id } = options.after;
-      where.push(`(f.created_at, f.team_id, f.id) > (${param(createdKey)}::timestamptz, ${param(teamId)}::uuid, ${param(id)})`);
+      where.push('(f.created_at, f.team_id, f.id) > (?::timestamptz, ?::uuid, ?)');
+      params.push(createdKey, teamId, id);
     }
-    const { rows } = await this.db.query<ExportRow>(
-      `select ${FEEDBACK_COLUMNS}, e.query_text as recall_query_text
-         from feedback_events f
-         left join recall_events e on e.team_id = f.team_id and e.id = f.recall_event_id
+    const rows = await runSql<FeedbackEventRow[]>(
+      this.em,
+      `select ${FEEDBACK_COLUMNS} from feedback_events f
         where ${where.join(' and ')}
         order by f.created_at, f.team_id, f.id
-        limit ${param(options.limit)}`,
-      params,
+        limit ?`,
+      [...params, options.limit],
     );
-    return rows.map((row) => ({ ...toFeedbackEventRecord(row), recallQueryText: row.recall_query_text }));
+    const records = rows.map(toFeedbackEventRecord);
+    const texts = await this.queryTexts(records.map((r) => ({ teamId: r.teamId, id: r.recallEventId })));
+    return records.map((record) => ({ ...record, recallQueryText: texts.get(`${record.teamId}:${record.recallEventId}`) ?? null }));
   }
 
   /** Every page of {@link exportCasesSince}, in order. */

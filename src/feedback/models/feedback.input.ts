@@ -1,21 +1,13 @@
 import { Field, ID, InputType, Int } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { Allow, IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { ResultRefType } from '../../recall/events/recall-event.rules';
+import { ResultRefFields } from '../../recall-events';
 import { FeedbackQuality } from '../feedback.rules';
 
 // Bounds that name nested paths (input.recalls.3.feedbackComment) live in checkFeedbackBatch;
 // @Allow keeps a field through the global whitelist.
 @InputType('ResultRefInput')
-export class ResultRefInput {
-  @Field(() => ResultRefType)
-  @Allow()
-  type: ResultRefType;
-
-  @Field(() => ID)
-  @IsString()
-  id: string;
-
+export class ResultRefInput extends ResultRefFields {
   @Field(() => Int, { nullable: true })
   @Allow()
   rank?: number | null;

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfoModel } from '../../common/pagination/page-info.model';
-import { RecallEventModel, ResultRefModel } from '../../recall/models/recall-event.model';
+import { RecallEventModel, ResultRefModel } from '../../recall-events';
 import { FeedbackMetricsGroupBy } from '../feedback-event.repository';
 import { FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
 

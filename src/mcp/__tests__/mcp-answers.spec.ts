@@ -1,5 +1,5 @@
 import { BadUserInputError, NotFoundError } from '../../common/errors/app-error';
-import { FeedbackNextAction } from '../../feedback/feedback.rules';
+import { FeedbackNextAction } from '../../feedback';
 import { errorResult, feedbackAnswer, missingScopeResult, priorAnswer } from '../mcp-answers';
 import { feedbackItemsOf } from '../mcp-tool-inputs';
 

@@ -1,7 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ActorContext } from '../../tenancy/actor-context';
-import { Scope } from '../../tenancy/scopes';
+import { ActorContext, Scope } from '../../tenancy';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { recallEventServiceFor, recallMetricsFor } from '../../../test/support/recall-services';
 import { HANDLE_COLUMNS, handleColumns, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
@@ -29,7 +28,7 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     em = db.orm.em.fork() as EntityManager;
     const config = testConfig();
     const metrics = recallMetricsFor();
-    service = new RecallBlockService(toolResultsServiceFor(em, config), config, metrics, recallEventServiceFor(em, metrics));
+    service = new RecallBlockService(toolResultsServiceFor(em, config), config, metrics, recallEventServiceFor(em));
 
     const messageA = crypto.randomUUID();
     const messageB = crypto.randomUUID();
@@ -67,9 +66,10 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     expect(block.text).toContain('a_own_target');
     expect(block.text).not.toContain('b_secret');
 
-    const topK = statements.filter((s) => s.includes('from message_tool_results'));
+    // ToolResults' read functions filter by their first argument (proven in its repository test): it is A.
+    const topK = statements.filter((s) => s.includes('from tool_results_recent('));
     expect(topK).toHaveLength(1);
-    expect(topK[0]).toMatch(new RegExp(`r\\.user_id = '${userA}'`));
+    expect(readFunctionUsers(topK[0])).toEqual([userA, userA]);
     // A's rows were found, so no separate look at the conversation was needed.
     expect(statements.filter((s) => s.includes('from conversations where'))).toEqual([]);
   });
@@ -80,6 +80,14 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     await expect(RequestContext.create(em, () => service.build(actorB, conversationA, null))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     // B's own rows in A's conversation are found by B's predicate, but the conversation is A's: refused.
     expect(statements.length).toBeGreaterThan(0);
-    for (const statement of statements) expect(statement).toContain(`user_id = '${userB}'`);
+    for (const statement of statements) {
+      if (/tool_results_\w+\(/.test(statement)) expect(new Set(readFunctionUsers(statement))).toEqual(new Set([userB]));
+      else expect(statement).toContain(`user_id = '${userB}'`);
+    }
   });
 });
+
+/** The user each call of a ToolResults read function in the statement passes (its first argument). */
+function readFunctionUsers(statement: string): string[] {
+  return [...statement.matchAll(/tool_results_\w+\('([0-9a-f-]{36})'/g)].map((m) => m[1]);
+}

@@ -1,4 +1,4 @@
-import { formatUtcDate } from '../../tool-results/summary/date-values';
+import { formatUtcDate } from '../../tool-results';
 import { formatToolCall } from './format-tool-call';
 import { Tokenizer } from '../../common/text/tokenizer';
 

@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { SuggestedActionModel } from '../../recall-events';
 
 @ObjectType('RecallBlockLine')
 export class RecallBlockLineModel {
@@ -19,15 +20,6 @@ export class RecallBlockLineModel {
 
   @Field(() => Int)
   tokens: number;
-}
-
-@ObjectType('SuggestedAction')
-export class SuggestedActionModel {
-  @Field({ description: 'submit_recall_session_feedback' })
-  action: string;
-
-  @Field(() => ID)
-  recallEventId: string;
 }
 
 @ObjectType('RecallBlock')

@@ -5,8 +5,9 @@ import { Counter, Registry } from 'prom-client';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { HANDLE_COLUMNS, handleColumns, testConfig } from '../../../test/support/tool-results-service';
 import { RetentionMetrics } from '../retention.metrics';
-import { RetentionRepository, SWEEP_LEASE } from '../retention.repository';
-import { RetentionService, type RetentionReport } from '../retention.service';
+import { SWEEP_LEASE } from '../retention.repository';
+import type { RetentionReport } from '../retention.service';
+import { retentionServiceFor } from '../../../test/support/retention-service';
 
 /**
  * The sweep on a real database (R-RT-1, R-RT-2, R-RT-5): resuming after an interrupted batch,
@@ -40,8 +41,7 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
 
   function serviceWith(env: Record<string, string>) {
     const c = counters();
-    const repository = new RetentionRepository(em);
-    return { service: new RetentionService(repository, testConfig(env), c.metrics), repository, ...c };
+    return { ...retentionServiceFor(db.orm.em as EntityManager, testConfig(env), c.metrics), ...c };
   }
 
   const scalar = async (sql: string, params: unknown[] = []) => Number(Object.values((await em.execute<Record<string, unknown>[]>(sql, params))[0])[0]);
@@ -195,15 +195,22 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     expect(countOf(report, 'message_tool_results')).toBe(25);
 
     const log = statements.map((s) => s.replace(/^\[query\]\s*/, ''));
-    const batches = log.flatMap((s, i) => (/^with done as \((delete|update) /.test(s) ? [i] : []));
+    // Every statement a batch runs (delete, update, or the locking read of recall events) lies in a transaction
+    // that opened with the batch's own timeout and committed.
+    const transactions = log.flatMap((s, i) => (/^begin\b/.test(s) ? [i] : []));
     // feedback events, feedback comments, recall events: one (empty) batch each; snapshots: 10 + 10 + 5.
-    expect(batches).toHaveLength(6);
+    expect(transactions).toHaveLength(6);
     expect(log.filter((s) => /delete from message_tool_results/.test(s))).toHaveLength(3);
-    for (const i of batches) {
-      expect(log[i - 2]).toMatch(/^begin\b/);
-      expect(log[i - 1]).toMatch(/^select set_config\('statement_timeout', '4321', true\)/);
-      expect(log[i + 1]).toMatch(/^commit\b/);
+    for (const begin of transactions) {
+      expect(log[begin + 1]).toMatch(/^select set_config\('statement_timeout', '4321', true\)/);
+      const end = log.findIndex((s, i) => i > begin && /^(commit|rollback)\b/.test(s));
+      expect(log[end]).toMatch(/^commit\b/);
+      expect(end - begin).toBeGreaterThan(2);
     }
+    const inside = new Set(transactions.flatMap((begin) => Array.from({ length: log.findIndex((s, i) => i > begin && /^commit\b/.test(s)) - begin }, (_, k) => begin + k)));
+    const work = log.flatMap((s, i) => (/^with done as \((delete|update) |for update$/.test(s.trim()) ? [i] : []));
+    expect(work.length).toBeGreaterThanOrEqual(5);
+    expect(work.filter((i) => !inside.has(i))).toEqual([]);
     // Local to the transaction: no pooled connection keeps the batch timeout afterwards.
     const shown = await Promise.all(Array.from({ length: 4 }, () => em.fork().execute<{ statement_timeout: string }[]>(`show statement_timeout`)));
     expect(shown.map((rows) => rows[0].statement_timeout)).toEqual(['15s', '15s', '15s', '15s']);

@@ -5,3 +5,5 @@ import { Team } from './team.entity';
 import { User } from './user.entity';
 
 export const TENANCY_ENTITIES = [Team, User, Space, SpaceMember, FeatureFlag];
+
+export { Space, Team, User };

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { newMemId } from '../mem-id';
 import { buildHandle } from '../handle/build-handle';
+import { ConversationRepository } from '../conversation.repository';
 import { ToolResultRepository } from '../tool-result.repository';
 
 describe('ToolResultRepository (medium, real PostgreSQL)', () => {
@@ -39,6 +40,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     ['findById', () => repo.findById(scope, crypto.randomUUID())],
     ['history', () => repo.history(scope, { conversationId }, null, 10)],
     ['recentInConversation', () => repo.recentInConversation(scope, conversationId, 5)],
+    ['search', () => repo.search(scope, { spaceId, query: 'weather', limit: 5 })],
     ['findByMemId', () => repo.findByMemId(scope, 'mem_aaaaaaaaaaaaaaaa')],
     ['findJsonPathValue', () => repo.findJsonPathValue(scope, 'mem_aaaaaaaaaaaaaaaa', ['items', '3'], 100)],
   ];
@@ -47,8 +49,19 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     for (const [name, call] of reads) {
       const sql = await sqlOf(call);
       expect(sql).toHaveLength(1);
-      expect({ name, statement: sql[0] }).toEqual({ name, statement: expect.stringContaining('c.space_id = any(') });
+      // In the statement itself, or as the argument of a read function of this module (checked below).
+      expect({ name, statement: sql[0] }).toEqual({ name, statement: expect.stringMatching(/c\.space_id = any\(|tool_results_\w+\('[0-9a-f-]{36}', '\{[0-9a-f-]{36}\}'::uuid\[\]/) });
       expect(sql[0]).toContain(`{${spaceId}}`);
+    }
+  });
+
+  it('R-TN-4 R-TN-5 R-RC-6 every read function other modules call filters by the user and the allowed spaces', async () => {
+    const functions = await em.execute<{ name: string; body: string }[]>(
+      `select proname as name, prosrc as body from pg_proc where proname in ('tool_results_recent', 'tool_results_search', 'tool_results_conversation_space') order by 1`,
+    );
+    expect(functions.map((f) => f.name)).toEqual(['tool_results_conversation_space', 'tool_results_recent', 'tool_results_search']);
+    for (const { name, body } of functions) {
+      expect({ name, user: /\b[rc]\.user_id = p_user_id\b/.test(body), spaces: /\b(c\.space_id|p_space_id) = any\(p_space_ids\)/.test(body) }).toEqual({ name, user: true, spaces: true });
     }
   });
 
@@ -65,8 +78,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
             },
           ], { cap: 200, compacted: false }),
       ],
-      ['findOwnConversationsAndMessages', () => repo.findOwnConversationsAndMessages(userId, [conversationId], [messageId])],
-      ['findOwnToolUseIds', () => repo.findOwnToolUseIds(userId, ['t1'])],
+      ['findOwnConversation', () => new ConversationRepository(em).findOwnConversation(userId, conversationId)],
       ['setCompacted', () => repo.setCompacted(userId, [crypto.randomUUID()], true)],
       ...reads,
     ];
@@ -74,8 +86,8 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       const sql = await sqlOf(call);
       expect(sql.length).toBeGreaterThan(0);
       for (const statement of sql) {
-        // The write function takes the user id first (its own statements are checked below); every other statement filters by it.
-        expect({ name, statement }).toEqual({ name, statement: expect.stringMatching(/user_id = |record_tool_results\('[0-9a-f-]{36}'/) });
+        // The write and read functions take the user id first (their own statements are checked below); every other statement filters by it.
+        expect({ name, statement }).toEqual({ name, statement: expect.stringMatching(/user_id = |(record_tool_results|tool_results_\w+)\('[0-9a-f-]{36}'/) });
         expect(statement).toContain(userId);
       }
     }
@@ -84,7 +96,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
   it('R-TR-4 R-RC-6 every statement of the write function that reads, locks, updates or deletes rows filters by the user', async () => {
     const [{ body }] = await em.execute<{ body: string }[]>(`select prosrc as body from pg_proc where proname = 'record_tool_results'`);
     const statements = body.split(';').filter((s) => /\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(s));
-    expect(statements.length).toBe(5); // lock, ownership check, trim, repeat check, compacted mark
+    expect(statements.length).toBe(6); // lock, ownership checks (conversations, messages), trim, repeat check, compacted mark
     for (const statement of statements) {
       // An insert's own rows take p_user as a value; what it reads and the rest must filter by it.
       const reads = statement.replace(/insert into[\s\S]*?select/i, 'select');

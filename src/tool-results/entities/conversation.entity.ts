@@ -1,6 +1,5 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Space } from '../../tenancy/entities/space.entity';
-import { User } from '../../tenancy/entities/user.entity';
+import { Space, User } from '../../tenancy';
 
 /** A chat conversation of one user in one space. Clients pass their own UUIDs; we upsert. */
 @Entity({ tableName: 'conversations' })

@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../../tenancy/entities/user.entity';
+import { User } from '../../tenancy';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 

@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../../tenancy/entities/user.entity';
+import { User } from '../../tenancy';
 import { Conversation } from './conversation.entity';
 
 /** The assistant message that incorporated tool calls; exists for the snapshots' foreign key. */

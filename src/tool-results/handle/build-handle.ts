@@ -1,20 +1,14 @@
 import { readJsonText } from '../../common/text/json-text';
 import { countTokens } from '../../common/text/tokenizer';
+import type { ToolResultInput } from '../models/tool-result.input';
 import { summarizeToolResult } from '../summary/summarize-tool-result';
 import { headPreview } from './head-preview';
 import { schemaHint } from './schema-hint';
 import { renderStub, type StubOptions } from './stub';
-import type { HandleWithStub, ToolResultHandle } from './tool-result-handle';
+import type { StubSource, ToolResultHandle } from './tool-result-handle';
 
-/** What a handle is built from: a tool result exactly as the client sent it. */
-export interface HandleSource {
-  memId: string;
-  toolName: string;
-  toolUseId: string;
-  sizeChars: number;
-  toolInput: unknown;
-  toolOutput: unknown;
-}
+/** What a handle is built from: a tool result exactly as the client sent it, with its address and size. */
+export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'toolInput' | 'toolOutput'> & { memId: string; sizeChars: number };
 
 /** The text the model saw: a string output as is, any other JSON serialized. */
 export function payloadText(output: unknown): string {
@@ -26,11 +20,11 @@ export function payloadText(output: unknown): string {
  * payload as received (its key order), and stored with it: every later read serves these
  * stored bytes, so a stub handed out never changes.
  */
-export function buildHandle(source: HandleSource, options?: StubOptions): HandleWithStub {
+export function buildHandle(source: HandleSource, options?: StubOptions): ToolResultHandle {
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const output = readJsonText(source.toolOutput);
   const text = payloadText(source.toolOutput);
-  const handle: ToolResultHandle = {
+  const handle: StubSource = {
     memId: source.memId,
     toolName: source.toolName,
     toolCallId: source.toolUseId,

@@ -1,5 +1,5 @@
 import { countTokensByLine } from '../../common/text/tokenizer';
-import type { ToolResultHandle } from './tool-result-handle';
+import type { StubSource } from './tool-result-handle';
 import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
 
 /**
@@ -61,7 +61,7 @@ type FieldState = Record<FieldName, { points: readonly string[]; keep: number | 
  * randomness — so the same handle gives the same bytes in every process, and the prompt-cache
  * prefix holding it stays stable. Always ≤ {@link STUB_MAX_TOKENS} tokens (o200k).
  */
-export function renderStub(handle: ToolResultHandle, options: StubOptions = { answerMaxTokens: DEFAULT_ANSWER_MAX_TOKENS }): string {
+export function renderStub(handle: StubSource, options: StubOptions = { answerMaxTokens: DEFAULT_ANSWER_MAX_TOKENS }): string {
   const state = initialState(handle);
   const chars = countText(handle.sizeChars);
   const large = Number.isSafeInteger(handle.sizeTokens) && handle.sizeTokens > options.answerMaxTokens;
@@ -87,7 +87,7 @@ function countText(value: number): string {
   return Number.isSafeInteger(value) && value >= 0 ? String(value) : '?';
 }
 
-function initialState(handle: ToolResultHandle): FieldState {
+function initialState(handle: StubSource): FieldState {
   const raw: Record<FieldName, string> = {
     toolName: handle.toolName,
     memId: handle.memId,

@@ -1,6 +1,7 @@
 /**
- * The compact descriptor of one recorded tool result. `memId` is the public address the model
- * passes back to `recall_tool_result`; every other field only feeds the deterministic stub.
+ * The compact descriptor of one recorded tool result, stored with its snapshot and served as is.
+ * `memId` is the public address the model passes back to `recall_tool_result`; `stub` is the
+ * deterministic text that replaces the payload on the wire, rendered from the other fields.
  */
 export interface ToolResultHandle {
   memId: string;
@@ -12,9 +13,8 @@ export interface ToolResultHandle {
   summaryOneliner: string;
   schemaHint: string | null;
   headPreview: string | null;
-}
-
-/** A handle with the stub rendered from it: what is stored with the snapshot and served. */
-export interface HandleWithStub extends ToolResultHandle {
   stub: string;
 }
+
+/** What the stub is rendered from: the handle without it. */
+export type StubSource = Omit<ToolResultHandle, 'stub'>;

@@ -7,7 +7,7 @@ import {
   renderPreviouslyFetchedBlock,
 } from '../previously-fetched-block';
 import { o200kTokenizer, Tokenizer } from '../../../common/text/tokenizer';
-import { summarizeToolResult } from '../../../tool-results/summary/summarize-tool-result';
+import { summarizeToolResult } from '../../../../test/support/tool-results-service';
 
 const budget = { tokenBudget: DEFAULT_BLOCK_TOKEN_BUDGET, tokenizer: o200kTokenizer };
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { renderStub } from '../stub';
-import type { ToolResultHandle } from '../tool-result-handle';
+import type { StubSource } from '../tool-result-handle';
 
 const ledgerDir = resolve(__dirname, '..');
 const projectRoot = resolve(ledgerDir, '../../..');
@@ -18,7 +18,7 @@ const { renderStub } = require(path.join(sourceDir, 'stub.ts'));
 process.stdout.write(JSON.stringify(JSON.parse(handlesJson).map((handle) => renderStub(handle))));
 `;
 
-const handles: ToolResultHandle[] = [
+const handles: StubSource[] = [
   {
     memId: 'mem_7QK2M9X4TZ8B3NWA',
     toolName: 'search_products',

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { countTokens } from '../../../common/text/tokenizer';
 import { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
-import type { ToolResultHandle } from '../tool-result-handle';
+import type { StubSource } from '../tool-result-handle';
 
-const compactHandle: ToolResultHandle = {
+const compactHandle: StubSource = {
   memId: 'mem_ABCDEFGHIJKLMNOP',
   toolName: 'lookup_rows',
   toolCallId: 'call_1',
@@ -15,7 +15,7 @@ const compactHandle: ToolResultHandle = {
 };
 
 // Real ids are token-hungry (random base62/base32): the optional lines give way to the budget.
-const searchHandle: ToolResultHandle = {
+const searchHandle: StubSource = {
   memId: 'mem_7QK2M9X4TZ8B3NWA',
   toolName: 'search_products',
   toolCallId: 'toolu_01HqX8v2Lm4Tn7Rb9Kc3Pw5Zs1',
@@ -37,7 +37,7 @@ const arbitraryText = (maxLength: number): fc.Arbitrary<string> =>
     fc.string({ unit: heavyUnit, maxLength }),
   );
 
-const arbitraryHandle: fc.Arbitrary<ToolResultHandle> = fc.record({
+const arbitraryHandle: fc.Arbitrary<StubSource> = fc.record({
   memId: fc.oneof(fc.stringMatching(/^mem_[A-Z2-7]{16}$/), arbitraryText(400)),
   toolName: arbitraryText(400),
   toolCallId: arbitraryText(400),
@@ -109,7 +109,7 @@ describe('renderStub', () => {
 
   it('R-LG-1 gives the same bytes for the same handle, and for an equal copy of it', () => {
     expect(renderStub(searchHandle)).toBe(renderStub(searchHandle));
-    expect(renderStub({ ...searchHandle })).toBe(renderStub(JSON.parse(JSON.stringify(searchHandle)) as ToolResultHandle));
+    expect(renderStub({ ...searchHandle })).toBe(renderStub(JSON.parse(JSON.stringify(searchHandle)) as StubSource));
   });
 
   it('R-LG-1 stays within 120 tokens, on a fixed line count, for adversarial handles', () => {

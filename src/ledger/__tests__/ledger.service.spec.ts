@@ -1,0 +1,115 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ActorContext, Scope } from '../../tenancy';
+import type { ToolResultInput } from '../../tool-results';
+import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { countTokens } from '../../common/text/tokenizer';
+import type { RecallArguments } from '../recall-request';
+import { LedgerService } from '../ledger.service';
+
+/**
+ * The real config's ceiling is at least 1000 chars, so the payload is ten times the size the
+ * 50-char ceiling of the in-memory version used: 1000 digits, a 600-char needle, 1000 x's.
+ */
+const CEILING = 1000;
+const NEEDLE = 'needle'.repeat(100);
+const TEXT = `${'0123456789'.repeat(100)}${NEEDLE}${'x'.repeat(1000)}`;
+/** Well-formed, never issued: a mem id the database has no row for. */
+const MISSING = 'mem_aaaaaaaaaaaaaaaa';
+
+describe('LedgerService (medium, real PostgreSQL)', () => {
+  const statements: string[] = [];
+  let db: TestOrm;
+  let em: EntityManager;
+  const team = crypto.randomUUID();
+  const space = crypto.randomUUID();
+  const owner = crypto.randomUUID();
+  const stranger = crypto.randomUUID();
+  const conversation = crypto.randomUUID();
+  const actor = new ActorContext(owner, team, [Scope.MEMORY_READ, Scope.MEMORY_WRITE], [{ id: space, generation: 1 }]);
+  /** The text snapshot, and one whose output is JSON. */
+  let MEM: string;
+  let JSON_MEM: string;
+
+  function ledger(ceiling: number): LedgerService {
+    return new LedgerService(toolResultsServiceFor(em), testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling) }));
+  }
+
+  function recallWith(service: LedgerService, who: ActorContext, args: Partial<RecallArguments>): Promise<string> {
+    const full: RecallArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null, ...args };
+    return RequestContext.create(em, () => service.recall(who, full));
+  }
+
+  beforeAll(async () => {
+    db = await createTestOrm(captureSql(statements));
+    em = db.orm.em.fork() as EntityManager;
+    await em.execute(
+      `insert into teams (id) values (?);
+       insert into users (id, team_id) values (?, ?), (?, ?);
+       insert into spaces (id, team_id, name) values (?, ?, 's');`,
+      [team, owner, team, stranger, team, space, team],
+    );
+
+    // Stored through the real write path.
+    const toolResults = toolResultsServiceFor(em);
+    const item = (toolUseId: string, toolOutput: unknown): ToolResultInput => ({
+      spaceId: space,
+      conversationId: conversation,
+      messageId: crypto.randomUUID(),
+      toolUseId,
+      toolName: 'fetch',
+      toolInput: {},
+      toolOutput,
+    });
+    const outcome = await RequestContext.create(em, () => toolResults.record(actor, [item('tu_text', TEXT), item('tu_json', { a: { b: [1, 2] } })]));
+    [MEM, JSON_MEM] = outcome.snapshots.map((s) => s.memId);
+  });
+  afterAll(() => db.close());
+
+  it('R-LG-2 answers bad arguments and malformed mem ids without touching the database', async () => {
+    const service = ledger(CEILING);
+    statements.length = 0;
+    expect(await recallWith(service, actor, { offset: -1 })).toMatch(/^\[tool_memory bad range/);
+    expect(await recallWith(service, actor, { memId: 'nope', format: 'FULL' })).toBe('[tool_memory not found: nope]');
+    expect(statements).toEqual([]);
+    // The capture does see a lookup: the empty list above is no blind spot.
+    await recallWith(service, actor, { format: 'SUMMARY' });
+    expect(statements).toEqual([expect.stringContaining(`r.user_id = '${owner}' and c.space_id = any('{${space}}'::uuid[]) and r.mem_id = '${MEM}'`)]);
+  });
+
+  it('R-LG-2 holds every answer to the char ceiling and the token bound, with a marker naming the next call', async () => {
+    const service = ledger(CEILING);
+    expect(await recallWith(service, actor, { format: 'FULL' })).toBe(
+      `${TEXT.slice(0, 1000)}\n[… more: continue with recall_tool_result(mem_id='${MEM}', offset=1000); chars 0–1000 of ${TEXT.length} shown]`,
+    );
+    expect(await recallWith(service, actor, { offset: 10, maxChars: 10_000 })).toBe(
+      `${TEXT.slice(10, 1010)}\n[… more: continue with recall_tool_result(mem_id='${MEM}', offset=1010, max_chars=10000); chars 10–1010 of ${TEXT.length} shown]`,
+    );
+    // A single match's context is at most 2 × 200 chars around it, so only a long query overflows a 1000-char ceiling.
+    const query = await recallWith(service, actor, { query: NEEDLE.toUpperCase() });
+    expect(query).toMatch(/^\[match 1 of 1 at offset 1000\]\n.{970}\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}', query="NEEDLE.*", offset=1000\); chars 0–1000 of 1032 shown\]$/su);
+    const tokenBound = await recallWith(service, actor, { format: 'FULL', maxTokens: 100 });
+    expect(countTokens(tokenBound)).toBeLessThanOrEqual(100);
+    expect(tokenBound).toContain(', max_tokens=100); chars 0–');
+  });
+
+  it('R-LG-2 answers a json_path from what the database hands over', async () => {
+    const service = ledger(CEILING);
+    // No row of the user's with that mem id (the in-memory version made its repository answer null).
+    expect(await recallWith(service, actor, { memId: MISSING, jsonPath: 'a.b' })).toBe(`[tool_memory not found: ${MISSING}]`);
+    // The row is there, the value is not: plain text is no JSON, and a JSON output may lack the path.
+    expect(await recallWith(service, actor, { jsonPath: 'a.b' })).toBe(`[tool_memory not found: json_path "a.b" in ${MEM}]`);
+    expect(await recallWith(service, actor, { memId: JSON_MEM, jsonPath: 'a.c' })).toBe(`[tool_memory not found: json_path "a.c" in ${JSON_MEM}]`);
+    // PostgreSQL's jsonb text is `[1, 2]`; the answer is compact JSON.
+    expect(await recallWith(service, actor, { memId: JSON_MEM, jsonPath: 'a.b' })).toBe('[1,2]');
+  });
+
+  it("R-LG-2 another user's mem id reads exactly as a missing one", async () => {
+    const service = ledger(10_000);
+    expect(await recallWith(service, actor, { format: 'FULL' })).toBe(TEXT);
+    const other = new ActorContext(stranger, team, [Scope.MEMORY_READ], [{ id: space, generation: 1 }]);
+    expect(await recallWith(service, other, { format: 'FULL' })).toBe(`[tool_memory not found: ${MEM}]`);
+    expect(await recallWith(service, other, { memId: JSON_MEM, jsonPath: 'a.b' })).toBe(`[tool_memory not found: ${JSON_MEM}]`);
+  });
+});

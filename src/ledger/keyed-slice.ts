@@ -1,0 +1,113 @@
+import { elide, toSingleLine } from '../common/text/text-bounds';
+
+/** Pure keyed retrieval over a payload "as the model saw it". Failures are bracketed text, never thrown. */
+
+export const QUERY_WINDOW_CHARS = 200;
+export const QUERY_MAX_MATCHES = 5;
+const QUERY_MAX_CHARS = 1000;
+const QUOTED_QUERY_MAX_CHARS = 80;
+const JSON_PATH_MAX_SEGMENTS = 64;
+const JSON_PATH_MAX_SEGMENT_CHARS = 256;
+/** Suggested page size in "read on" markers. */
+const CONTINUE_PAGE_CHARS = 4000;
+
+export interface QuerySliceOptions {
+  window?: number;
+  maxMatches?: number;
+}
+
+export function notFoundText(memId: string): string {
+  return `[tool_memory not found: ${memId}]`;
+}
+
+/**
+ * Each case-insensitive match of `query` with ±window characters of context and its offset (JS
+ * string index). Matches do not overlap; each is shown on its own, even when contexts overlap.
+ */
+export function sliceByQuery(text: string, query: string, memId: string, options: QuerySliceOptions = {}): string {
+  if (query.length === 0) return '[tool_memory bad query: query must not be empty]';
+  if (query.length > QUERY_MAX_CHARS) return `[tool_memory bad query: longer than ${QUERY_MAX_CHARS} chars]`;
+  const window = nonNegativeInteger(options.window, QUERY_WINDOW_CHARS);
+  const maxMatches = Math.max(1, nonNegativeInteger(options.maxMatches, QUERY_MAX_MATCHES));
+  const offsets = matchOffsets(text, query);
+  if (offsets.length === 0) {
+    const quoted = JSON.stringify(elide(toSingleLine(query), QUOTED_QUERY_MAX_CHARS));
+    return `[tool_memory no match for ${quoted} in ${memId}]`;
+  }
+  const shown = offsets.slice(0, maxMatches).map((offset, index) => {
+    const start = codePointStart(text, Math.max(0, offset - window));
+    const end = codePointEnd(text, Math.min(text.length, offset + query.length + window));
+    const context = `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+    return `[match ${index + 1} of ${offsets.length} at offset ${offset}]\n${context}`;
+  });
+  const hidden = offsets.length - shown.length;
+  if (hidden > 0) {
+    const next = offsets[shown.length];
+    const from = Math.max(0, next - window);
+    shown.push(
+      `[${hidden} more match${hidden === 1 ? '' : 'es'} not shown; the next is at offset ${next}: ` +
+        `read the payload on from there without query, with offset=${from}, max_chars=${CONTINUE_PAGE_CHARS}, or narrow the query]`,
+    );
+  }
+  return shown.join('\n\n');
+}
+
+/** The bracketed answer for an offset past the end of what there is to read, else null. */
+export function offsetProblem(offset: number, length: number): string | null {
+  return offset > 0 && offset >= length ? `[tool_memory bad range: offset ${offset} is past the end (length ${length})]` : null;
+}
+
+/** The bracketed answer for an offset/max_chars pair that can never be valid, else null. */
+export function rangeArgumentProblem(offset: number, maxChars: number): string | null {
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    return `[tool_memory bad range: offset must be a non-negative integer, got ${String(offset)}]`;
+  }
+  if (!Number.isSafeInteger(maxChars) || maxChars <= 0) {
+    return `[tool_memory bad range: max_chars must be a positive integer, got ${String(maxChars)}]`;
+  }
+  return null;
+}
+
+/**
+ * `items.3.price` → `['items', '3', 'price']`, the text array PostgreSQL's `#>` takes. Null for an
+ * empty or malformed path, so the caller answers with a bracketed text instead of querying.
+ */
+export function parseJsonPath(path: string): string[] | null {
+  if (path.length === 0) return null;
+  const segments = path.split('.');
+  if (segments.length > JSON_PATH_MAX_SEGMENTS) return null;
+  const valid = segments.every((segment) => segment.length > 0 && segment.length <= JSON_PATH_MAX_SEGMENT_CHARS);
+  return valid ? segments : null;
+}
+
+function nonNegativeInteger(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+}
+
+/** Start offsets of non-overlapping, case-insensitive matches, in order. */
+function matchOffsets(text: string, query: string): number[] {
+  // A regex keeps offsets in the original string; lower-casing could change its length.
+  const pattern = new RegExp(query.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu');
+  const offsets: number[] = [];
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    offsets.push(match.index);
+  }
+  return offsets;
+}
+
+/** Moves a cut start off the second half of a surrogate pair. */
+function codePointStart(text: string, index: number): number {
+  return splitsSurrogatePair(text, index) ? index - 1 : index;
+}
+
+/** Moves a cut end past the second half of a surrogate pair. */
+function codePointEnd(text: string, index: number): number {
+  return splitsSurrogatePair(text, index) ? index + 1 : index;
+}
+
+function splitsSurrogatePair(text: string, index: number): boolean {
+  if (index <= 0 || index >= text.length) return false;
+  const before = text.charCodeAt(index - 1);
+  const after = text.charCodeAt(index);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}

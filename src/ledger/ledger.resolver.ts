@@ -1,0 +1,44 @@
+import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
+import { CompactionService } from './compaction.service';
+import { LedgerService } from './ledger.service';
+import { CompactMessagesInput, CompactMessagesPayload } from './models/compact-messages.model';
+import { RecallFormat } from './models/recall-format.enum';
+
+@Resolver()
+export class LedgerResolver {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly compaction: CompactionService,
+  ) {}
+
+  @Query(() => String, { description: 'memory:read; never a GraphQL error for a bad mem id, path or range. R-LG-2' })
+  @RequiresScope(Scope.MEMORY_READ)
+  recallToolResult(
+    @Actor() actor: ActorContext,
+    @Args('memId') memId: string,
+    @Args('format', { type: () => RecallFormat, nullable: true, defaultValue: RecallFormat.SUMMARY }) format: RecallFormat | null,
+    @Args('query', { type: () => String, nullable: true }) query: string | null,
+    @Args('offset', { type: () => Int, nullable: true }) offset: number | null,
+    @Args('maxChars', { type: () => Int, nullable: true }) maxChars: number | null,
+    @Args('jsonPath', { type: () => String, nullable: true }) jsonPath: string | null,
+    @Args('maxTokens', { type: () => Int, nullable: true, description: 'Lowers the token bound of this answer (RECALL_ANSWER_MAX_TOKENS); at least 100.' })
+    maxTokens: number | null,
+  ): Promise<string> {
+    return this.ledger.recall(actor, {
+      memId,
+      format: format ?? RecallFormat.SUMMARY,
+      query: query ?? null,
+      offset: offset ?? null,
+      maxChars: maxChars ?? null,
+      jsonPath: jsonPath ?? null,
+      maxTokens: maxTokens ?? null,
+    });
+  }
+
+  @Mutation(() => CompactMessagesPayload, { description: 'memory:write. R-LG-3' })
+  @RequiresScope(Scope.MEMORY_WRITE)
+  compactMessages(@Actor() actor: ActorContext, @Args('input', { type: () => CompactMessagesInput }) input: CompactMessagesInput): Promise<CompactMessagesPayload> {
+    return this.compaction.compact(actor, input);
+  }
+}

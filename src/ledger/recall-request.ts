@@ -1,0 +1,104 @@
+import { MEM_ID_PATTERN } from '../tool-results';
+import { MIN_ANSWER_TOKENS } from './answer-window';
+import { notFoundText, parseJsonPath, rangeArgumentProblem } from './keyed-slice';
+import { elide, toSingleLine } from '../common/text/text-bounds';
+
+/** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
+export interface RecallArguments {
+  memId: string;
+  format: 'SUMMARY' | 'FULL' | null;
+  query: string | null;
+  offset: number | null;
+  maxChars: number | null;
+  jsonPath: string | null;
+  /** Lowers the token bound of this one answer (never raises it). */
+  maxTokens?: number | null;
+}
+
+/** The bounds of one answer: the smaller of the caller's and the service's. */
+export interface AnswerBounds {
+  maxTokens: number;
+  maxChars: number;
+}
+
+/**
+ * What to fetch and how to answer; `answer` is a bracketed text decided without any SQL. Every
+ * mode but `summary` answers a window from `offset` within `bounds` (FULL is the range from 0):
+ * of the payload for `range`, of the query's matches for `query`, of the value for `path`.
+ */
+export type RecallPlan =
+  | { mode: 'summary' }
+  | { mode: 'range'; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
+  | { mode: 'query'; query: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
+  | { mode: 'path'; path: string[]; pathText: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
+  | { mode: 'answer'; text: string };
+
+/** The service's own bounds: every answer's token bound, and the absolute character ceiling. */
+export interface RecallLimits {
+  maxTokens: number;
+  maxChars: number;
+}
+
+const QUOTED_MAX_CHARS = 80;
+const MEM_ID_ECHO_MAX_CHARS = 64;
+
+/**
+ * Picks the retrieval mode (R-LG-2). At most one of `query` and `jsonPath` may be given; `offset`,
+ * `maxChars` and `maxTokens` window any answer (alone, `offset`/`maxChars` read a range of the
+ * payload); `format` only matters without a key. A malformed mem id gets the very text an unknown
+ * one gets, and arguments that can never be valid are refused here, so neither costs a query.
+ */
+export function planRecall(args: RecallArguments, limits: RecallLimits): RecallPlan {
+  if (args.query !== null && args.jsonPath !== null) {
+    return { mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' };
+  }
+  const offset = args.offset ?? 0;
+  const problem = rangeArgumentProblem(offset, args.maxChars ?? 1);
+  if (problem !== null) return { mode: 'answer', text: problem };
+  const maxTokens = args.maxTokens ?? null;
+  if (maxTokens !== null && (!Number.isSafeInteger(maxTokens) || maxTokens < MIN_ANSWER_TOKENS)) {
+    return { mode: 'answer', text: `[tool_memory bad max_tokens: must be an integer of at least ${MIN_ANSWER_TOKENS}, got ${String(maxTokens)}]` };
+  }
+  const bounds: AnswerBounds = {
+    maxTokens: Math.min(maxTokens ?? limits.maxTokens, limits.maxTokens),
+    maxChars: Math.min(args.maxChars ?? limits.maxChars, limits.maxChars),
+  };
+  // The exact call that reads on: the same key and bounds, the next offset.
+  const nextCall = (key: string) => (next: number) =>
+    `recall_tool_result(mem_id='${args.memId}'${key}, offset=${next}` +
+    `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''})`;
+
+  if (args.jsonPath !== null) {
+    const path = parseJsonPath(args.jsonPath);
+    if (path === null) {
+      return {
+        mode: 'answer',
+        text: `[tool_memory bad json_path: ${quoted(args.jsonPath)}; use a dotted path such as items.3.price]`,
+      };
+    }
+    return known(args.memId, { mode: 'path', path, pathText: args.jsonPath, offset, bounds, nextCall: nextCall(`, json_path=${JSON.stringify(args.jsonPath)}`) });
+  }
+  if (args.query !== null) {
+    return known(args.memId, { mode: 'query', query: args.query, offset, bounds, nextCall: nextCall(`, query=${JSON.stringify(args.query)}`) });
+  }
+  const windowed = args.format === 'FULL' || args.offset !== null || args.maxChars !== null;
+  return known(args.memId, windowed ? { mode: 'range', offset, bounds, nextCall: nextCall('') } : { mode: 'summary' });
+}
+
+/** The not-found text for a mem id, echoing a malformed one only as a short single line. */
+export function memNotFoundText(memId: string): string {
+  return notFoundText(elide(toSingleLine(memId), MEM_ID_ECHO_MAX_CHARS));
+}
+
+/** A path the payload does not have (or a payload that is not JSON): still a not-found text. */
+export function pathNotFoundText(memId: string, pathText: string): string {
+  return `[tool_memory not found: json_path ${quoted(pathText)} in ${memId}]`;
+}
+
+export function quoted(text: string): string {
+  return JSON.stringify(elide(toSingleLine(text), QUOTED_MAX_CHARS));
+}
+
+function known(memId: string, plan: RecallPlan): RecallPlan {
+  return MEM_ID_PATTERN.test(memId) ? plan : { mode: 'answer', text: memNotFoundText(memId) };
+}

@@ -1,0 +1,5 @@
+import { RecallEvent } from './recall-event.entity';
+
+export const RECALL_EVENT_ENTITIES = [RecallEvent];
+
+export { RecallEvent };

@@ -1,0 +1,76 @@
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { Space, Team, User } from '../../tenancy';
+
+/**
+ * One recall as it was answered (R-RC-9): who asked, in which space at which generation, what the
+ * query was (a fingerprint; the text only when the team opted in) and which refs came back at
+ * which rank, so feedback can be checked against it. Keyed by (team_id, id): the team is the
+ * distribution column of the events (SPEC §10).
+ */
+@Entity({ tableName: 'recall_events' })
+// Retention's age scan (90 days unless feedback references the event).
+@Index({ name: 'recall_events_created_at_index', properties: ['createdAt'] })
+// A user's events, newest first; also the cascade path of a user deletion.
+@Index({ name: 'recall_events_profile_recency', properties: ['profile', 'createdAt'] })
+export class RecallEvent {
+  [PrimaryKeyProp]?: ['team', 'id'];
+
+  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', fieldName: 'team_id' })
+  team: Team;
+
+  /** `rec_` + ULID. */
+  @PrimaryKey({ type: 'varchar', length: 30 })
+  id: string;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'profile_id' })
+  profile: User;
+
+  @ManyToOne(() => Space, { deleteRule: 'cascade', fieldName: 'space_id' })
+  space: Space;
+
+  @Property({ type: 'integer' })
+  spaceGeneration: number;
+
+  /** SHA-256 hex of the normalized query; null for a recall without one. */
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  queryFingerprint?: string | null;
+
+  /** The query itself, bounded, only when the team enabled `recall_query_text_enabled`. */
+  @Property({ type: 'varchar', length: 500, nullable: true })
+  queryText?: string | null;
+
+  @Property({ type: 'varchar', length: 64 })
+  contractVersion: string;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  rankingVersion?: string | null;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  fusionMode?: string | null;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  searchFreshness?: string | null;
+
+  @Property({ type: 'jsonb', default: '[]' })
+  degradedBranches: string[] & Opt = [];
+
+  /** `[{type, id, rank}]`, rank from 1. */
+  @Property({ type: 'jsonb' })
+  results: unknown;
+
+  @Property({ type: 'jsonb', nullable: true })
+  semanticGroups?: unknown;
+
+  @Property({ type: 'jsonb', nullable: true })
+  authoredAlternatives?: unknown;
+
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  clarificationOutcome?: string | null;
+
+  /** INTERNAL (recallMemory, recallBlock) or EXTERNAL (recordRecallEvent). */
+  @Property({ type: 'varchar', length: 16 })
+  source: string;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,81 @@
+import type { ResultRef } from './recall-event.rules';
+
+/** A recall event as stored and served (R-RC-9). */
+export interface RecallEventRecord {
+  id: string;
+  teamId: string;
+  profileId: string;
+  spaceId: string;
+  spaceGeneration: number;
+  queryFingerprint: string | null;
+  queryText: string | null;
+  contractVersion: string;
+  rankingVersion: string | null;
+  fusionMode: string | null;
+  searchFreshness: string | null;
+  degradedBranches: string[];
+  results: ResultRef[];
+  semanticGroups: unknown;
+  authoredAlternatives: unknown;
+  clarificationOutcome: string | null;
+  source: string;
+  createdAt: Date;
+}
+
+/** What a recall says about itself: copied into every feedback event on it (R-FB-7). */
+export type RecallAccount = Pick<
+  RecallEventRecord,
+  'profileId' | 'spaceId' | 'spaceGeneration' | 'queryFingerprint' | 'contractVersion' | 'rankingVersion' | 'fusionMode' | 'searchFreshness' | 'degradedBranches'
+>;
+
+export function recallAccountOf(event: RecallEventRecord): RecallAccount {
+  const { profileId, spaceId, spaceGeneration, queryFingerprint, contractVersion, rankingVersion, fusionMode, searchFreshness, degradedBranches } = event;
+  return { profileId, spaceId, spaceGeneration, queryFingerprint, contractVersion, rankingVersion, fusionMode, searchFreshness, degradedBranches };
+}
+
+/** An event to store; the database adds the time. */
+export type NewRecallEvent = Omit<RecallEventRecord, 'createdAt'>;
+
+export interface RecallEventRow {
+  id: string;
+  team_id: string;
+  profile_id: string;
+  space_id: string;
+  space_generation: number;
+  query_fingerprint: string | null;
+  query_text: string | null;
+  contract_version: string;
+  ranking_version: string | null;
+  fusion_mode: string | null;
+  search_freshness: string | null;
+  degraded_branches: string[];
+  results: ResultRef[];
+  semantic_groups: unknown;
+  authored_alternatives: unknown;
+  clarification_outcome: string | null;
+  source: string;
+  created_at: string;
+}
+
+export function toRecallEventRecord(row: RecallEventRow): RecallEventRecord {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    profileId: row.profile_id,
+    spaceId: row.space_id,
+    spaceGeneration: row.space_generation,
+    queryFingerprint: row.query_fingerprint,
+    queryText: row.query_text,
+    contractVersion: row.contract_version,
+    rankingVersion: row.ranking_version,
+    fusionMode: row.fusion_mode,
+    searchFreshness: row.search_freshness,
+    degradedBranches: row.degraded_branches,
+    results: row.results,
+    semanticGroups: row.semantic_groups,
+    authoredAlternatives: row.authored_alternatives,
+    clarificationOutcome: row.clarification_outcome,
+    source: row.source,
+    createdAt: new Date(row.created_at),
+  };
+}

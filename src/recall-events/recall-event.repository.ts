@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { countChanged, runSql } from '../database/run-sql';
+import { recentArguments, searchArguments, type SnapshotColumns, type SnapshotScope, type SnapshotSearch, spaceIdsParam, type ToolResultSnapshotRow } from '../tool-results';
+import { type NewRecallEvent, type RecallEventRecord, type RecallEventRow, toRecallEventRecord } from './recall-event.record';
+import { type ResultRef, ResultRefType } from './recall-event.rules';
+
+/** Who may read an event: the team always; the profile too unless the reader is a team admin. */
+export interface RecallEventReader {
+  teamId: string;
+  /** Null: every profile of the team (admin). */
+  profileId: string | null;
+}
+
+/** An event whose space the storing statement decides (the space of the conversation read). */
+export type UnplacedRecallEvent = Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>;
+
+const RECALL_EVENT_COLUMNS = `e.id, e.team_id, e.profile_id, e.space_id, e.space_generation, e.query_fingerprint, e.query_text,
+  e.contract_version, e.ranking_version, e.fusion_mode, e.search_freshness, e.degraded_branches, e.results, e.semantic_groups,
+  e.authored_alternatives, e.clarification_outcome, e.source, e.created_at`;
+
+/** The columns every insert fills from the event itself; the space and the refs follow, each statement its own way. */
+const EVENT_COLUMNS = `team_id, id, profile_id, query_fingerprint, query_text, contract_version, ranking_version, fusion_mode,
+  search_freshness, degraded_branches, semantic_groups, authored_alternatives, clarification_outcome, source`;
+const EVENT_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?';
+
+function eventValues(event: UnplacedRecallEvent): unknown[] {
+  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+  return [
+    event.teamId,
+    event.id,
+    event.profileId,
+    event.queryFingerprint,
+    event.queryText,
+    event.contractVersion,
+    event.rankingVersion,
+    event.fusionMode,
+    event.searchFreshness,
+    JSON.stringify(event.degradedBranches),
+    json(event.semanticGroups),
+    json(event.authoredAlternatives),
+    event.clarificationOutcome,
+    event.source,
+  ];
+}
+
+/** The refs of a recall's snapshot rows (alias h, with their rank): `TOOL_RESULT` at their place. */
+const SNAPSHOT_REFS = `coalesce(jsonb_agg(jsonb_build_object('type', '${ResultRefType.TOOL_RESULT}', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
+
+/**
+ * Recall events. Every statement carries the team: an event of another team is never read or
+ * written here. Visibility comes from Tenancy's `active_spaces`; the snapshots a recall reads come from ToolResults' database functions
+ * (`tool_results_search`, `tool_results_recent`, `tool_results_conversation_space`), called with
+ * typed arguments inside the statement that stores the event: one round trip.
+ */
+@Injectable()
+export class RecallEventRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async insert(event: NewRecallEvent): Promise<RecallEventRecord> {
+    const rows = await runSql<RecallEventRow[]>(
+      this.em,
+      `insert into recall_events as e (${EVENT_COLUMNS}, space_id, space_generation, results)
+       values (${EVENT_PLACEHOLDERS}, ?, ?, ?::jsonb) returning ${RECALL_EVENT_COLUMNS}`,
+      [...eventValues(event), event.spaceId, event.spaceGeneration, JSON.stringify(event.results)],
+    );
+    return toRecallEventRecord(rows[0]);
+  }
+
+  /**
+   * Runs the snapshot search and stores the event of its results in one statement: the event's
+   * refs are the search's rows at their rank. PostgreSQL runs a data-modifying CTE to completion
+   * whether or not the outer select reads it, so the event is stored even when nothing is found.
+   */
+  searchAndRecord(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns, event: Omit<NewRecallEvent, 'results'>): Promise<ToolResultSnapshotRow[]> {
+    return runSql<ToolResultSnapshotRow[]>(
+      this.em,
+      `with hits as (select * from tool_results_search(?, ?::uuid[], ?, ?, ?, ?, ?::timestamptz, ?, ?, ?)),
+       recorded as (insert into recall_events (${EVENT_COLUMNS}, space_id, space_generation, results)
+                    select ${EVENT_PLACEHOLDERS}, ?, ?, ${SNAPSHOT_REFS} from hits h returning id)
+       select hits.* from hits order by hits.rank`,
+      [...searchArguments(scope, search, columns), ...eventValues(event), event.spaceId, event.spaceGeneration],
+    );
+  }
+
+  /**
+   * The newest snapshots of the user's conversation and the event of them in one statement,
+   * stored in the conversation's space at the generation the actor holds for it (`generations`:
+   * the allowed spaces' generations by id). No row at all: the conversation is not the user's in
+   * an allowed space, and nothing was stored. A row with a null `id`: the conversation holds no
+   * snapshot (the event was stored, with no refs).
+   */
+  recentAndRecord(
+    scope: SnapshotScope,
+    generations: ReadonlyMap<string, number>,
+    recent: { conversationId: string; limit: number; columns: SnapshotColumns },
+    event: UnplacedRecallEvent,
+  ): Promise<(Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[]> {
+    return runSql(
+      this.em,
+      `with conv as (
+         select s.space_id, (?::jsonb ->> s.space_id::text)::int as generation from tool_results_conversation_space(?, ?::uuid[], ?) s),
+       hits as (select * from tool_results_recent(?, ?::uuid[], ?, ?, ?, ?)),
+       recorded as (insert into recall_events (${EVENT_COLUMNS}, space_id, space_generation, results)
+                    select ${EVENT_PLACEHOLDERS}, conv.space_id, conv.generation, (select ${SNAPSHOT_REFS} from hits h) from conv returning id)
+       select h.* from conv left join hits h on true order by h.rank`,
+      [
+        JSON.stringify(Object.fromEntries(generations)),
+        scope.userId,
+        spaceIdsParam(scope),
+        recent.conversationId,
+        ...recentArguments(scope, recent.conversationId, recent.limit, recent.columns),
+        ...eventValues(event),
+      ],
+    );
+  }
+
+  /** The refs of an event stored a moment ago, when fewer rows were shown than it was stored with. */
+  async replaceResults(teamId: string, id: string, results: readonly ResultRef[]): Promise<void> {
+    await runSql(this.em, 'update recall_events set results = ?::jsonb where team_id = ? and id = ?', [JSON.stringify(results), teamId, id]);
+  }
+
+  /**
+   * The query texts stored with these events (null where the team had not opted in), by
+   * `team_id:id`, whatever team: for the operator's feedback export, which has no actor.
+   */
+  async findQueryTexts(events: readonly { teamId: string; id: string }[]): Promise<Map<string, string | null>> {
+    if (events.length === 0) return new Map();
+    const rows = await runSql<{ team_id: string; id: string; query_text: string | null }[]>(
+      this.em,
+      `select e.team_id, e.id, e.query_text from recall_events e
+        where (e.team_id, e.id) in (select * from unnest(?::uuid[], ?::text[]))`,
+      [uuidArray(events.map((e) => e.teamId)), textArray(events.map((e) => e.id))],
+    );
+    return new Map(rows.map((r) => [`${r.team_id}:${r.id}`, r.query_text]));
+  }
+
+  /** The team's events among these ids, whatever their space's state (the caller decides what it allows). */
+  async findByIds(teamId: string, ids: readonly string[]): Promise<RecallEventRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await runSql<RecallEventRow[]>(this.em, `select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`, [teamId, ids]);
+    return rows.map(toRecallEventRecord);
+  }
+
+  /**
+   * The event, while its space is still ACTIVE at the generation it was stored with (a bump, a
+   * seal or a retirement hides it); null for a missing one, another team's or another profile's.
+   */
+  async findVisible(reader: RecallEventReader, id: string): Promise<RecallEventRecord | null> {
+    const rows = await runSql<RecallEventRow[]>(
+      this.em,
+      `select ${RECALL_EVENT_COLUMNS} from recall_events e
+         join active_spaces(?) s on s.space_id = e.space_id and s.generation = e.space_generation
+        where e.team_id = ? and e.id = ? ${reader.profileId === null ? '' : 'and e.profile_id = ?'}`,
+      reader.profileId === null ? [reader.teamId, reader.teamId, id] : [reader.teamId, reader.teamId, id, reader.profileId],
+    );
+    return rows.length > 0 ? toRecallEventRecord(rows[0]) : null;
+  }
+
+  // System operations of retention (R-RT-3, R-RT-4): unscoped by design, and named for it.
+
+  /**
+   * The oldest events of every team past the cutoff, after `after` in (created_at, team_id, id)
+   * order, locked until the caller's transaction ends: a feedback item naming one of them waits,
+   * and fails if the event is then deleted.
+   */
+  async lockExpired(cutoff: Date, after: RecallEventPosition | null, limit: number): Promise<RecallEventPosition[]> {
+    const rows = await runSql<{ created_key: string; team_id: string; id: string }[]>(
+      this.em,
+      `select to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key, e.team_id, e.id
+         from recall_events e
+        where e.created_at < ? ${after ? 'and (e.created_at, e.team_id, e.id) > (?::timestamptz, ?::uuid, ?)' : ''}
+        order by e.created_at, e.team_id, e.id
+        limit ?
+          for update`,
+      after ? [cutoff.toISOString(), after.createdKey, after.teamId, after.id, limit] : [cutoff.toISOString(), limit],
+    );
+    return rows.map((r) => ({ createdKey: r.created_key, teamId: r.team_id, id: r.id }));
+  }
+
+  /** Deletes these events (of any team); how many went. */
+  deleteEvents(events: readonly { teamId: string; id: string }[]): Promise<number> {
+    if (events.length === 0) return Promise.resolve(0);
+    return countChanged(
+      this.em,
+      'delete from recall_events e using unnest(?::uuid[], ?::text[]) as k(team_id, id) where e.team_id = k.team_id and e.id = k.id',
+      [uuidArray(events.map((e) => e.teamId)), textArray(events.map((e) => e.id))],
+    );
+  }
+
+  /** Every event of the user's recalls (R-RT-4); how many went. */
+  deleteAllOfUser(userId: string): Promise<number> {
+    return countChanged(this.em, 'delete from recall_events where profile_id = ?', [userId]);
+  }
+}
+
+/** Where the retention scan of events stands: (created_at with microseconds, team_id, id). */
+export interface RecallEventPosition {
+  createdKey: string;
+  teamId: string;
+  id: string;
+}
+
+/** UUIDs as one PostgreSQL array literal (they need no quoting). */
+function uuidArray(ids: readonly string[]): string {
+  return `{${ids.join(',')}}`;
+}
+
+/** Texts as one PostgreSQL text array literal, each quoted. */
+function textArray(texts: readonly string[]): string {
+  return `{${texts.map((text) => `"${text.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}

@@ -1,0 +1,208 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { NotFoundError } from '../common/errors/app-error';
+import { type ActorContext, FeatureFlagKey, FeatureFlagService, Scope } from '../tenancy';
+import {
+  type SnapshotColumns,
+  type SnapshotSearch,
+  type SnapshotSearchHit,
+  snapshotScopeOf,
+  type ToolResultSnapshot,
+  toSearchHit,
+  toToolResultSnapshot,
+} from '../tool-results';
+import type { NewRecallEvent, RecallEventRecord } from './recall-event.record';
+import { type RecallEventPosition, RecallEventRepository, type UnplacedRecallEvent } from './recall-event.repository';
+import { RecallEventMetrics } from './recall-events.metrics';
+import {
+  checkExternalRecallEvent,
+  type ExternalRecallEventInput,
+  newRecallEventId,
+  queryFingerprint,
+  RECALL_CONTRACT_VERSION,
+  RecallEventSource,
+  type ResultRef,
+  SNAPSHOT_UNAVAILABLE,
+  storedQueryText,
+  SUBMIT_FEEDBACK_ACTION,
+} from './recall-event.rules';
+
+export interface SuggestedAction {
+  action: string;
+  recallEventId: string;
+}
+
+/** What every recall answer says about its own event (R-RC-9, R-RC-10). */
+export interface RecallEventOutcome {
+  /** Null when the event could not be stored. */
+  recallEventId: string | null;
+  suggestedActions: SuggestedAction[];
+  degradations: string[];
+}
+
+/** How one of our own recalls was answered, for its event. */
+export interface InternalRecall {
+  spaceId: string;
+  query: string | null;
+  rankingVersion: string;
+  fusionMode: string | null;
+  searchFreshness: string | null;
+}
+
+/**
+ * Recall events: stored for every recall of ours and for external retrievers', read back while
+ * their space is ACTIVE at the generation they were stored with. Storing one never fails a
+ * recall: the answer comes back degraded instead.
+ */
+@Injectable()
+export class RecallEventService {
+  private readonly logger = new Logger(RecallEventService.name);
+
+  constructor(
+    private readonly events: RecallEventRepository,
+    private readonly flags: FeatureFlagService,
+    private readonly metrics: RecallEventMetrics,
+  ) {}
+
+  /** The event of a recall the actor is making in an allowed space, all but its refs. */
+  async draft(actor: ActorContext, recall: InternalRecall): Promise<Omit<NewRecallEvent, 'results'>> {
+    return { ...(await this.unplacedDraft(actor, recall)), spaceId: recall.spaceId, spaceGeneration: actor.allowedGeneration(recall.spaceId) as number };
+  }
+
+  /** A draft whose space the storing statement fills in (the space of the conversation read). */
+  async unplacedDraft(actor: ActorContext, recall: Omit<InternalRecall, 'spaceId'>): Promise<UnplacedRecallEvent> {
+    const queryTextEnabled = recall.query !== null && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
+    return {
+      id: newRecallEventId(),
+      teamId: actor.teamId,
+      profileId: actor.userId,
+      queryFingerprint: queryFingerprint(recall.query),
+      queryText: storedQueryText(recall.query, queryTextEnabled),
+      contractVersion: RECALL_CONTRACT_VERSION,
+      rankingVersion: recall.rankingVersion,
+      fusionMode: recall.fusionMode,
+      searchFreshness: recall.searchFreshness,
+      degradedBranches: [],
+      semanticGroups: null,
+      authoredAlternatives: null,
+      clarificationOutcome: null,
+      source: RecallEventSource.INTERNAL,
+    };
+  }
+
+  /**
+   * The full-text search over the actor's snapshots (R-RC-8) and the event of its results, stored
+   * by the same statement. A failure to store throws: the caller answers degraded.
+   */
+  async searchAndRecord(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns, draft: Omit<NewRecallEvent, 'results'>): Promise<SnapshotSearchHit[]> {
+    const rows = await this.events.searchAndRecord(snapshotScopeOf(actor), search, columns, draft);
+    return rows.map((row) => toSearchHit(row, columns));
+  }
+
+  /**
+   * The `limit` newest snapshots of the actor's conversation and the event of them, stored in the
+   * conversation's space, in one statement. Null: the conversation is not the actor's in an
+   * allowed space (nothing stored). A failure to store throws: the caller answers degraded.
+   */
+  async readRecentAndRecord(
+    actor: ActorContext,
+    recent: { conversationId: string; limit: number; columns: SnapshotColumns },
+    draft: UnplacedRecallEvent,
+  ): Promise<ToolResultSnapshot[] | null> {
+    const generations = new Map(actor.allowedSpaces.map((s) => [s.id, s.generation]));
+    const rows = await this.events.recentAndRecord(snapshotScopeOf(actor), generations, recent, draft);
+    // No row: no such conversation of the actor's. One row without an id: an empty conversation.
+    if (rows.length === 0) return null;
+    return rows.flatMap((row) => (row.id === null ? [] : [toToolResultSnapshot({ ...row, id: row.id }, recent.columns)]));
+  }
+
+  /** Sets the refs of an event stored a moment ago to the rows finally shown. */
+  replaceResults(actor: ActorContext, id: string, results: readonly ResultRef[]): Promise<void> {
+    return this.events.replaceResults(actor.teamId, id, results);
+  }
+
+  /** Stores the event of a recall already answered; a failure degrades the answer instead of failing it. */
+  async store(actor: ActorContext, event: Omit<NewRecallEvent, 'results'>, results: ResultRef[]): Promise<RecallEventOutcome> {
+    try {
+      await this.events.insert({ ...event, results });
+    } catch (error) {
+      return this.unavailable(error, RecallEventSource.INTERNAL);
+    }
+    return this.stored(actor, event.id, RecallEventSource.INTERNAL);
+  }
+
+  /** The outcome of an event that is stored: the feedback suggestion when the team collects feedback. */
+  async stored(actor: ActorContext, recallEventId: string, source: RecallEventSource): Promise<RecallEventOutcome> {
+    this.metrics.recallEventRecorded(source, 'stored');
+    const feedback = await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED);
+    return { recallEventId, suggestedActions: feedback ? [{ action: SUBMIT_FEEDBACK_ACTION, recallEventId }] : [], degradations: [] };
+  }
+
+  /** The outcome when the event could not be stored (R-RC-10): no suggestion, a degradation. */
+  unavailable(error: unknown, source: RecallEventSource): RecallEventOutcome {
+    this.metrics.recallEventRecorded(source, 'degraded');
+    // The error's code only: its message may quote the statement's values.
+    this.logger.warn({ msg: 'recall event not stored; the recall is answered degraded', code: (error as { code?: unknown })?.code ?? null });
+    return { recallEventId: null, suggestedActions: [], degradations: [SNAPSHOT_UNAVAILABLE] };
+  }
+
+  /** An external retriever's recall (R-RC-11), in a space of the actor's allowed set. */
+  async recordExternal(actor: ActorContext, input: ExternalRecallEventInput): Promise<RecallEventRecord> {
+    checkExternalRecallEvent(input);
+    const generation = actor.allowedGeneration(input.spaceId);
+    if (generation === undefined) throw new NotFoundError('Space', input.spaceId);
+    const queryTextEnabled = input.query !== null && input.query !== undefined && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
+    const stored = await this.events.insert({
+      id: newRecallEventId(),
+      teamId: actor.teamId,
+      profileId: actor.userId,
+      spaceId: input.spaceId,
+      spaceGeneration: generation,
+      queryFingerprint: queryFingerprint(input.query),
+      queryText: storedQueryText(input.query, queryTextEnabled),
+      contractVersion: input.contractVersion,
+      rankingVersion: input.rankingVersion ?? null,
+      fusionMode: input.fusionMode ?? null,
+      searchFreshness: input.searchFreshness ?? null,
+      degradedBranches: [...(input.degradedBranches ?? [])],
+      results: input.results.map((ref) => ({ type: ref.type, id: ref.id, rank: ref.rank })),
+      semanticGroups: input.semanticGroups ?? null,
+      authoredAlternatives: input.authoredAlternatives ?? null,
+      clarificationOutcome: input.clarificationOutcome ?? null,
+      source: RecallEventSource.EXTERNAL,
+    });
+    this.metrics.recallEventRecorded(RecallEventSource.EXTERNAL, 'stored');
+    return stored;
+  }
+
+  /**
+   * The actor's team's events among these ids, as stored, whatever their space's state: for
+   * Feedback, which checks each against the actor's current allowed-space set (R-FB-4).
+   */
+  async findForTeam(actor: ActorContext, ids: readonly string[]): Promise<Map<string, RecallEventRecord>> {
+    return new Map((await this.events.findByIds(actor.teamId, [...new Set(ids)])).map((e) => [e.id, e]));
+  }
+
+  /**
+   * The actor's own event (memory:read) or any of its team's (admin), while its space is ACTIVE at
+   * the stored generation; null otherwise, and for another team's alike (R-FB-8).
+   */
+  find(actor: ActorContext, id: string): Promise<RecallEventRecord | null> {
+    const admin = actor.hasScope(Scope.ADMIN);
+    return this.events.findVisible({ teamId: actor.teamId, profileId: admin ? null : actor.userId }, id);
+  }
+
+  /** Retention (R-RT-3): the oldest events past the cutoff after `after`, locked until the caller's transaction ends. */
+  lockExpired(cutoff: Date, after: RecallEventPosition | null, limit: number): Promise<RecallEventPosition[]> {
+    return this.events.lockExpired(cutoff, after, limit);
+  }
+
+  /** Retention (R-RT-3): deletes these events, of any team; how many went. */
+  deleteEvents(events: readonly { teamId: string; id: string }[]): Promise<number> {
+    return this.events.deleteEvents(events);
+  }
+
+  /** A user's deletion (R-RT-4): the events of every recall the user made; how many went. */
+  deleteAllOfUser(userId: string): Promise<number> {
+    return this.events.deleteAllOfUser(userId);
+  }
+}

@@ -1,3 +1,0 @@
-import { RecallEvent } from './recall-event.entity';
-
-export const RECALL_ENTITIES = [RecallEvent];

@@ -1,0 +1,13 @@
+// The Tenancy module's public surface: what the modules above it may use.
+export { ActorContext } from './actor-context';
+export { Actor } from './actor.decorator';
+export { ActorService } from './actor.service';
+export { Space, Team, TENANCY_ENTITIES, User } from './entities';
+export { FeatureFlagService } from './feature-flag.service';
+export { FeatureFlagKey } from './feature-flags';
+export { REQUIRED_SCOPES, RequiresScope } from './requires-scope.decorator';
+export { Scope } from './scopes';
+export { TENANCY_RESOLVERS, TenancyModule } from './tenancy.module';
+export { signToken } from './token-signer';
+export { TokenVerifier } from './token-verifier';
+export { UserService } from './user.service';

@@ -1,0 +1,84 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ToolResultRepository } from '../tool-result.repository';
+import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/**
+ * Pins the plans of the hot reads (SPEC §9): on a realistic spread of rows, the top-K read of a
+ * conversation walks the (conversation_id, user_id, created_at desc, id desc) index and stops
+ * after K rows, instead of AND-ing two bitmaps over the whole conversation.
+ */
+describe('hot read plans (medium, real PostgreSQL)', () => {
+  const statements: string[] = [];
+  let db: TestOrm;
+  let em: EntityManager;
+  const team = crypto.randomUUID();
+  const space = crypto.randomUUID();
+  let userId: string;
+  let conversationId: string;
+
+  beforeAll(async () => {
+    db = await createTestOrm(captureSql(statements));
+    em = db.orm.em.fork() as EntityManager;
+    // 40 users × 10 conversations × 100 snapshots = 40,000 rows.
+    await em.execute(
+      `insert into teams (id) values (?);
+       insert into spaces (id, team_id, name) values (?, ?, 's');
+       insert into users (id, team_id) select gen_random_uuid(), ? from generate_series(1, 40);
+       insert into conversations (id, user_id, space_id) select gen_random_uuid(), u.id, ? from users u, generate_series(1, 10);
+       insert into messages (id, conversation_id, user_id) select gen_random_uuid(), c.id, c.user_id from conversations c;
+       insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+                                         summary_oneliner, stub, size_tokens)
+         select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
+                now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
+                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7
+           from messages m, generate_series(1, 100) g;
+       analyze;`,
+      [team, space, team, team, space],
+    );
+    const [row] = await em.execute<{ user_id: string; id: string }[]>('select user_id, id from conversations limit 1');
+    userId = row.user_id;
+    conversationId = row.id;
+  });
+  afterAll(() => db.close());
+
+  /** The plan of the first statement `work` ran that reads snapshots, in SQL or through a read function. */
+  async function planOf(work: () => Promise<unknown>): Promise<PlanNode[]> {
+    statements.length = 0;
+    await RequestContext.create(em, work);
+    const sql = statements
+      .filter((s) => /from (message_tool_results|tool_results_)/.test(s))[0]
+      .replace(/^\[query\] /, '')
+      .replace(/ \[took .*$/s, '');
+    const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
+    return nodes(explained['QUERY PLAN'][0].Plan);
+  }
+
+  it('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index', async () => {
+    const plan = await planOf(() => new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }));
+    // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
+    const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
+    expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);
+    expect(plan.some((n) => n['Node Type'] === 'Function Scan')).toBe(false);
+    const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
+    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_conversation_user_recency']]);
+  });
+
+  it('R-TR-7 history of a user walks the user recency index', async () => {
+    const plan = await planOf(() => new ToolResultRepository(em).history({ userId, spaceIds: [space] }, {}, null, 21));
+    const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
+    expect(scans.map((n) => n['Index Name'])).toEqual(['message_tool_results_user_recency']);
+    expect(plan.some((n) => n['Node Type'] === 'Sort')).toBe(false);
+  });
+});

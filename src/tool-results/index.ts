@@ -1,0 +1,25 @@
+// The ToolResults module's public surface: what the modules above it may use.
+export { TOOL_RESULT_ENTITIES } from './entities';
+export { payloadText } from './handle/build-handle';
+export { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub, STUB_MARKER } from './handle/stub';
+export type { ToolResultHandle } from './handle/tool-result-handle';
+export { MEM_ID_PATTERN } from './mem-id';
+export { ToolResultHandleModel } from './models/tool-result-handle.model';
+export { ToolResultInput } from './models/tool-result.input';
+export { ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
+export type { PathValue } from './path-value';
+export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf, spaceIdsParam } from './snapshot-scope';
+export { formatUtcDate } from './summary/date-values';
+export { MAX_BATCH_ITEMS } from './tool-result-batch.rules';
+export {
+  type SnapshotColumns,
+  type SnapshotSearch,
+  type SnapshotSearchHit,
+  type ToolResultSnapshot,
+  type ToolResultSnapshotRow,
+  toSearchHit,
+  toToolResultSnapshot,
+} from './tool-result-snapshot';
+export { TOOL_RESULTS_RESOLVERS, ToolResultsModule } from './tool-results.module';
+export { payloadColumnsOf } from './tool-results.resolver';
+export { ToolResultsService } from './tool-results.service';
