@@ -1,0 +1,112 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import config from '../../eslint.config.mjs';
+
+// The module line bites: scratch files written into the real tree (type-aware linting needs them on
+// disk, inside tsconfig.json's program) and linted with the project's own config through ESLint's
+// Node API. The config is imported rather than looked up because jest's module registry cannot run
+// the dynamic import() ESLint uses to load eslint.config.mjs. The migration probe is linted from
+// text, never written: a migrator running in a parallel test would pick up any .ts in migrations/.
+const root = join(__dirname, '..', '..');
+const probe = `lint-probe-${process.pid}`;
+
+/** Files this test writes, relative to the root; removed afterwards. Index files only when absent. */
+const files = new Map<string, string>([
+  [`src/tenancy/${probe}-internal.ts`, 'export const tenancyInternal = 1;\n'],
+  [`src/feedback/${probe}-internal.ts`, 'export const feedbackInternal = 2;\n'],
+  // upward: the lowest feature imports a higher one (through its index, so only the direction is wrong)
+  [`src/tenancy/${probe}-upward.ts`, "import * as feedback from '../feedback';\n\nexport const upward = feedback;\n"],
+  // deep: a higher feature reaches past a lower feature's index into its internals
+  [
+    `src/feedback/${probe}-deep.ts`,
+    `import { tenancyInternal } from '../tenancy/${probe}-internal';\n\nexport const deep = tenancyInternal;\n`,
+  ],
+  // allowed: a higher feature imports a lower feature's index
+  [`src/feedback/${probe}-allowed.ts`, "import * as tenancy from '../tenancy';\n\nexport const allowed = tenancy;\n"],
+  // allowed: inside a feature any relative import goes
+  [
+    `src/feedback/${probe}-inside.ts`,
+    `import { feedbackInternal } from './${probe}-internal';\n\nexport const inside = feedbackInternal;\n`,
+  ],
+  // infrastructure imports a feature
+  [`src/common/${probe}-infra.ts`, "import * as tenancy from '../tenancy';\n\nexport const infra = tenancy;\n"],
+  // a top-level folder that is not on the module line
+  [`src/${probe}/orphan.ts`, 'export const orphan = true;\n'],
+]);
+for (const feature of ['tenancy', 'feedback']) {
+  const index = `src/${feature}/index.ts`;
+  if (!existsSync(join(root, index))) files.set(index, `export const ${feature}Index = true;\n`);
+}
+
+const BOUNDARY_RULES = ['boundaries/dependencies', 'house/feature-entry-point', 'boundaries/no-unknown-files', 'no-restricted-imports'];
+let results: Map<string, Linter.LintMessage[]>;
+
+beforeAll(async () => {
+  for (const [file, text] of files) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
+  const linted = await eslint.lintFiles([...files.keys()].filter((file) => file.includes(probe)));
+  results = new Map(linted.map((result) => [result.filePath.slice(root.length + 1), result.messages]));
+
+  // Not on disk, so not in the TypeScript program: the same config without the type-aware rules.
+  const untyped = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [...config, { files: ['migrations/**'], ...tseslint.configs.disableTypeChecked }],
+  });
+  const migration = `migrations/${probe}.ts`;
+  const migrationText = "import { loadConfig } from '../src/config/load-config';\n\nexport const migration = loadConfig;\n";
+  const [migrationResult] = await untyped.lintText(migrationText, { filePath: join(root, migration) });
+  results.set(migration, migrationResult.messages);
+}, 60_000);
+
+afterAll(() => {
+  for (const file of files.keys()) rmSync(join(root, file), { force: true });
+  rmSync(join(root, 'src', probe), { recursive: true, force: true });
+});
+
+/** The boundary messages of one scratch file, as `rule: message`. */
+function boundaryErrors(name: string): string[] {
+  const messages = results.get(name);
+  if (!messages) throw new Error(`${name} was not linted`);
+  const fatal = messages.filter((m) => m.fatal);
+  if (fatal.length > 0) throw new Error(`${name}: ${fatal.map((m) => m.message).join('; ')}`);
+  return messages.filter((m) => m.ruleId && BOUNDARY_RULES.includes(m.ruleId)).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('R-house: import boundaries', () => {
+  it('R-house: a lower feature importing a higher one (tenancy -> ../feedback) is an upward-import error', () => {
+    const errors = boundaryErrors(`src/tenancy/${probe}-upward.ts`);
+    expect(errors).toEqual([
+      expect.stringMatching(/^boundaries\/dependencies: upward import: tenancy must not import feedback \(\.\.\/feedback\)/),
+    ]);
+  });
+
+  it("R-house: a deep import into another feature's internals is an error, even downward", () => {
+    const errors = boundaryErrors(`src/feedback/${probe}-deep.ts`);
+    expect(errors).toEqual([expect.stringMatching(/^house\/feature-entry-point: deep import into tenancy internals/)]);
+  });
+
+  it('R-house: infrastructure importing a feature is an error', () => {
+    const errors = boundaryErrors(`src/common/${probe}-infra.ts`);
+    expect(errors).toEqual([expect.stringMatching(/^boundaries\/dependencies: infrastructure must not import tenancy/)]);
+  });
+
+  it('R-house: a migration importing src/ is an error', () => {
+    const errors = boundaryErrors(`migrations/${probe}.ts`);
+    expect(errors).toEqual([expect.stringMatching(/^no-restricted-imports: .*A migration must not import from src\//)]);
+  });
+
+  it('R-house: a file in a src/ folder that is not on the module line is an error', () => {
+    expect(boundaryErrors(`src/${probe}/orphan.ts`)).toEqual([expect.stringMatching(/^boundaries\/no-unknown-files: /)]);
+  });
+
+  it("R-house: a feature importing a lower feature's index, and any import inside a feature, are allowed", () => {
+    expect(boundaryErrors(`src/feedback/${probe}-allowed.ts`)).toEqual([]);
+    expect(boundaryErrors(`src/feedback/${probe}-inside.ts`)).toEqual([]);
+  });
+});
