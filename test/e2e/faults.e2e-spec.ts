@@ -3,9 +3,9 @@ import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, type Pool } from 'pg';
-import request from 'supertest';
 import { signToken } from '../../src/tenancy/token-signer';
 import { memberOfNewSpace, RECORD, type SpaceMember, toolResult } from '../support/fixtures';
+import { gql, ok } from '../support/graphql';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -313,30 +313,17 @@ describe('Faults: database (in-process)', () => {
   async function memberWithConversation(app: TestApp): Promise<{ member: SpaceMember; conversationId: string }> {
     const member = await memberOfNewSpace(app);
     const conversationId = crypto.randomUUID();
-    const res = await app.graphql(RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token);
-    expect(res.errors).toBeUndefined();
+    await ok(app, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token);
     return { member, conversationId };
-  }
-
-  function send(app: TestApp, query: string, variables: Record<string, unknown>, token: string, requestId?: string) {
-    const req = request(app.app.getHttpServer()).post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${token}`);
-    if (requestId) req.set('x-request-id', requestId);
-    return req.send({ query, variables }).then((res) => res);
   }
 
   async function expectHealthy(app: TestApp, member: SpaceMember): Promise<void> {
     // Sequential, then concurrent: the pool hands out working connections again.
     for (let i = 0; i < 3; i++) {
-      const res = await app.graphql<{ recordToolResults: { createdCount: number } }>(
-        RECORD,
-        { input: [toolResult(member.spaceId, crypto.randomUUID())] },
-        member.token,
-      );
-      expect(res.errors).toBeUndefined();
-      expect(res.data?.recordToolResults.createdCount).toBe(1);
+      const res = await ok<{ recordToolResults: { createdCount: number } }>(app, RECORD, { input: [toolResult(member.spaceId, crypto.randomUUID())] }, member.token);
+      expect(res.recordToolResults.createdCount).toBe(1);
     }
-    const together = await Promise.all(Array.from({ length: 4 }, () => app.graphql('{ me { userId } }', {}, member.token)));
-    for (const res of together) expect(res.errors).toBeUndefined();
+    await Promise.all(Array.from({ length: 4 }, () => ok(app, '{ me { userId } }', {}, member.token)));
   }
 
   it('R-OP-6 a backend killed mid-request gives a masked INTERNAL_SERVER_ERROR, the app stays up and the next requests succeed', async () => {
@@ -345,7 +332,7 @@ describe('Faults: database (in-process)', () => {
 
     blocker = await lockConversation(t.database.url, conversationId);
     const item = toolResult(member.spaceId, conversationId);
-    const pending = send(t, RECORD, { input: [item] }, member.token, 'req-killed-backend-1');
+    const pending = gql(t, RECORD, { input: [item] }, member.token, { 'x-request-id': 'req-killed-backend-1' });
     const pid = await waitForLockWaiter(t.sql);
     const killed = await t.sql.query<{ ok: boolean }>('select pg_terminate_backend($1) as ok', [pid]);
     if (!killed.rows[0].ok) {
@@ -355,17 +342,16 @@ describe('Faults: database (in-process)', () => {
 
     const res = await pending;
     expect(res.status).toBe(200);
-    expectMasked(res.body, 'req-killed-backend-1');
-    expect(res.body.data ?? null).toBeNull();
+    expectMasked(res, 'req-killed-backend-1');
+    expect(res.data ?? null).toBeNull();
     await blocker.release('commit');
     blocker = undefined;
     expect(await snapshotCount(t.sql, item.toolUseId)).toBe(0);
 
     await expectHealthy(t, member);
     // The same conversation is writable again through the recovered pool.
-    const again = await t.graphql<{ recordToolResults: { createdCount: number } }>(RECORD, { input: [item] }, member.token);
-    expect(again.errors).toBeUndefined();
-    expect(again.data?.recordToolResults.createdCount).toBe(1);
+    const again = await ok<{ recordToolResults: { createdCount: number } }>(t, RECORD, { input: [item] }, member.token);
+    expect(again.recordToolResults.createdCount).toBe(1);
   });
 
   it('R-OP-6 with the pool exhausted a request fails within the acquire timeout instead of hanging, and the pool recovers', async () => {
@@ -374,21 +360,21 @@ describe('Faults: database (in-process)', () => {
 
     blocker = await lockConversation(t.database.url, conversationId);
     const item = toolResult(member.spaceId, conversationId);
-    const holder = send(t, RECORD, { input: [item] }, member.token);
+    const holder = gql(t, RECORD, { input: [item] }, member.token);
     await waitForLockWaiter(t.sql);
 
     const startedAt = Date.now();
-    const starved = await send(t, '{ me { userId } }', {}, member.token, 'req-pool-exhausted-1');
+    const starved = await gql(t, '{ me { userId } }', {}, member.token, { 'x-request-id': 'req-pool-exhausted-1' });
     const elapsed = Date.now() - startedAt;
     expect(elapsed).toBeGreaterThanOrEqual(800);
     expect(elapsed).toBeLessThan(3000);
-    expectMasked(starved.body, 'req-pool-exhausted-1');
+    expectMasked(starved, 'req-pool-exhausted-1');
 
     await blocker.release('commit');
     blocker = undefined;
     const held = await holder;
-    expect(held.body.errors).toBeUndefined();
-    expect(held.body.data).toMatchObject({ recordToolResults: { createdCount: 1 } });
+    expect(held.errors).toBeUndefined();
+    expect(held.data).toMatchObject({ recordToolResults: { createdCount: 1 } });
     expect(await snapshotCount(t.sql, item.toolUseId)).toBe(1);
 
     await expectHealthy(t, member);
@@ -401,11 +387,11 @@ describe('Faults: database (in-process)', () => {
     blocker = await lockConversation(t.database.url, conversationId);
     const item = toolResult(member.spaceId, conversationId);
     const startedAt = Date.now();
-    const res = await send(t, RECORD, { input: [item] }, member.token, 'req-statement-timeout-1');
+    const res = await gql(t, RECORD, { input: [item] }, member.token, { 'x-request-id': 'req-statement-timeout-1' });
     const elapsed = Date.now() - startedAt;
     expect(elapsed).toBeGreaterThanOrEqual(1300);
     expect(elapsed).toBeLessThan(4000);
-    expectMasked(res.body, 'req-statement-timeout-1');
+    expectMasked(res, 'req-statement-timeout-1');
     // The lock is still held: the statement gave up, nothing waits any longer.
     const waiting = await t.sql.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
     expect(waiting.rowCount).toBe(0);

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeQuery } from '../../src/recall-events/recall-event.rules';
+import { ok } from '../support/graphql';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -101,18 +102,12 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
   let redactedCase: string;
   let since: string;
 
-  async function ok<T>(query: string, variables: Record<string, unknown>, token: string): Promise<T> {
-    const res = await t.graphql<T>(query, variables, token);
-    expect(res.errors).toBeUndefined();
-    return res.data!;
-  }
-
   async function newTeam(flags: string[]): Promise<{ admin: TestIdentity; member: TestIdentity; spaceId: string }> {
     const admin = await identity(['admin']);
-    const spaceId = (await ok<{ createSpace: { id: string } }>(CREATE_SPACE, {}, admin.token)).createSpace.id;
+    const spaceId = (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
     const member = await identity(['memory:read', 'memory:write', 'feedback:write'], { teamId: admin.teamId });
-    await ok(ADD_MEMBER, { s: spaceId, u: member.userId }, admin.token);
-    for (const k of flags) await ok(SET_FLAG, { k, e: true }, admin.token);
+    await ok(t, ADD_MEMBER, { s: spaceId, u: member.userId }, admin.token);
+    for (const k of flags) await ok(t, SET_FLAG, { k, e: true }, admin.token);
     return { admin, member, spaceId };
   }
 
@@ -120,13 +115,13 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
     const ids: string[] = [];
     for (let i = 0; i < n; i += 1) {
       const input = { spaceId, query, contractVersion: 'graph-retriever.v2', rankingVersion: 'hybrid-rrf-3', fusionMode: 'rrf', searchFreshness: 'vector_pending', degradedBranches: ['vector'], results: RESULTS };
-      ids.push((await ok<{ recordRecallEvent: { id: string } }>(RECORD_EVENT, { input }, who.token)).recordRecallEvent.id);
+      ids.push((await ok<{ recordRecallEvent: { id: string } }>(t, RECORD_EVENT, { input }, who.token)).recordRecallEvent.id);
     }
     return ids;
   }
 
   async function submit(who: TestIdentity, recalls: Record<string, unknown>[]): Promise<string[]> {
-    const payload = (await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(SUBMIT, { input: { recalls } }, who.token))
+    const payload = (await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(t, SUBMIT, { input: { recalls } }, who.token))
       .submitRecallFeedback;
     expect(payload.error).toBeNull();
     expect(payload.recordedCount).toBe(recalls.length);

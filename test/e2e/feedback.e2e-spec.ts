@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { createTestApp, identity, type GraphqlResponse, type TestApp, type TestIdentity } from '../support/test-app';
+import { expectErrorCode, gql, type GraphqlResponse, ok } from '../support/graphql';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 /** Statements past this are cancelled: the lock test below turns a held row lock into a real database fault. */
 const STATEMENT_TIMEOUT_MS = 1500;
@@ -147,19 +148,13 @@ describe('Recall feedback (e2e)', () => {
     await t.close();
   });
 
-  async function ok<T>(query: string, variables: Record<string, unknown>, token: string): Promise<T> {
-    const res = await t.graphql<T>(query, variables, token);
-    expect(res.errors).toBeUndefined();
-    return res.data!;
-  }
-
   async function newSpace(admin: TestIdentity): Promise<string> {
-    return (await ok<{ createSpace: { id: string } }>(CREATE_SPACE, {}, admin.token)).createSpace.id;
+    return (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
   }
 
   async function join(admin: TestIdentity, spaceIds: string[], scopes = FEEDBACK_SCOPES, who?: TestIdentity): Promise<TestIdentity> {
     const member = who ?? (await identity(scopes, { teamId: admin.teamId }));
-    for (const s of spaceIds) await ok(ADD_MEMBER, { s, u: member.userId }, admin.token);
+    for (const s of spaceIds) await ok(t, ADD_MEMBER, { s, u: member.userId }, admin.token);
     return member;
   }
 
@@ -173,12 +168,12 @@ describe('Recall feedback (e2e)', () => {
     return { admin, member: { ...member, spaceId: spaces[0] }, spaces };
   }
 
-  const setFlag = (admin: TestIdentity, enabled: boolean) => ok(SET_FLAG, { k: FLAG, e: enabled }, admin.token);
+  const setFlag = (admin: TestIdentity, enabled: boolean) => ok(t, SET_FLAG, { k: FLAG, e: enabled }, admin.token);
 
   /** An external recall event (recordRecallEvent) in a space of the member's. */
   async function recallEvent(who: TestIdentity, input: RecallEventInput): Promise<string> {
     const full = { query: 'why does the save button do nothing', contractVersion: 'graph-retriever.v2', results: DEFAULT_RESULTS, ...input };
-    return (await ok<{ recordRecallEvent: { id: string } }>(RECORD_EVENT, { input: full }, who.token)).recordRecallEvent.id;
+    return (await ok<{ recordRecallEvent: { id: string } }>(t, RECORD_EVENT, { input: full }, who.token)).recordRecallEvent.id;
   }
   async function recallEvents(who: TestIdentity, spaceId: string, n: number): Promise<string[]> {
     const ids: string[] = [];
@@ -187,9 +182,9 @@ describe('Recall feedback (e2e)', () => {
   }
 
   const submit = (who: TestIdentity, recalls: FeedbackInput[]): Promise<GraphqlResponse<{ submitRecallFeedback: Payload }>> =>
-    t.graphql<{ submitRecallFeedback: Payload }>(SUBMIT, { input: { recalls } }, who.token);
+    gql<{ submitRecallFeedback: Payload }>(t, SUBMIT, { input: { recalls } }, who.token);
   async function submitOk(who: TestIdentity, recalls: FeedbackInput[]): Promise<Payload> {
-    return (await ok<{ submitRecallFeedback: Payload }>(SUBMIT, { input: { recalls } }, who.token)).submitRecallFeedback;
+    return (await ok<{ submitRecallFeedback: Payload }>(t, SUBMIT, { input: { recalls } }, who.token)).submitRecallFeedback;
   }
 
   const count = async (where: string, params: unknown[]) => Number((await t.sql.query(`select count(*) from feedback_events where ${where}`, params)).rows[0].count);
@@ -277,7 +272,7 @@ describe('Recall feedback (e2e)', () => {
       expect(row.query_fingerprint).toBe(stored.query_fingerprint);
       expect(row.returned_refs).toEqual(stored.results);
 
-      const event = (await ok<{ feedbackEvent: Record<string, unknown> }>(FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent;
+      const event = (await ok<{ feedbackEvent: Record<string, unknown> }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent;
       expect(event).toEqual({
         id,
         recallEventId,
@@ -311,7 +306,7 @@ describe('Recall feedback (e2e)', () => {
       const colleague = await join(admin, [member.spaceId]);
       const recallEventId = await recallEvent(member, { spaceId: member.spaceId });
       const [id] = (await submitOk(colleague, [fine(recallEventId)])).feedbackEventIds;
-      const event = (await ok<{ feedbackEvent: { profileId: string; actorId: string } }>(FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent;
+      const event = (await ok<{ feedbackEvent: { profileId: string; actorId: string } }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent;
       expect(event).toMatchObject({ profileId: member.userId, actorId: colleague.userId });
     });
 
@@ -319,8 +314,8 @@ describe('Recall feedback (e2e)', () => {
       const { admin, member } = await newTeam();
       const word = `fbword${Date.now().toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}`;
       const c = crypto.randomUUID();
-      await ok(RECORD, { input: [toolResult(member.spaceId, c, { toolOutput: { note: word } }), toolResult(member.spaceId, c, { toolOutput: { note: `${word} again` } })] }, member.token);
-      const recall = (await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(RECALL, { s: member.spaceId, q: word }, member.token)).recallMemory;
+      await ok(t, RECORD, { input: [toolResult(member.spaceId, c, { toolOutput: { note: word } }), toolResult(member.spaceId, c, { toolOutput: { note: `${word} again` } })] }, member.token);
+      const recall = (await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(t, RECALL, { s: member.spaceId, q: word }, member.token)).recallMemory;
       expect(recall.results).toHaveLength(2);
       const second = recall.results[1].ref;
 
@@ -328,19 +323,18 @@ describe('Recall feedback (e2e)', () => {
         fine(recall.recallEventId, { quality: 'MEDIUM', irrelevant: true, feedbackComment: 'The second hit was unrelated.', irrelevantResultRefs: [{ type: 'TOOL_RESULT', id: second.id }] }),
       ]);
       expect(payload.error).toBeNull();
-      const res = await t.graphql<{ feedbackEvent: { irrelevantResultRefs: Ref[]; returnedRefs: Ref[]; contractVersion: string } }>(FEEDBACK_EVENT, { id: payload.feedbackEventIds[0] }, admin.token);
       // ResultRef.rank is Int! in the contract: an omitted rank must not make the event unreadable.
-      expect(res.errors).toBeUndefined();
-      expect(res.data!.feedbackEvent.irrelevantResultRefs).toEqual([{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }]);
-      expect(res.data!.feedbackEvent.returnedRefs).toEqual(recall.results.map((r) => r.ref));
+      const { feedbackEvent } = await ok<{ feedbackEvent: { irrelevantResultRefs: Ref[]; returnedRefs: Ref[]; contractVersion: string } }>(t, FEEDBACK_EVENT, { id: payload.feedbackEventIds[0] }, admin.token);
+      expect(feedbackEvent.irrelevantResultRefs).toEqual([{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }]);
+      expect(feedbackEvent.returnedRefs).toEqual(recall.results.map((r) => r.ref));
       // Nor the admin's whole listing, which holds it.
-      const listed = await t.graphql<{ feedbackEvents: { edges: { node: { irrelevantResultRefs: Ref[] } }[] } }>(
+      const listed = await ok<{ feedbackEvents: { edges: { node: { irrelevantResultRefs: Ref[] } }[] } }>(
+        t,
         `query { feedbackEvents(first: 10) { edges { node { irrelevantResultRefs { type id rank } } } } }`,
         {},
         admin.token,
       );
-      expect(listed.errors).toBeUndefined();
-      expect(listed.data!.feedbackEvents.edges.map((e) => e.node.irrelevantResultRefs)).toEqual([[{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }]]);
+      expect(listed.feedbackEvents.edges.map((e) => e.node.irrelevantResultRefs)).toEqual([[{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }]]);
     });
   });
 
@@ -427,9 +421,9 @@ describe('Recall feedback (e2e)', () => {
         const inSealed = await recallEvent(member, { spaceId: sealed });
         const inRetired = await recallEvent(member, { spaceId: retired });
         const inLeft = await recallEvent(member, { spaceId: left });
-        await ok(SEAL, { s: sealed }, admin.token);
-        await ok(RETIRE, { s: retired }, admin.token);
-        await ok(REMOVE_MEMBER, { s: left, u: member.userId }, admin.token);
+        await ok(t, SEAL, { s: sealed }, admin.token);
+        await ok(t, RETIRE, { s: retired }, admin.token);
+        await ok(t, REMOVE_MEMBER, { s: left, u: member.userId }, admin.token);
         for (const id of [inSealed, inRetired, inLeft]) await expectItemRejected(fine(id), 'RECALL_STALE', 'DROP_FAILED_AND_RESUBMIT_REST');
       });
 
@@ -437,7 +431,7 @@ describe('Recall feedback (e2e)', () => {
         const { admin, member, spaces } = team;
         const space = spaces[4];
         const old = await recallEvent(member, { spaceId: space });
-        expect((await ok<{ bumpSpaceGeneration: { generation: number } }>(BUMP, { s: space }, admin.token)).bumpSpaceGeneration.generation).toBe(2);
+        expect((await ok<{ bumpSpaceGeneration: { generation: number } }>(t, BUMP, { s: space }, admin.token)).bumpSpaceGeneration.generation).toBe(2);
         const error = await expectItemRejected(fine(old), 'RECALL_STALE', 'DROP_FAILED_AND_RESUBMIT_REST');
         expect(error.message).toMatch(/generation 2/);
 
@@ -501,7 +495,7 @@ describe('Recall feedback (e2e)', () => {
       ];
       for (const [batch, field] of cases) {
         const res = await submit(member, batch);
-        expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+        expectErrorCode(res, 'BAD_USER_INPUT', { field });
         expect(res.data?.submitRecallFeedback ?? null).toBeNull();
       }
       expect(await teamRows(member.teamId)).toBe(0);
@@ -544,7 +538,7 @@ describe('Recall feedback (e2e)', () => {
       const { member } = await newTeam();
       const [a] = await recallEvents(member, member.spaceId, 1);
       const res = await submit(member, [fine(a, { clientFeedbackId: 'key\u0000one' })]);
-      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.recalls.0.clientFeedbackId' });
+      expectErrorCode(res, 'BAD_USER_INPUT', { field: 'input.recalls.0.clientFeedbackId' });
       expect(await rowsFor(a)).toBe(0);
     });
   });
@@ -602,7 +596,7 @@ describe('Recall feedback (e2e)', () => {
       const { admin, member } = await newTeam(1, { enabled: false });
       const [a, b] = await recallEvents(member, member.spaceId, 2);
       const off = await submit(member, [fine(a)]);
-      expect(off.errors?.[0]?.extensions?.code).toBe('FEATURE_DISABLED');
+      expectErrorCode(off, 'FEATURE_DISABLED');
       expect(off.data?.submitRecallFeedback ?? null).toBeNull();
       expect(await teamRows(member.teamId)).toBe(0);
 
@@ -611,10 +605,10 @@ describe('Recall feedback (e2e)', () => {
       expect(recorded.recordedCount).toBe(1);
 
       await setFlag(admin, false);
-      expect((await submit(member, [fine(b)])).errors?.[0]?.extensions?.code).toBe('FEATURE_DISABLED');
+      expectErrorCode(await submit(member, [fine(b)]), 'FEATURE_DISABLED');
       expect(await teamRows(member.teamId)).toBe(1);
       // Still inspectable by the admin.
-      expect((await ok<{ feedbackEvent: { id: string } | null }>(FEEDBACK_EVENT, { id: recorded.feedbackEventIds[0] }, admin.token)).feedbackEvent?.id).toBe(recorded.feedbackEventIds[0]);
+      expect((await ok<{ feedbackEvent: { id: string } | null }>(t, FEEDBACK_EVENT, { id: recorded.feedbackEventIds[0] }, admin.token)).feedbackEvent?.id).toBe(recorded.feedbackEventIds[0]);
     });
 
     it('R-FB-1 R-TN-2 a token without feedback:write is FORBIDDEN, even an admin\'s or a memory:write member\'s', async () => {
@@ -623,11 +617,11 @@ describe('Recall feedback (e2e)', () => {
       const writer = await join(admin, [member.spaceId], ['memory:read', 'memory:write']);
       for (const who of [writer, admin]) {
         const res = await submit(who, [fine(a)]);
-        expect(res.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        expectErrorCode(res, 'FORBIDDEN');
       }
       expect(await teamRows(member.teamId)).toBe(0);
-      const noToken = await t.graphql(SUBMIT, { input: { recalls: [fine(a)] } });
-      expect(noToken.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      const noToken = await gql(t, SUBMIT, { input: { recalls: [fine(a)] } });
+      expectErrorCode(noToken, 'UNAUTHENTICATED');
     });
   });
 
@@ -660,14 +654,14 @@ describe('Recall feedback (e2e)', () => {
         const [id] = (await submitOk(member, [fine(await recallEvent(member, { spaceId: space, contractVersion: 'c.v1' }))])).feedbackEventIds;
         hidden.push(id);
       }
-      await ok(SEAL, { s: toSeal }, admin.token);
-      await ok(RETIRE, { s: toRetire }, admin.token);
-      await ok(BUMP, { s: toBump }, admin.token);
+      await ok(t, SEAL, { s: toSeal }, admin.token);
+      await ok(t, RETIRE, { s: toRetire }, admin.token);
+      await ok(t, BUMP, { s: toBump }, admin.token);
       const [id] = (await submitOk(member, [fine(await recallEvent(member, { spaceId: toBump, contractVersion: 'c.v2' }))])).feedbackEventIds;
       visible.push({ id, spaceId: toBump, quality: 'HIGH', used: true, answerSupported: true, contractVersion: 'c.v2' });
     });
 
-    const list = async (who: TestIdentity, variables: Record<string, unknown> = {}) => (await ok<{ feedbackEvents: Connection }>(FEEDBACK_EVENTS, { first: 100, ...variables }, who.token)).feedbackEvents;
+    const list = async (who: TestIdentity, variables: Record<string, unknown> = {}) => (await ok<{ feedbackEvents: Connection }>(t, FEEDBACK_EVENTS, { first: 100, ...variables }, who.token)).feedbackEvents;
     const newestFirst = () => [...visible].reverse().map((v) => v.id);
 
     it('R-FB-8 lists only events whose space is ACTIVE at their generation, newest first; hidden ones are not gettable', async () => {
@@ -677,8 +671,8 @@ describe('Recall feedback (e2e)', () => {
       expect(page.pageInfo.hasNextPage).toBe(false);
       const bumped = page.edges[0].node;
       expect(bumped).toMatchObject({ spaceId: team.spaces[3], spaceGeneration: 2 });
-      for (const id of hidden) expect((await ok<{ feedbackEvent: unknown }>(FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent).toBeNull();
-      for (const { id } of visible) expect((await ok<{ feedbackEvent: { id: string } | null }>(FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent?.id).toBe(id);
+      for (const id of hidden) expect((await ok<{ feedbackEvent: unknown }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent).toBeNull();
+      for (const { id } of visible) expect((await ok<{ feedbackEvent: { id: string } | null }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent?.id).toBe(id);
       // The rows of hidden events are kept, only not shown.
       expect(await count('id = any($1)', [hidden])).toBe(3);
     });
@@ -686,8 +680,8 @@ describe('Recall feedback (e2e)', () => {
     it('R-FB-8 R-TN-5 another team\'s admin sees none of them', async () => {
       const stranger = await newTeam();
       expect((await list(stranger.admin)).edges).toEqual([]);
-      expect((await ok<{ feedbackEvent: unknown }>(FEEDBACK_EVENT, { id: visible[0].id }, stranger.admin.token)).feedbackEvent).toBeNull();
-      expect(await ok<{ feedbackMetrics: MetricsRow[] }>(METRICS, {}, stranger.admin.token)).toEqual({ feedbackMetrics: [] });
+      expect((await ok<{ feedbackEvent: unknown }>(t, FEEDBACK_EVENT, { id: visible[0].id }, stranger.admin.token)).feedbackEvent).toBeNull();
+      expect(await ok<{ feedbackMetrics: MetricsRow[] }>(t, METRICS, {}, stranger.admin.token)).toEqual({ feedbackMetrics: [] });
     });
 
     it('R-FB-8 R-FB-9 a non-admin gets FORBIDDEN from feedbackEvents, feedbackEvent and feedbackMetrics', async () => {
@@ -696,8 +690,8 @@ describe('Recall feedback (e2e)', () => {
         [FEEDBACK_EVENT, { id: visible[0].id }],
         [METRICS, {}],
       ] as const) {
-        const res = await t.graphql(query, variables, team.member.token);
-        expect(res.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        const res = await gql(t, query, variables, team.member.token);
+        expectErrorCode(res, 'FORBIDDEN');
       }
     });
 
@@ -719,8 +713,8 @@ describe('Recall feedback (e2e)', () => {
         expect(seen).toEqual(newestFirst());
         expect(pages).toBe(Math.ceil(visible.length / first));
       }
-      expect((await t.graphql(FEEDBACK_EVENTS, { first: 2, after: 'not-a-cursor' }, team.admin.token)).errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
-      expect((await t.graphql(FEEDBACK_EVENTS, { first: 0 }, team.admin.token)).errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+      expectErrorCode(await gql(t, FEEDBACK_EVENTS, { first: 2, after: 'not-a-cursor' }, team.admin.token), 'BAD_USER_INPUT', { field: 'after' });
+      expectErrorCode(await gql(t, FEEDBACK_EVENTS, { first: 0 }, team.admin.token), 'BAD_USER_INPUT', { field: 'first' });
     });
 
     it('R-FB-8 each filter narrows the list: space, time range, quality, used, answerSupported, contract version', async () => {
@@ -748,8 +742,8 @@ describe('Recall feedback (e2e)', () => {
       expect(await ids({ since, until })).toEqual([all[3].id, all[2].id]);
       expect(await ids({ since })).toEqual(all.slice(2).map((e) => e.id).reverse());
       expect(await ids({ until })).toEqual(all.slice(0, 4).map((e) => e.id).reverse());
-      const bad = await t.graphql(FEEDBACK_EVENTS, { filter: { spaceId: 'not-a-uuid' } }, admin.token);
-      expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      const bad = await gql(t, FEEDBACK_EVENTS, { filter: { spaceId: 'not-a-uuid' } }, admin.token);
+      expectErrorCode(bad, 'BAD_USER_INPUT');
     });
   });
 
@@ -779,10 +773,10 @@ describe('Recall feedback (e2e)', () => {
       // A seventh event, in a space sealed afterwards: never counted.
       const sealedRecall = await recallEvent(member, { spaceId: spaces[1], contractVersion: 'm.v1', fusionMode: 'rrf', searchFreshness: 'synchronous' });
       expect((await submitOk(member, [{ recallEventId: sealedRecall, used: true, answerSupported: true, quality: 'LOW', missingContext: true, irrelevant: true, feedbackComment: 'x' }])).error).toBeNull();
-      await ok(SEAL, { s: spaces[1] }, admin.token);
+      await ok(t, SEAL, { s: spaces[1] }, admin.token);
 
       const metrics = async (groupBy?: string, filter?: Record<string, unknown>) =>
-        (await ok<{ feedbackMetrics: MetricsRow[] }>(METRICS, { groupBy, filter }, admin.token)).feedbackMetrics;
+        (await ok<{ feedbackMetrics: MetricsRow[] }>(t, METRICS, { groupBy, filter }, admin.token)).feedbackMetrics;
       type Expected = Omit<MetricsRow, 'group'>;
       function expectRows(rows: MetricsRow[], expected: Record<string, Expected>) {
         const key = (g: string | null) => (g === null ? '(null)' : g);
@@ -862,11 +856,11 @@ describe('Recall feedback (e2e)', () => {
       const { admin, member, spaces } = await newTeam(2);
       const recalls = await recallEvents(member, spaces[0], 3);
       const stale = await recallEvent(member, { spaceId: spaces[1] });
-      await ok(BUMP, { s: spaces[1] }, admin.token);
+      await ok(t, BUMP, { s: spaces[1] }, admin.token);
       // A recallMemory recall too, so the snapshot tables hold rows of this team.
       const c = crypto.randomUUID();
-      await ok(RECORD, { input: [toolResult(member.spaceId, c, { toolOutput: { note: 'boundaryword' } })] }, member.token);
-      const internal = (await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(RECALL, { s: member.spaceId, q: 'boundaryword' }, member.token)).recallMemory;
+      await ok(t, RECORD, { input: [toolResult(member.spaceId, c, { toolOutput: { note: 'boundaryword' } })] }, member.token);
+      const internal = (await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(t, RECALL, { s: member.spaceId, q: 'boundaryword' }, member.token)).recallMemory;
       // Every request resolves the actor first: make sure nothing is provisioned during the window.
       const before = await fingerprint();
       expect(Object.keys(before)).toEqual(expect.arrayContaining(['recall_events', 'spaces', 'feature_flags', 'users', 'teams']));
@@ -888,7 +882,7 @@ describe('Recall feedback (e2e)', () => {
       expect(await submitOk(member, [seedLike, fine(recalls[1]), internalItem])).toMatchObject({ recordedCount: 3, error: null });
       expectStopped(await submitOk(member, [fine(recalls[2]), fine(stale)]), 1, 'RECALL_STALE', 'DROP_FAILED_AND_RESUBMIT_REST');
       expect((await submitOk(member, [seedLike])).recordedCount).toBe(1);
-      expect((await submit(member, Array.from({ length: 51 }, () => fine(recalls[0])))).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expectErrorCode(await submit(member, Array.from({ length: 51 }, () => fine(recalls[0]))), 'BAD_USER_INPUT');
 
       const after = await fingerprint();
       expect(after).toEqual(before);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { STUB_MARKER } from '../../src/tool-results/handle/stub';
 import { memberOfNewSpace, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
+import { ok } from '../support/graphql';
 import { seededRandom } from '../support/seeded-random';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -89,12 +90,10 @@ describe('Handles (e2e)', () => {
   let t: TestApp;
   let alice: SpaceMember;
 
-  const record = (who: SpaceMember, input: ToolResultInputShape[]) => t.graphql<RecordPayload>(RECORD_WITH_HANDLE, { input }, who.token);
-  const compact = (who: SpaceMember, input: Record<string, unknown>) => t.graphql<{ compactMessages: Compacted }>(COMPACT, { input }, who.token);
+  const record = (who: SpaceMember, input: ToolResultInputShape[]) => ok<RecordPayload>(t, RECORD_WITH_HANDLE, { input }, who.token);
+  const compact = (who: SpaceMember, input: Record<string, unknown>) => ok<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
   const recall = async (who: SpaceMember, memId: string, format: 'SUMMARY' | 'FULL'): Promise<string> => {
-    const res = await t.graphql<{ recallToolResult: string }>(RECALL, { m: memId, f: format }, who.token);
-    expect(res.errors).toBeUndefined();
-    return res.data!.recallToolResult;
+    return (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, f: format }, who.token)).recallToolResult;
   };
 
   beforeAll(async () => {
@@ -118,28 +117,25 @@ describe('Handles (e2e)', () => {
     const input = toolResult(alice.spaceId, conversationId, { toolName: 'search_products', toolInput: { query: 'mechanical keyboard' }, toolOutput });
 
     const first = await record(alice, [input]);
-    expect(first.errors).toBeUndefined();
-    expect(first.data!.recordToolResults).toMatchObject({ createdCount: 1, duplicateCount: 0 });
-    const snapshot = first.data!.recordToolResults.snapshots[0];
+    expect(first.recordToolResults).toMatchObject({ createdCount: 1, duplicateCount: 0 });
+    const snapshot = first.recordToolResults.snapshots[0];
     const recorded = snapshot.handle;
 
     const replay = await record(alice, [input]);
-    expect(replay.errors).toBeUndefined();
-    expect(replay.data!.recordToolResults).toMatchObject({ createdCount: 0, duplicateCount: 1 });
-    const replayed = replay.data!.recordToolResults.snapshots[0].handle;
+    expect(replay.recordToolResults).toMatchObject({ createdCount: 0, duplicateCount: 1 });
+    const replayed = replay.recordToolResults.snapshots[0].handle;
 
-    const byId = await t.graphql<{ toolResult: { id: string; handle: Handle } }>(BY_ID, { id: snapshot.id }, alice.token);
-    expect(byId.errors).toBeUndefined();
-    const fetched = byId.data!.toolResult.handle;
+    const byId = await ok<{ toolResult: { id: string; handle: Handle } }>(t, BY_ID, { id: snapshot.id }, alice.token);
+    const fetched = byId.toolResult.handle;
 
-    const history = await t.graphql<{ toolResultHistory: { edges: { node: { id: string; handle: Handle } }[] } }>(
+    const history = await ok<{ toolResultHistory: { edges: { node: { id: string; handle: Handle } }[] } }>(
+      t,
       HISTORY,
       { c: conversationId, first: 20 },
       alice.token,
     );
-    expect(history.errors).toBeUndefined();
-    expect(history.data!.toolResultHistory.edges.map((e) => e.node.id)).toEqual([snapshot.id]);
-    const listed = history.data!.toolResultHistory.edges[0].node.handle;
+    expect(history.toolResultHistory.edges.map((e) => e.node.id)).toEqual([snapshot.id]);
+    const listed = history.toolResultHistory.edges[0].node.handle;
 
     const summary = await recall(alice, snapshot.memId, 'SUMMARY');
 
@@ -181,9 +177,8 @@ describe('Handles (e2e)', () => {
     const jsonInput = toolResult(alice.spaceId, conversationId, { toolName: 'run_query', toolInput: { sql: 'select 1' }, toolOutput: json });
 
     const res = await record(alice, [textInput, jsonInput]);
-    expect(res.errors).toBeUndefined();
-    expect(res.data!.recordToolResults.createdCount).toBe(2);
-    const [textSnap, jsonSnap] = res.data!.recordToolResults.snapshots;
+    expect(res.recordToolResults.createdCount).toBe(2);
+    const [textSnap, jsonSnap] = res.recordToolResults.snapshots;
     for (const snap of [textSnap, jsonSnap]) {
       expect(snap.handle.stub.startsWith(`${STUB_MARKER}\n`)).toBe(true);
       expect(snap.handle.summaryOneliner.length).toBeGreaterThan(0);
@@ -204,8 +199,7 @@ describe('Handles (e2e)', () => {
     ];
     const input = { spaceId: alice.spaceId, conversationId, messages, keepLastN: 0 };
     const compacted = await compact(alice, input);
-    expect(compacted.errors).toBeUndefined();
-    const out = compacted.data!.compactMessages;
+    const out = compacted.compactMessages;
     expect(out.compactedCount).toBe(3);
     expect(out.handles.map((h) => h.toolCallId)).toEqual([textInput.toolUseId, jsonInput.toolUseId, freshId]);
     // Already recorded results keep the stubs handed out when they were recorded.
@@ -221,7 +215,7 @@ describe('Handles (e2e)', () => {
     expect(await recall(alice, textSnap.memId, 'FULL')).toBe(text);
 
     const again = await compact(alice, input);
-    expect(JSON.stringify(again.data!.compactMessages)).toBe(JSON.stringify(out));
+    expect(JSON.stringify(again.compactMessages)).toBe(JSON.stringify(out));
     const flags = await t.sql.query<{ compacted: boolean }>('select compacted from message_tool_results where conversation_id = $1', [conversationId]);
     expect(flags.rows.map((r) => r.compacted)).toEqual([true, true, true]);
   });
@@ -266,8 +260,7 @@ describe('Handles (e2e)', () => {
     const input = { spaceId: alice.spaceId, conversationId, messages, keepLastN: 0 };
 
     const res = await compact(alice, input);
-    expect(res.errors).toBeUndefined();
-    const out = res.data!.compactMessages;
+    const out = res.compactMessages;
     expect(out.compactedCount).toBe(count);
     expect(out.handles.map((h) => h.toolCallId)).toEqual(ids);
 
@@ -288,9 +281,8 @@ describe('Handles (e2e)', () => {
       const document = `query(${chunk.map((_, j) => `$m${j}: String!`).join(', ')}) { ${chunk
         .map((_, j) => `r${j}: recallToolResult(memId: $m${j}, format: FULL)`)
         .join(' ')} }`;
-      const answer = await t.graphql<Record<string, string>>(document, Object.fromEntries(chunk.map((m, j) => [`m${j}`, m])), alice.token);
-      expect(answer.errors).toBeUndefined();
-      chunk.forEach((_, j) => expect({ index: start + j, text: answer.data![`r${j}`] }).toEqual({ index: start + j, text: texts[start + j] }));
+      const answer = await ok<Record<string, string>>(t, document, Object.fromEntries(chunk.map((m, j) => [`m${j}`, m])), alice.token);
+      chunk.forEach((_, j) => expect({ index: start + j, text: answer[`r${j}`] }).toEqual({ index: start + j, text: texts[start + j] }));
     }
 
     const rows = await t.sql.query<{ tool_use_id: string; stub: string; compacted: boolean }>(
@@ -307,13 +299,13 @@ describe('Handles (e2e)', () => {
       toolResult(alice.spaceId, conversationId, { toolUseId: `toolu_small_${String(i).padStart(3, '0')}`, toolOutput: { page: i } }),
     );
     for (let start = 0; start < small.length; start += 100) {
-      const batch = await t.graphql<{ recordToolResults: { createdCount: number } }>(
+      const batch = await ok<{ recordToolResults: { createdCount: number } }>(
+        t,
         `mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { createdCount } }`,
         { input: small.slice(start, start + 100) },
         alice.token,
       );
-      expect(batch.errors).toBeUndefined();
-      expect(batch.data!.recordToolResults.createdCount).toBe(Math.min(100, small.length - start));
+      expect(batch.recordToolResults.createdCount).toBe(Math.min(100, small.length - start));
     }
     const grouped = await t.sql.query<{ compacted: boolean; count: string }>(
       'select compacted, count(*) from message_tool_results where conversation_id = $1 group by compacted order by compacted',
@@ -332,8 +324,7 @@ describe('Handles (e2e)', () => {
 
     // The same list compacts to the same bytes: every compacted snapshot is still there.
     const again = await compact(alice, input);
-    expect(again.errors).toBeUndefined();
-    expect(JSON.stringify(again.data!.compactMessages.messages)).toBe(JSON.stringify(out.messages));
+    expect(JSON.stringify(again.compactMessages.messages)).toBe(JSON.stringify(out.messages));
     const total = await t.sql.query('select count(*) from message_tool_results where conversation_id = $1', [conversationId]);
     expect(Number(total.rows[0].count)).toBe(200 + count);
   }, 60_000);

@@ -5,6 +5,7 @@ import { notFoundText } from '../../src/ledger/keyed-slice';
 import { STUB_MARKER } from '../../src/tool-results/handle/stub';
 import { BIG_PAYLOAD_ITEM_3_PRICE, BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText, buildProductResearchTrace } from '../fixtures/agent-trace.fixture';
 import { memberOfNewSpace, type SpaceMember } from '../support/fixtures';
+import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 interface Handle {
@@ -65,11 +66,9 @@ describe('Ledger (e2e)', () => {
   let first: Compacted;
   let bigMemId: string;
 
-  const compact = (who: SpaceMember, input: Record<string, unknown>) => t.graphql<{ compactMessages: Compacted }>(COMPACT, { input }, who.token);
+  const compact = (who: SpaceMember, input: Record<string, unknown>) => gql<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
   const recall = async (who: SpaceMember, memId: string, args: RecallArgs = {}): Promise<string> => {
-    const res = await t.graphql<{ recallToolResult: string }>(RECALL, { m: memId, ...args }, who.token);
-    expect(res.errors).toBeUndefined();
-    return res.data!.recallToolResult;
+    return (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, ...args }, who.token)).recallToolResult;
   };
   const rowsOf = async (userId: string) =>
     Number((await t.sql.query('select count(*) from message_tool_results where user_id = $1', [userId])).rows[0].count);
@@ -156,7 +155,7 @@ describe('Ledger (e2e)', () => {
 
     it("R-LG-3 R-TN-5 another user's conversation is NOT_FOUND and nothing is written", async () => {
       const res = await compact(bob, { spaceId: bob.spaceId, conversationId, messages: buildProductResearchTrace() });
-      expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      expectErrorCode(res, 'NOT_FOUND');
       expect(res.data).toBeNull();
       expect(await rowsOf(bob.userId)).toBe(0);
       const written = await t.sql.query('select (select count(*) from conversations where user_id = $1) + (select count(*) from messages where user_id = $1) as n', [bob.userId]);
@@ -186,9 +185,9 @@ describe('Ledger (e2e)', () => {
       const reader = await memberOfNewSpace(t, ['memory:read']);
       const writer = await memberOfNewSpace(t, ['memory:write']);
       const denied = await compact(reader, { spaceId: reader.spaceId, conversationId: crypto.randomUUID(), messages: [] });
-      expect(denied.errors?.[0].extensions?.code).toBe('FORBIDDEN');
-      const res = await t.graphql(RECALL, { m: bigMemId }, writer.token);
-      expect(res.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expectErrorCode(denied, 'FORBIDDEN');
+      const res = await gql(t, RECALL, { m: bigMemId }, writer.token);
+      expectErrorCode(res, 'FORBIDDEN');
     });
   });
 
@@ -310,7 +309,8 @@ describe('Ledger (e2e)', () => {
       // RECALL_ANSWER_MAX_TOKENS above the payload's tokens, RECALL_MAX_RETURN_CHARS at its 500,000 default.
       roomy = await createTestApp({ HTTP_BODY_LIMIT: '10mb', RECALL_ANSWER_MAX_TOKENS: '1000000' });
       const carol = await memberOfNewSpace(roomy);
-      const res = await roomy.graphql<{ compactMessages: Compacted }>(
+      const res = await gql<{ compactMessages: Compacted }>(
+        roomy,
         COMPACT,
         { input: { spaceId: carol.spaceId, conversationId: crypto.randomUUID(), messages: buildProductResearchTrace() } },
         carol.token,
@@ -318,10 +318,9 @@ describe('Ledger (e2e)', () => {
       const handle = res.data!.compactMessages.handles[0];
       const memId = handle.memId;
       const payload = bigPayloadText();
-      const full = await roomy.graphql<{ recallToolResult: string }>(RECALL, { m: memId, f: 'FULL' }, carol.token);
-      expect(full.errors).toBeUndefined();
-      expect(full.data!.recallToolResult === payload).toBe(true);
-      const cut = await roomy.graphql<{ recallToolResult: string }>(RECALL, { m: memId, o: 0, n: 100_000 }, carol.token);
+      const full = await ok<{ recallToolResult: string }>(roomy, RECALL, { m: memId, f: 'FULL' }, carol.token);
+      expect(full.recallToolResult === payload).toBe(true);
+      const cut = await gql<{ recallToolResult: string }>(roomy, RECALL, { m: memId, o: 0, n: 100_000 }, carol.token);
       expect(cut.data!.recallToolResult === `${payload.slice(0, 100_000)}\n[… more: continue with recall_tool_result(mem_id='${memId}', offset=100000, max_chars=100000); chars 0–100000 of ${payload.length} shown]`).toBe(true);
       // Under this bound the payload is small: its stub keeps the v1 re-expand line.
       expect(handle.sizeTokens).toBe(o200kTokenizer.count(payload));

@@ -4,6 +4,7 @@
  */
 import { Client } from 'pg';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
+import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 describe('list bounds before SQL (e2e)', () => {
@@ -31,25 +32,25 @@ describe('list bounds before SQL (e2e)', () => {
     ['submitRecallFeedback with 51 items', FEEDBACK, () => ({ input: { recalls: Array.from({ length: 51 }, () => item()) } }), 'input.recalls'],
     ['submitRecallFeedback with an item of 51 refs', FEEDBACK, () => ({ input: { recalls: [item(), item(51)] } }), 'input.recalls.1.irrelevantResultRefs'],
   ])('R-OP-5 %s is BAD_USER_INPUT naming the list, and runs no SQL statement', async (_name, query, variables, field) => {
-    const res = await t.graphql(query, variables(), alice.token);
-    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field } });
+    const res = await gql(t, query, variables(), alice.token);
+    expectErrorCode(res, 'BAD_USER_INPUT', { field });
     expect(statements).not.toHaveBeenCalled();
   });
 
   it('R-OP-5 the same requests within their bounds do run SQL (the spy sees the actor lookup and the work)', async () => {
-    const res = await t.graphql(RECORD, { input: Array.from({ length: 100 }, () => toolResult(alice.spaceId, crypto.randomUUID())) }, alice.token);
-    expect(res.errors).toBeUndefined();
+    await ok(t, RECORD, { input: Array.from({ length: 100 }, () => toolResult(alice.spaceId, crypto.randomUUID())) }, alice.token);
     expect(statements.mock.calls.length).toBeGreaterThanOrEqual(2);
   });
 
   it('R-OP-5 a literal list over its bound is refused the same way', async () => {
     const excluded = Array.from({ length: 101 }, (_, i) => `"t${i}"`).join(', ');
-    const res = await t.graphql(
+    const res = await gql(
+      t,
       `mutation { compactMessages(input: { spaceId: "${alice.spaceId}", conversationId: "${crypto.randomUUID()}", messages: [], excludeTools: [${excluded}] }) { compactedCount } }`,
       {},
       alice.token,
     );
-    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'input.excludeTools' } });
+    expectErrorCode(res, 'BAD_USER_INPUT', { field: 'input.excludeTools' });
     expect(statements).not.toHaveBeenCalled();
   });
 });

@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../../src/common/text/tokenizer';
 import { PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
 import { RECORD, toolResult } from '../support/fixtures';
+import { ok } from '../support/graphql';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
@@ -40,27 +41,22 @@ const clients: Client[] = [];
 /** A new team with one space, its admin, and a member holding `scopes`; feedback on or off. */
 async function newTeam(feedback: boolean, scopes = ALL_SCOPES): Promise<Team> {
   const admin = await identity(['admin']);
-  const created = await t.graphql<{ createSpace: { id: string } }>(`mutation { createSpace(name: "mcp") { id } }`, {}, admin.token);
-  const spaceId = created.data!.createSpace.id;
+  const spaceId = (await ok<{ createSpace: { id: string } }>(t, `mutation { createSpace(name: "mcp") { id } }`, {}, admin.token)).createSpace.id;
   const member = await memberOf({ admin, spaceId }, scopes);
-  const flag = await t.graphql(SET_FLAG, { k: 'recall_feedback_enabled', e: feedback }, admin.token);
-  expect(flag.errors).toBeUndefined();
+  await ok(t, SET_FLAG, { k: 'recall_feedback_enabled', e: feedback }, admin.token);
   return { admin, spaceId, member };
 }
 
 async function memberOf(team: Pick<Team, 'admin' | 'spaceId'>, scopes: string[]): Promise<TestIdentity> {
   const member = await identity(scopes, { teamId: team.admin.teamId });
-  const added = await t.graphql(`mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: team.spaceId, u: member.userId }, team.admin.token);
-  expect(added.errors).toBeUndefined();
+  await ok(t, `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: team.spaceId, u: member.userId }, team.admin.token);
   return member;
 }
 
 /** Records one tool result through GraphQL, as an agent backend would. */
 async function record(team: Team, output: unknown, toolName = 'query_site_data'): Promise<RecordedSnapshot> {
   const input = toolResult(team.spaceId, crypto.randomUUID(), { toolName, toolOutput: output });
-  const res = await t.graphql<{ recordToolResults: { snapshots: RecordedSnapshot[] } }>(RECORD, { input: [input] }, team.member.token);
-  expect(res.errors).toBeUndefined();
-  return res.data!.recordToolResults.snapshots[0];
+  return (await ok<{ recordToolResults: { snapshots: RecordedSnapshot[] } }>(t, RECORD, { input: [input] }, team.member.token)).recordToolResults.snapshots[0];
 }
 
 async function connect(token: string): Promise<Client> {
@@ -118,7 +114,7 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(item.required.sort()).toEqual(['recall_event_id', 'used']);
 
     // The flag is read per request: turning it off removes the tool from the next listing.
-    await t.graphql(SET_FLAG, { k: 'recall_feedback_enabled', e: false }, on.admin.token);
+    await ok(t, SET_FLAG, { k: 'recall_feedback_enabled', e: false }, on.admin.token);
     const relisted = await (await connect(on.member.token)).listTools();
     expect(relisted.tools.map((tool) => tool.name)).not.toContain(FEEDBACK_TOOL);
   });

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, identity, type TestApp } from '../support/test-app';
 
 describe('Operations (e2e)', () => {
@@ -32,16 +33,16 @@ describe('Operations (e2e)', () => {
 
   it('R-TR-5 a request body over Express\' 100 kB default is accepted', async () => {
     const admin = await identity(['admin']);
-    const res = await t.graphql(`mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(150_000) }, admin.token);
+    const res = await gql(t, `mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(150_000) }, admin.token);
     expect(res.status).toBe(200);
-    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'name' } });
+    expectErrorCode(res, 'BAD_USER_INPUT', { field: 'name' });
   });
 
   it('R-TR-5 a body over the configured limit is PAYLOAD_TOO_LARGE naming the limit', async () => {
     const admin = await identity(['admin']);
-    const res = await t.graphql(`mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(1_100_000) }, admin.token);
+    const res = await gql(t, `mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(1_100_000) }, admin.token);
     expect(res.status).toBe(413);
-    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'PAYLOAD_TOO_LARGE' }, message: expect.stringContaining('1mb') });
+    expect(expectErrorCode(res, 'PAYLOAD_TOO_LARGE').message).toContain('1mb');
   });
 
   it('R-OP-5 CSRF prevention refuses a simple GET query without a preflight header', async () => {
@@ -61,28 +62,24 @@ describe('Operations (e2e)', () => {
   it('R-OP-3 queries deeper than the limit or with too many aliases are refused before execution', async () => {
     const admin = await identity(['admin']);
     const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: me { userId }`).join(' ');
-    const res = await t.graphql(`{ ${aliases} }`, {}, admin.token);
-    expect(res.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const res = await gql(t, `{ ${aliases} }`, {}, admin.token);
+    expectErrorCode(res, 'GRAPHQL_VALIDATION_FAILED');
     expect(res.data ?? null).toBeNull();
   });
 
   it('R-OP-3 an internal failure is masked: INTERNAL_SERVER_ERROR with a request id and no SQL', async () => {
     const user = await identity(['memory:read']);
-    await t.graphql('{ me { userId } }', {}, user.token);
+    await gql(t, '{ me { userId } }', {}, user.token);
     await t.sql.query('alter table space_members rename to space_members_gone');
     try {
-      const res = await request(t.app.getHttpServer())
-        .post('/graphql')
-        .set('authorization', `Bearer ${user.token}`)
-        .set('x-request-id', 'req-masked-1')
-        .send({ query: '{ me { userId } }' });
-      const error = res.body.errors[0];
-      expect(error).toMatchObject({ message: 'Internal server error.', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-masked-1' } });
-      expect(JSON.stringify(res.body)).not.toMatch(/space_members|select|stack/i);
+      const res = await gql(t, '{ me { userId } }', undefined, user.token, { 'x-request-id': 'req-masked-1' });
+      const error = expectErrorCode(res, 'INTERNAL_SERVER_ERROR', { requestId: 'req-masked-1' });
+      expect(error.message).toBe('Internal server error.');
+      expect(JSON.stringify(res)).not.toMatch(/space_members|select|stack/i);
     } finally {
       await t.sql.query('alter table space_members_gone rename to space_members');
     }
     // The process and the pool survive: the next request succeeds.
-    expect((await t.graphql('{ me { userId } }', {}, user.token)).errors).toBeUndefined();
+    await ok(t, '{ me { userId } }', {}, user.token);
   });
 });

@@ -9,6 +9,7 @@
 import { Client } from 'pg';
 import { buildProductResearchTrace } from '../fixtures/agent-trace.fixture';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
+import { ok } from '../support/graphql';
 import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../support/pgbouncer';
 import { createTestApp, identity, type TestApp } from '../support/test-app';
 
@@ -57,60 +58,62 @@ if (!available) console.warn('pgbouncer is not installed: the PgBouncer e2e test
     const before = await bouncerTransactions();
     const conversationId = crypto.randomUUID();
     const item = toolResult(alice.spaceId, conversationId, { toolOutput: { items: [{ price: 68.44, title: 'walnut keyboard' }] } });
-    const recorded = await t.graphql<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(RECORD, { input: [item] }, alice.token);
-    expect(recorded.errors).toBeUndefined();
-    expect(recorded.data!.recordToolResults.createdCount).toBe(1);
-    const memId = recorded.data!.recordToolResults.snapshots[0].memId;
+    const recorded = await ok<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(t, RECORD, { input: [item] }, alice.token);
+    expect(recorded.recordToolResults.createdCount).toBe(1);
+    const memId = recorded.recordToolResults.snapshots[0].memId;
 
-    const block = await t.graphql<{ recallBlock: { injected: boolean; recallEventId: string } }>(
+    const block = await ok<{ recallBlock: { injected: boolean; recallEventId: string } }>(
+      t,
       `query($c: ID!) { recallBlock(conversationId: $c) { injected recallEventId } }`,
       { c: conversationId },
       alice.token,
     );
-    expect(block.data!.recallBlock).toMatchObject({ injected: true, recallEventId: expect.stringMatching(/^rec_/) });
+    expect(block.recallBlock).toMatchObject({ injected: true, recallEventId: expect.stringMatching(/^rec_/) });
 
-    const search = await t.graphql<{ recallMemory: { recallEventId: string; results: unknown[]; degradations: string[] } }>(
+    const search = await ok<{ recallMemory: { recallEventId: string; results: unknown[]; degradations: string[] } }>(
+      t,
       `query($s: ID!) { recallMemory(spaceId: $s, query: "walnut") { recallEventId results { ref { id rank } } degradations } }`,
       { s: alice.spaceId },
       alice.token,
     );
-    expect(search.data!.recallMemory).toMatchObject({ results: [expect.anything()], degradations: [] });
+    expect(search.recallMemory).toMatchObject({ results: [expect.anything()], degradations: [] });
 
-    const keyed = await t.graphql<{ recallToolResult: string }>(`query($m: String!) { recallToolResult(memId: $m, jsonPath: "items.0.price") }`, { m: memId }, alice.token);
-    expect(keyed.data!.recallToolResult).toBe('68.44');
+    const keyed = await ok<{ recallToolResult: string }>(t, `query($m: String!) { recallToolResult(memId: $m, jsonPath: "items.0.price") }`, { m: memId }, alice.token);
+    expect(keyed.recallToolResult).toBe('68.44');
 
-    const compacted = await t.graphql<{ compactMessages: { compactedCount: number } }>(
+    const compacted = await ok<{ compactMessages: { compactedCount: number } }>(
+      t,
       `mutation($input: CompactMessagesInput!) { compactMessages(input: $input) { compactedCount } }`,
       { input: { spaceId: alice.spaceId, conversationId: crypto.randomUUID(), messages: buildProductResearchTrace() } },
       alice.token,
     );
-    expect(compacted.errors).toBeUndefined();
-    expect(compacted.data!.compactMessages.compactedCount).toBe(1);
+    expect(compacted.compactMessages.compactedCount).toBe(1);
 
-    await t.graphql(`mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { enabled } }`, {}, admin.token);
-    const feedback = await t.graphql<{ submitRecallFeedback: { recordedCount: number; error: unknown } }>(
+    await ok(t, `mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { enabled } }`, {}, admin.token);
+    const feedback = await ok<{ submitRecallFeedback: { recordedCount: number; error: unknown } }>(
+      t,
       `mutation($input: RecallFeedbackBatchInput!) { submitRecallFeedback(input: $input) { recordedCount error { code } } }`,
       {
         input: {
           recalls: [
-            { recallEventId: search.data!.recallMemory.recallEventId, used: true, answerSupported: true, quality: 'HIGH' },
-            { recallEventId: block.data!.recallBlock.recallEventId, used: false, quality: 'MEDIUM' },
+            { recallEventId: search.recallMemory.recallEventId, used: true, answerSupported: true, quality: 'HIGH' },
+            { recallEventId: block.recallBlock.recallEventId, used: false, quality: 'MEDIUM' },
           ],
         },
       },
       alice.token,
     );
-    expect(feedback.data!.submitRecallFeedback).toEqual({ recordedCount: 2, error: null });
+    expect(feedback.submitRecallFeedback).toEqual({ recordedCount: 2, error: null });
 
     await t.sql.query(`update message_tool_results set created_at = now() - interval '200 days' where mem_id = $1`, [memId]);
-    const sweep = await t.graphql<{ runRetentionSweep: { skipped: boolean; deleted: { table: string; count: number }[] } }>(
+    const sweep = await ok<{ runRetentionSweep: { skipped: boolean; deleted: { table: string; count: number }[] } }>(
+      t,
       `mutation { runRetentionSweep { skipped deleted { table count } } }`,
       {},
       admin.token,
     );
-    expect(sweep.errors).toBeUndefined();
-    expect(sweep.data!.runRetentionSweep.skipped).toBe(false);
-    expect(sweep.data!.runRetentionSweep.deleted).toContainEqual({ table: 'message_tool_results', count: 1 });
+    expect(sweep.runRetentionSweep.skipped).toBe(false);
+    expect(sweep.runRetentionSweep.deleted).toContainEqual({ table: 'message_tool_results', count: 1 });
 
     // The work really went through PgBouncer's pools.
     expect((await bouncerTransactions()) - before).toBeGreaterThan(10);

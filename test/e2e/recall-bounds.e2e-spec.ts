@@ -1,6 +1,7 @@
 import { countTokens } from '../../src/common/text/tokenizer';
 import { bigPayloadText } from '../fixtures/product-research-payload.fixture';
 import { memberOfNewSpace, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
+import { ok } from '../support/graphql';
 import { seededRandom } from '../support/seeded-random';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -94,14 +95,10 @@ describe('Recall answer bounds (e2e)', () => {
   let bigText: string;
 
   const record = async (who: SpaceMember, input: ToolResultInputShape): Promise<Handle> => {
-    const res = await t.graphql<{ recordToolResults: { snapshots: { handle: Handle }[] } }>(RECORD_WITH_HANDLE, { input: [input] }, who.token);
-    expect(res.errors).toBeUndefined();
-    return res.data!.recordToolResults.snapshots[0].handle;
+    return (await ok<{ recordToolResults: { snapshots: { handle: Handle }[] } }>(t, RECORD_WITH_HANDLE, { input: [input] }, who.token)).recordToolResults.snapshots[0].handle;
   };
   const recall = async (who: SpaceMember, memId: string, args: RecallArgs = {}): Promise<string> => {
-    const res = await t.graphql<{ recallToolResult: string }>(RECALL, { m: memId, ...args }, who.token);
-    expect(res.errors).toBeUndefined();
-    return res.data!.recallToolResult;
+    return (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, ...args }, who.token)).recallToolResult;
   };
   /** The text FULL answers from: the stored output as read back, a JSON text as itself, any other value as JSON. */
   const storedFullText = async (memId: string): Promise<string> => {

@@ -6,6 +6,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import request from 'supertest';
 import { RECORD, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
+import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const EVENT_ID = /^rec_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -104,19 +105,13 @@ describe('Recall search and recall events (e2e)', () => {
     await t.close();
   });
 
-  async function ok<T>(query: string, variables: Record<string, unknown>, token: string): Promise<T> {
-    const res = await t.graphql<T>(query, variables, token);
-    expect(res.errors).toBeUndefined();
-    return res.data!;
-  }
-
   async function newSpace(admin: TestIdentity): Promise<string> {
-    return (await ok<{ createSpace: { id: string } }>(CREATE_SPACE, {}, admin.token)).createSpace.id;
+    return (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
   }
 
   async function join(admin: TestIdentity, spaceId: string, scopes = ['memory:read', 'memory:write']): Promise<SpaceMember> {
     const who = await identity(scopes, { teamId: admin.teamId });
-    await ok(ADD_MEMBER, { s: spaceId, u: who.userId }, admin.token);
+    await ok(t, ADD_MEMBER, { s: spaceId, u: who.userId }, admin.token);
     return { ...who, spaceId };
   }
 
@@ -127,18 +122,18 @@ describe('Recall search and recall events (e2e)', () => {
   }
 
   async function record(who: TestIdentity, inputs: ToolResultInputShape[]): Promise<{ id: string }[]> {
-    return (await ok<{ recordToolResults: { snapshots: { id: string }[] } }>(RECORD, { input: inputs }, who.token)).recordToolResults.snapshots;
+    return (await ok<{ recordToolResults: { snapshots: { id: string }[] } }>(t, RECORD, { input: inputs }, who.token)).recordToolResults.snapshots;
   }
 
   const recall = (who: TestIdentity, vars: { s: string; q: string; c?: string; tool?: string; days?: number; limit?: number }) =>
-    t.graphql<{ recallMemory: RecallResult }>(RECALL, vars, who.token);
+    gql<{ recallMemory: RecallResult }>(t, RECALL, vars, who.token);
   async function recallOk(who: TestIdentity, vars: { s: string; q: string; c?: string; tool?: string; days?: number; limit?: number }): Promise<RecallResult> {
-    return (await ok<{ recallMemory: RecallResult }>(RECALL, vars, who.token)).recallMemory;
+    return (await ok<{ recallMemory: RecallResult }>(t, RECALL, vars, who.token)).recallMemory;
   }
   async function eventOf(who: TestIdentity, id: string): Promise<RecallEvent | null> {
-    return (await ok<{ recallEvent: RecallEvent | null }>(EVENT, { id }, who.token)).recallEvent;
+    return (await ok<{ recallEvent: RecallEvent | null }>(t, EVENT, { id }, who.token)).recallEvent;
   }
-  const setFlag = (admin: TestIdentity, k: string, e: boolean) => ok(SET_FLAG, { k, e }, admin.token);
+  const setFlag = (admin: TestIdentity, k: string, e: boolean) => ok(t, SET_FLAG, { k, e }, admin.token);
   const eventRows = async (where: string, params: unknown[]) => Number((await t.sql.query(`select count(*) from recall_events where ${where}`, params)).rows[0].count);
   const degradedCount = async () => {
     const text = (await request(t.app.getHttpServer()).get('/metrics')).text;
@@ -253,7 +248,7 @@ describe('Recall search and recall events (e2e)', () => {
         [{ q: '   ' }, 'query'],
       ] as const) {
         const res = await recall(member, { s: member.spaceId, ...vars });
-        expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field } });
+        expectErrorCode(res, 'BAD_USER_INPUT', { field });
       }
       expect(await eventRows('team_id = $1', [member.teamId])).toBe(before);
     });
@@ -262,7 +257,7 @@ describe('Recall search and recall events (e2e)', () => {
   describe('events and generations', () => {
     it('R-RC-9 R-FB-8 a recall at generation 3 stores generation 3 and its refs; a bump hides it, and so does a seal', async () => {
       const { admin, member } = await newTeam();
-      for (const expected of [2, 3]) expect((await ok<{ bumpSpaceGeneration: { generation: number } }>(BUMP, { s: member.spaceId }, admin.token)).bumpSpaceGeneration.generation).toBe(expected);
+      for (const expected of [2, 3]) expect((await ok<{ bumpSpaceGeneration: { generation: number } }>(t, BUMP, { s: member.spaceId }, admin.token)).bumpSpaceGeneration.generation).toBe(expected);
       const word = uniqueWord('gen');
       const c = crypto.randomUUID();
       await record(member, [0, 1, 2].map(() => toolResult(member.spaceId, c, { toolOutput: { note: word } })));
@@ -286,13 +281,13 @@ describe('Recall search and recall events (e2e)', () => {
       expect(row.space_generation).toBe(3);
       expect(row.results).toEqual(res.results.map((r) => r.ref));
 
-      await ok(BUMP, { s: member.spaceId }, admin.token);
+      await ok(t, BUMP, { s: member.spaceId }, admin.token);
       expect(await eventOf(member, res.recallEventId)).toBeNull();
       expect(await eventOf(admin, res.recallEventId)).toBeNull();
 
       const fresh = await recallOk(member, { s: member.spaceId, q: word });
       expect((await eventOf(member, fresh.recallEventId))?.spaceGeneration).toBe(4);
-      await ok(SEAL, { s: member.spaceId }, admin.token);
+      await ok(t, SEAL, { s: member.spaceId }, admin.token);
       expect(await eventOf(member, fresh.recallEventId)).toBeNull();
       expect(await eventOf(admin, fresh.recallEventId)).toBeNull();
       // Still stored: hidden, not deleted.
@@ -316,8 +311,8 @@ describe('Recall search and recall events (e2e)', () => {
       expect(await eventOf(otherReader, res.recallEventId)).toBeNull();
 
       const feedbackOnly = await identity(['feedback:write'], { teamId: admin.teamId, userId: member.userId });
-      const forbidden = await t.graphql(EVENT, { id: res.recallEventId }, feedbackOnly.token);
-      expect(forbidden.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+      const forbidden = await gql(t, EVENT, { id: res.recallEventId }, feedbackOnly.token);
+      expectErrorCode(forbidden, 'FORBIDDEN');
       expect(forbidden.data?.recallEvent ?? null).toBeNull();
       // An unknown id is null, not an error.
       expect(await eventOf(member, `rec_${'0'.repeat(26)}`)).toBeNull();
@@ -334,7 +329,7 @@ describe('Recall search and recall events (e2e)', () => {
       await setFlag(admin, 'recall_feedback_enabled', false);
       const off = await recallOk(member, { s: member.spaceId, q: word });
       expect(off).toMatchObject({ suggestedActions: [], degradations: [] });
-      const offBlock = (await ok<{ recallBlock: Block }>(BLOCK, { c }, member.token)).recallBlock;
+      const offBlock = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, member.token)).recallBlock;
       expect(offBlock).toMatchObject({ recallEventId: expect.stringMatching(EVENT_ID), suggestedActions: [], degradations: [] });
 
       await setFlag(admin, 'recall_feedback_enabled', true);
@@ -344,7 +339,7 @@ describe('Recall search and recall events (e2e)', () => {
       expect(on.degradations).toEqual([]);
       expect(await eventOf(member, on.recallEventId)).not.toBeNull();
 
-      const block = (await ok<{ recallBlock: Block }>(BLOCK, { c, m: 'what did we fetch before?' }, member.token)).recallBlock;
+      const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c, m: 'what did we fetch before?' }, member.token)).recallBlock;
       expect(block.recallEventId).toMatch(EVENT_ID);
       expect(block.suggestedActions).toEqual([{ action: SUBMIT, recallEventId: block.recallEventId }]);
       expect(block.degradations).toEqual([]);
@@ -411,7 +406,7 @@ describe('Recall search and recall events (e2e)', () => {
         expect(await eventOf(member, res.recallEventId)).toBeNull();
         expect(await eventOf(admin, res.recallEventId)).toBeNull();
 
-        const block = (await ok<{ recallBlock: Block }>(BLOCK, { c }, member.token)).recallBlock;
+        const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, member.token)).recallBlock;
         expect(block.lines.map((l) => l.snapshotId)).toEqual([snap.id]);
         expect(block.text).toContain('Previously fetched');
         expect(block).toMatchObject({ recallEventId: null, suggestedActions: [] });
@@ -428,7 +423,7 @@ describe('Recall search and recall events (e2e)', () => {
       const again = await recallOk(member, { s: member.spaceId, q: word });
       expect(again).toMatchObject({ degradations: [], suggestedActions: [{ action: SUBMIT, recallEventId: again.recallEventId }] });
       expect((await eventOf(member, again.recallEventId))?.results).toEqual([{ type: 'TOOL_RESULT', id: snap.id, rank: 1 }]);
-      const block = (await ok<{ recallBlock: Block }>(BLOCK, { c }, member.token)).recallBlock;
+      const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, member.token)).recallBlock;
       expect(block).toMatchObject({ recallEventId: expect.stringMatching(EVENT_ID), degradations: [] });
       expect(await eventOf(member, block.recallEventId!)).not.toBeNull();
     });
@@ -439,7 +434,7 @@ describe('Recall search and recall events (e2e)', () => {
       const { admin, member: alice } = await newTeam();
       const bob = await join(admin, alice.spaceId);
       const otherSpace = await newSpace(admin);
-      await ok(ADD_MEMBER, { s: otherSpace, u: alice.userId }, admin.token);
+      await ok(t, ADD_MEMBER, { s: otherSpace, u: alice.userId }, admin.token);
       const mallory = (await newTeam()).member;
       const word = uniqueWord('idor');
       const out = { toolOutput: { note: word } };
@@ -463,21 +458,21 @@ describe('Recall search and recall events (e2e)', () => {
       const { admin, member: alice } = await newTeam();
       const mallory = (await newTeam()).member;
       const sealed = await newSpace(admin);
-      await ok(ADD_MEMBER, { s: sealed, u: alice.userId }, admin.token);
+      await ok(t, ADD_MEMBER, { s: sealed, u: alice.userId }, admin.token);
       const word = uniqueWord('seal');
       await record(alice, [toolResult(sealed, crypto.randomUUID(), { toolOutput: { note: word } })]);
-      await ok(SEAL, { s: sealed }, admin.token);
+      await ok(t, SEAL, { s: sealed }, admin.token);
       const notMember = await newSpace(admin);
       const before = await eventRows('team_id = any($1)', [[alice.teamId, mallory.teamId]]);
 
       for (const s of [mallory.spaceId, sealed, notMember, crypto.randomUUID()]) {
         const res = await recall(alice, { s, q: word });
-        expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
-        const ext = await t.graphql(RECORD_EVENT, { input: { spaceId: s, contractVersion: 'ext.v1', results: [{ type: 'ENTITY', id: 'e1', rank: 1 }] } }, alice.token);
-        expect(ext.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+        expectErrorCode(res, 'NOT_FOUND');
+        const ext = await gql(t, RECORD_EVENT, { input: { spaceId: s, contractVersion: 'ext.v1', results: [{ type: 'ENTITY', id: 'e1', rank: 1 }] } }, alice.token);
+        expectErrorCode(ext, 'NOT_FOUND');
       }
       // Mallory into Alice's space, too.
-      expect((await recall(mallory, { s: alice.spaceId, q: word })).errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+      expectErrorCode(await recall(mallory, { s: alice.spaceId, q: word }), 'NOT_FOUND');
       expect(await eventRows('team_id = any($1)', [[alice.teamId, mallory.teamId]])).toBe(before);
 
       const mallorysEvent = (await recallOk(mallory, { s: mallory.spaceId, q: word })).recallEventId;
@@ -512,7 +507,7 @@ describe('Recall search and recall events (e2e)', () => {
         authoredAlternatives: { rephrased: ['latest member'] },
         clarificationOutcome: 'not_needed',
       };
-      const stored = (await ok<{ recordRecallEvent: RecallEvent }>(RECORD_EVENT, { input }, member.token)).recordRecallEvent;
+      const stored = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input }, member.token)).recordRecallEvent;
       expect(stored).toMatchObject({
         teamId: member.teamId,
         profileId: member.userId,
@@ -537,7 +532,7 @@ describe('Recall search and recall events (e2e)', () => {
       expect((await t.sql.query('select source, results from recall_events where id = $1', [stored.id])).rows[0]).toEqual({ source: 'EXTERNAL', results });
 
       await setFlag(admin, 'recall_query_text_enabled', true);
-      const withText = (await ok<{ recordRecallEvent: RecallEvent }>(RECORD_EVENT, { input: { ...input, results: [] } }, member.token)).recordRecallEvent;
+      const withText = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input: { ...input, results: [] } }, member.token)).recordRecallEvent;
       expect(withText).toMatchObject({ queryText: input.query, results: [], source: 'EXTERNAL' });
 
       const metrics = (await request(t.app.getHttpServer()).get('/metrics')).text;
@@ -557,16 +552,15 @@ describe('Recall search and recall events (e2e)', () => {
         [{ results: [{ type: 'ENTITY', id: 'e1', rank: 0 }] }, null],
       ];
       for (const [override, field] of cases) {
-        const res = await t.graphql(RECORD_EVENT, { input: { ...base, ...override } }, member.token);
-        expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-        if (field !== null) expect(res.errors?.[0]?.extensions?.field).toBe(field);
+        const res = await gql(t, RECORD_EVENT, { input: { ...base, ...override } }, member.token);
+        expectErrorCode(res, 'BAD_USER_INPUT', field === null ? {} : { field });
       }
       expect(await count()).toBe(before);
       // The bounds themselves are allowed: 50 refs and semanticGroups just under 16 KiB.
       const fifty = Array.from({ length: 50 }, (_, i) => ({ type: 'EVIDENCE', id: `ev${i}`, rank: i + 1 }));
       const groups = { blob: 'g'.repeat(16 * 1024 - 20) };
       expect(Buffer.byteLength(JSON.stringify(groups))).toBeLessThanOrEqual(16 * 1024);
-      const okRes = (await ok<{ recordRecallEvent: RecallEvent }>(RECORD_EVENT, { input: { ...base, results: fifty, semanticGroups: groups } }, member.token)).recordRecallEvent;
+      const okRes = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input: { ...base, results: fifty, semanticGroups: groups } }, member.token)).recordRecallEvent;
       expect(okRes.results).toEqual(fifty);
       expect(await count()).toBe(before + 1);
     });
@@ -574,8 +568,8 @@ describe('Recall search and recall events (e2e)', () => {
     it('R-RC-11 needs memory:write', async () => {
       const { admin, member } = await newTeam();
       const reader = await join(admin, member.spaceId, ['memory:read']);
-      const res = await t.graphql(RECORD_EVENT, { input: { spaceId: member.spaceId, contractVersion: 'ext.v1', results: [] } }, reader.token);
-      expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+      const res = await gql(t, RECORD_EVENT, { input: { spaceId: member.spaceId, contractVersion: 'ext.v1', results: [] } }, reader.token);
+      expectErrorCode(res, 'FORBIDDEN');
     });
   });
 });

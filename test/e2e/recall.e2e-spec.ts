@@ -2,6 +2,7 @@ import request from 'supertest';
 import { countTokens } from '../../src/common/text/tokenizer';
 import { PREVIOUSLY_FETCHED_FOOTER, PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
+import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { HANDLE_COLUMNS, handleColumns } from '../support/tool-results-service';
 
@@ -59,9 +60,8 @@ describe('Recall block and prior results (e2e)', () => {
     await insertAt(t, alice, c, '2026-05-12T08:00:00Z', 'query_kpi_trend', { metric: 'active_members', granularity: 'week' }, {
       metric: 'active_members', granularity: 'week', points: [100, 101, 103, 104, 106, 109, 112].map((value, i) => ({ period: `w${i}`, value })),
     });
-    const res = await t.graphql<{ recallBlock: Block }>(BLOCK, { c }, alice.token);
-    expect(res.errors).toBeUndefined();
-    expect(res.data!.recallBlock.text).toBe(
+    const { recallBlock } = await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token);
+    expect(recallBlock.text).toBe(
       [
         'Previously fetched (this conversation, snapshots — not live data):',
         '- 2026-05-12 query_site_data(target="recent_members"): 8 members, last registered 2026-05-10',
@@ -73,8 +73,8 @@ describe('Recall block and prior results (e2e)', () => {
         'present these snapshots as live data.',
       ].join('\n'),
     );
-    expect(res.data!.recallBlock).toMatchObject({ injected: true, droppedCount: 0, recallEventId: expect.stringMatching(/^rec_[0-9A-HJKMNP-TV-Z]{26}$/), suggestedActions: [], degradations: [] });
-    expect(res.data!.recallBlock.tokens).toBe(countTokens(res.data!.recallBlock.text));
+    expect(recallBlock).toMatchObject({ injected: true, droppedCount: 0, recallEventId: expect.stringMatching(/^rec_[0-9A-HJKMNP-TV-Z]{26}$/), suggestedActions: [], degradations: [] });
+    expect(recallBlock.tokens).toBe(countTokens(recallBlock.text));
   });
 
   it('R-RC-1 R-RC-2 uses the 5 most recent snapshots and keeps the block within 300 tokens, dropping the oldest', async () => {
@@ -83,9 +83,9 @@ describe('Recall block and prior results (e2e)', () => {
     const inputs = Array.from({ length: 7 }, (_, i) =>
       toolResult(alice.spaceId, c, { toolName: `tool_with_a_rather_long_name_${i}`, toolInput: long(i), toolOutput: `${'lorem ipsum dolor sit amet '.repeat(20)} #${i}` }),
     );
-    for (const input of inputs) expect((await t.graphql(RECORD, { input: [input] }, alice.token)).errors).toBeUndefined();
+    for (const input of inputs) await ok(t, RECORD, { input: [input] }, alice.token);
 
-    const block = (await t.graphql<{ recallBlock: Block }>(BLOCK, { c }, alice.token)).data!.recallBlock;
+    const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token)).recallBlock;
     expect(block.tokens).toBeLessThanOrEqual(300);
     expect(countTokens(block.text)).toBe(block.tokens);
     expect(block.droppedCount).toBeGreaterThan(0);
@@ -104,23 +104,23 @@ describe('Recall block and prior results (e2e)', () => {
   it('R-RC-1 an own conversation without snapshots gives an empty block, not injected', async () => {
     const c = crypto.randomUUID();
     await t.sql.query(`insert into conversations (id, user_id, space_id) values ($1, $2, $3)`, [c, alice.userId, alice.spaceId]);
-    const block = (await t.graphql<{ recallBlock: Block }>(BLOCK, { c }, alice.token)).data!.recallBlock;
+    const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token)).recallBlock;
     expect(block).toMatchObject({ text: '', tokens: 0, lines: [], droppedCount: 0, injected: false });
   });
 
   it('R-RC-6 R-TN-5 another user\'s conversation and an unknown one are both NOT_FOUND', async () => {
     const c = crypto.randomUUID();
-    await t.graphql(RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
+    await gql(t, RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
     for (const conversation of [c, crypto.randomUUID()]) {
-      const res = await t.graphql(BLOCK, { c: conversation }, bob.token);
-      expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: `Conversation ${conversation} was not found.` });
+      const res = await gql(t, BLOCK, { c: conversation }, bob.token);
+      expect(expectErrorCode(res, 'NOT_FOUND').message).toBe(`Conversation ${conversation} was not found.`);
     }
   });
 
   it('R-RC-4 the injection-tokens gauge holds the last block\'s token count', async () => {
     const c = crypto.randomUUID();
-    await t.graphql(RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
-    const block = (await t.graphql<{ recallBlock: Block }>(BLOCK, { c }, alice.token)).data!.recallBlock;
+    await gql(t, RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
+    const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token)).recallBlock;
     const metrics = (await request(t.app.getHttpServer()).get('/metrics')).text;
     expect(metrics).toMatch(new RegExp(`^tool_results_injection_tokens ${block.tokens}$`, 'm'));
     expect(metrics).toMatch(/^tool_results_injection_tokens_histogram_count \d+$/m);
@@ -133,16 +133,16 @@ describe('Recall block and prior results (e2e)', () => {
       toolResult(alice.spaceId, c, { toolName: 'query_site_data', toolOutput: { n: 2 } }),
       toolResult(alice.spaceId, c, { toolName: 'query_kpi_trend', toolOutput: { n: 3 } }),
     ];
-    await t.graphql(RECORD, { input: inputs }, alice.token);
+    await gql(t, RECORD, { input: inputs }, alice.token);
     const PRIOR = `query($c: ID, $tool: String, $limit: Int, $days: Int) { priorToolResults(conversationId: $c, toolName: $tool, limit: $limit, sinceDays: $days) { toolName toolOutput } }`;
-    const latest = await t.graphql<{ priorToolResults: { toolOutput: unknown }[] }>(PRIOR, { c, tool: 'query_kpi_trend' }, alice.token);
+    const latest = await gql<{ priorToolResults: { toolOutput: unknown }[] }>(t, PRIOR, { c, tool: 'query_kpi_trend' }, alice.token);
     expect(latest.data!.priorToolResults).toEqual([{ toolName: 'query_kpi_trend', toolOutput: { n: 3 } }]);
-    const all = await t.graphql<{ priorToolResults: { toolOutput: unknown }[] }>(PRIOR, { c, limit: 10, days: 7 }, alice.token);
+    const all = await gql<{ priorToolResults: { toolOutput: unknown }[] }>(t, PRIOR, { c, limit: 10, days: 7 }, alice.token);
     expect(all.data!.priorToolResults.map((s) => s.toolOutput)).toEqual([{ n: 3 }, { n: 2 }, { n: 1 }]);
-    const asBob = await t.graphql<{ priorToolResults: unknown[] }>(PRIOR, { c, limit: 10 }, bob.token);
+    const asBob = await gql<{ priorToolResults: unknown[] }>(t, PRIOR, { c, limit: 10 }, bob.token);
     expect(asBob.data!.priorToolResults).toEqual([]);
-    const tooMany = await t.graphql(PRIOR, { limit: 101 }, alice.token);
-    expect(tooMany.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'limit' } });
+    const tooMany = await gql(t, PRIOR, { limit: 101 }, alice.token);
+    expectErrorCode(tooMany, 'BAD_USER_INPUT', { field: 'limit' });
   });
 });
 
@@ -158,11 +158,11 @@ describe('Recall-intent gating on (e2e)', () => {
 
   it('R-RC-5 injects for a recall-like message and not for a question about now', async () => {
     const c = crypto.randomUUID();
-    await t.graphql(RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
-    const recall = await t.graphql<{ recallBlock: Block }>(BLOCK, { c, m: 'what plans did you show me last time?' }, alice.token);
+    await gql(t, RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
+    const recall = await gql<{ recallBlock: Block }>(t, BLOCK, { c, m: 'what plans did you show me last time?' }, alice.token);
     expect(recall.data!.recallBlock.injected).toBe(true);
     expect(recall.data!.recallBlock.lines).toHaveLength(1);
-    const now = await t.graphql<{ recallBlock: Block }>(BLOCK, { c, m: 'how many members now?' }, alice.token);
+    const now = await gql<{ recallBlock: Block }>(t, BLOCK, { c, m: 'how many members now?' }, alice.token);
     expect(now.data!.recallBlock).toMatchObject({ injected: false, text: '', tokens: 0, lines: [] });
   });
 });

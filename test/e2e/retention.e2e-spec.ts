@@ -12,7 +12,8 @@ import { configureApp } from '../../src/configure-app';
 import { createRootLogger } from '../../src/observability/logger';
 import { SWEEP_LEASE } from '../../src/retention/retention.repository';
 import { RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { createTestApp, identity, TEST_JWT_SECRET, type GraphqlResponse, type TestApp, type TestIdentity } from '../support/test-app';
+import { expectErrorCode, gql, type GraphqlTarget, ok } from '../support/graphql';
+import { createTestApp, identity, TEST_JWT_SECRET, type TestApp, type TestIdentity } from '../support/test-app';
 import { HANDLE_COLUMNS, handleColumns } from '../support/tool-results-service';
 
 const SWEEP = `mutation { runRetentionSweep { skipped deleted { table count } durationMs } }`;
@@ -65,36 +66,28 @@ describe('Retention and deletion (e2e)', () => {
     await t.close();
   });
 
-  async function ok<T>(query: string, variables: Record<string, unknown>, token: string, on: TestApp = t): Promise<T> {
-    const res = await on.graphql<T>(query, variables, token);
-    expect(res.errors).toBeUndefined();
-    return res.data!;
-  }
-
-  const sweepAs = (who: TestIdentity, on: Pick<TestApp, 'graphql'> = t) => on.graphql<{ runRetentionSweep: SweepReport }>(SWEEP, {}, who.token);
-  async function sweepOk(who: TestIdentity, on: Pick<TestApp, 'graphql'> = t): Promise<SweepReport> {
-    const res = await sweepAs(who, on);
-    expect(res.errors).toBeUndefined();
-    return res.data!.runRetentionSweep;
+  const sweepAs = (who: TestIdentity) => gql<{ runRetentionSweep: SweepReport }>(t, SWEEP, {}, who.token);
+  async function sweepOk(who: TestIdentity, on: GraphqlTarget = t): Promise<SweepReport> {
+    return (await ok<{ runRetentionSweep: SweepReport }>(on, SWEEP, {}, who.token)).runRetentionSweep;
   }
 
   async function newTeam(): Promise<Team> {
     const admin = await identity(['admin']);
-    const spaceId = (await ok<{ createSpace: { id: string } }>(CREATE_SPACE, {}, admin.token)).createSpace.id;
+    const spaceId = (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
     const member = async (): Promise<SpaceMember> => {
       const who = await identity(FEEDBACK_SCOPES, { teamId: admin.teamId });
-      await ok(ADD_MEMBER, { s: spaceId, u: who.userId }, admin.token);
+      await ok(t, ADD_MEMBER, { s: spaceId, u: who.userId }, admin.token);
       return { ...who, spaceId };
     };
     const alice = await member();
     const bob = await member();
-    await ok(SET_FLAG, { k: 'recall_feedback_enabled', e: true }, admin.token);
+    await ok(t, SET_FLAG, { k: 'recall_feedback_enabled', e: true }, admin.token);
     return { admin, alice, bob };
   }
 
   async function recallEvent(who: SpaceMember): Promise<string> {
     const input = { spaceId: who.spaceId, query: 'why does the save button do nothing', contractVersion: 'graph-retriever.v2', results: RESULTS };
-    return (await ok<{ recordRecallEvent: { id: string } }>(RECORD_EVENT, { input }, who.token)).recordRecallEvent.id;
+    return (await ok<{ recordRecallEvent: { id: string } }>(t, RECORD_EVENT, { input }, who.token)).recordRecallEvent.id;
   }
 
   async function feedback(who: TestIdentity, recallEventId: string, comment: string | null = null, hypothesisComment: string | null = null): Promise<string> {
@@ -107,7 +100,7 @@ describe('Retention and deletion (e2e)', () => {
       // Left out rather than null: an explicit null list is refused (see the report).
       ...(hypothesisComment === null ? {} : { hypothesisFeedback: [{ hypothesisId: 'hyp_ok', used: true, quality: 'MEDIUM', contradicted: false, feedbackComment: hypothesisComment }] }),
     };
-    const payload = (await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(SUBMIT, { input: { recalls: [item] } }, who.token))
+    const payload = (await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(t, SUBMIT, { input: { recalls: [item] } }, who.token))
       .submitRecallFeedback;
     expect(payload.error).toBeNull();
     return payload.feedbackEventIds[0];
@@ -115,7 +108,7 @@ describe('Retention and deletion (e2e)', () => {
 
   async function record(who: SpaceMember, conversationId: string, n = 1): Promise<void> {
     const inputs = Array.from({ length: n }, () => toolResult(who.spaceId, conversationId));
-    const res = await ok<{ recordToolResults: { createdCount: number } }>(RECORD, { input: inputs }, who.token);
+    const res = await ok<{ recordToolResults: { createdCount: number } }>(t, RECORD, { input: inputs }, who.token);
     expect(res.recordToolResults.createdCount).toBe(n);
   }
 
@@ -173,7 +166,7 @@ describe('Retention and deletion (e2e)', () => {
       const writing = (async () => {
         while (sweeping) {
           const started = Date.now();
-          const res = await t.graphql<{ recordToolResults: { createdCount: number } }>(RECORD, { input: [toolResult(alice.spaceId, crypto.randomUUID())] }, alice.token);
+          const res = await gql<{ recordToolResults: { createdCount: number } }>(t, RECORD, { input: [toolResult(alice.spaceId, crypto.randomUUID())] }, alice.token);
           writer.calls += 1;
           if (sweeping) writer.duringSweep += 1;
           writer.slowestMs = Math.max(writer.slowestMs, Date.now() - started);
@@ -211,9 +204,9 @@ describe('Retention and deletion (e2e)', () => {
     it('R-RT-6 runRetentionSweep needs the admin scope', async () => {
       const member = await identity(['memory:read', 'memory:write']);
       const res = await sweepAs(member);
-      expect(res.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expectErrorCode(res, 'FORBIDDEN');
       expect(res.data?.runRetentionSweep ?? null).toBeNull();
-      expect((await t.graphql(SWEEP, {})).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+      expectErrorCode(await gql(t, SWEEP, {}), 'UNAUTHENTICATED');
     });
   });
 
@@ -280,7 +273,7 @@ describe('Retention and deletion (e2e)', () => {
 
   describe('one sweeper among replicas', () => {
     /** Another instance of the service on the same database (as a second replica would be). */
-    async function replica(): Promise<{ app: NestExpressApplication; graphql: TestApp['graphql'] }> {
+    async function replica(): Promise<{ app: NestExpressApplication }> {
       const config = loadConfig({
         NODE_ENV: 'test',
         AUTH_JWT_SECRET: TEST_JWT_SECRET,
@@ -293,15 +286,7 @@ describe('Retention and deletion (e2e)', () => {
       const app = moduleRef.createNestApplication<NestExpressApplication>({ bufferLogs: true });
       configureApp(app, config, createRootLogger(config.logLevel));
       await app.init();
-      return {
-        app,
-        async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphqlResponse<T>> {
-          const req = request(app.getHttpServer()).post('/graphql').set('content-type', 'application/json');
-          if (token) req.set('authorization', `Bearer ${token}`);
-          const res = await req.send({ query, variables });
-          return { status: res.status, ...(res.body as object) };
-        },
-      };
+      return { app };
     }
 
     let replicas: Awaited<ReturnType<typeof replica>>[] = [];
@@ -396,7 +381,7 @@ describe('Retention and deletion (e2e)', () => {
     async function ownRows(userId: string): Promise<Record<string, number>> {
       return { ...(await userRows(userId)), feedback_events: await scalar(`select count(*) from feedback_events where actor_id = $1 and profile_id = $1`, [userId]) };
     }
-    const deleteUser = (admin: TestIdentity, userId: string) => t.graphql<{ deleteUserData: DeletionReport }>(DELETE_USER, { u: userId }, admin.token);
+    const deleteUser = (admin: TestIdentity, userId: string) => gql<{ deleteUserData: DeletionReport }>(t, DELETE_USER, { u: userId }, admin.token);
 
     it('R-RT-4 removes the user and everything of theirs, reports exact counts per table, leaves the teammate untouched, and is idempotent', async () => {
       const { admin, alice, bob } = await newTeam();
@@ -404,7 +389,7 @@ describe('Retention and deletion (e2e)', () => {
       const c1 = crypto.randomUUID();
       await record(alice, c1, 3);
       await record(alice, crypto.randomUUID(), 1);
-      const internal = (await ok<{ recallMemory: { recallEventId: string } }>(RECALL, { s: alice.spaceId, q: 'recent members' }, alice.token)).recallMemory.recallEventId;
+      const internal = (await ok<{ recallMemory: { recallEventId: string } }>(t, RECALL, { s: alice.spaceId, q: 'recent members' }, alice.token)).recallMemory.recallEventId;
       const aliceRecall = await recallEvent(alice);
       // Bob: a conversation, two recalls, feedback on his own recall, and a recall Alice judged.
       await record(bob, crypto.randomUUID(), 2);
@@ -453,16 +438,16 @@ describe('Retention and deletion (e2e)', () => {
       const aliceBefore = await userRows(alice.userId);
 
       const foreign = await deleteUser(admin, stranger.userId);
-      expect(foreign.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      expectErrorCode(foreign, 'NOT_FOUND');
       expect(foreign.data?.deleteUserData ?? null).toBeNull();
       expect(await userRows(stranger.userId)).toEqual(strangerBefore);
 
-      const notAdmin = await t.graphql(DELETE_USER, { u: alice.userId }, bob.token);
-      expect(notAdmin.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      const notAdmin = await gql(t, DELETE_USER, { u: alice.userId }, bob.token);
+      expectErrorCode(notAdmin, 'FORBIDDEN');
       expect(await userRows(alice.userId)).toEqual(aliceBefore);
 
       const malformed = await deleteUser(admin, 'not-a-uuid');
-      expect(malformed.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+      expectErrorCode(malformed, 'BAD_USER_INPUT');
       expect(await userRows(alice.userId)).toEqual(aliceBefore);
     });
   });

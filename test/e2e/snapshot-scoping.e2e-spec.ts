@@ -12,7 +12,8 @@
  */
 import { notFoundText } from '../../src/ledger/keyed-slice';
 import { memberOfNewSpace, toolResult, type SpaceMember } from '../support/fixtures';
-import { createTestApp, identity, type GraphqlResponse, type TestApp, type TestIdentity } from '../support/test-app';
+import { expectErrorCode, gql, ok } from '../support/graphql';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const OUTPUT = { items: [{ price: 1 }] };
 const READ_WRITE = ['memory:read', 'memory:write'];
@@ -70,25 +71,19 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
     await t.close();
   });
 
-  async function ok<T>(query: string, variables: Record<string, unknown>, token: string): Promise<T> {
-    const res = await t.graphql<T>(query, variables, token);
-    expect(res.errors).toBeUndefined();
-    return res.data!;
-  }
-
   async function newWorld(): Promise<World> {
     const admin = await identity(['admin']);
-    const createSpace = async () => (await ok<{ createSpace: { id: string } }>(CREATE_SPACE, {}, admin.token)).createSpace.id;
+    const createSpace = async () => (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
     const [space, spare] = [await createSpace(), await createSpace()];
     const owner = await identity(READ_WRITE, { teamId: admin.teamId });
-    for (const s of [space, spare]) await ok(ADD_MEMBER, { s, u: owner.userId }, admin.token);
+    for (const s of [space, spare]) await ok(t, ADD_MEMBER, { s, u: owner.userId }, admin.token);
     return { admin, owner: { ...owner, spaceId: space }, spare };
   }
 
   async function recordOne(owner: SpaceMember): Promise<Snap> {
     const input = toolResult(owner.spaceId, crypto.randomUUID(), { toolOutput: OUTPUT });
     type Out = { recordToolResults: { createdCount: number; snapshots: { id: string; memId: string; handle: { stub: string } }[] } };
-    const out = (await ok<Out>(RECORD, { input: [input] }, owner.token)).recordToolResults;
+    const out = (await ok<Out>(t, RECORD, { input: [input] }, owner.token)).recordToolResults;
     expect(out.createdCount).toBe(1);
     const [s] = out.snapshots;
     return { id: s.id, memId: s.memId, conversationId: input.conversationId, toolUseId: input.toolUseId, stub: s.handle.stub };
@@ -101,17 +96,17 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'price list '.repeat(1000) }] },
     ];
     const input = { spaceId: who.spaceId, conversationId, messages, sizeThreshold: 10, keepLastN: 0 };
-    return t.graphql<{ compactMessages: { handles: { memId: string; toolCallId: string }[] } }>(COMPACT, { input }, who.token);
+    return gql<{ compactMessages: { handles: { memId: string; toolCallId: string }[] } }>(t, COMPACT, { input }, who.token);
   };
   const recordReusing = (who: SpaceMember, toolUseId: string, conversationId: string) =>
-    t.graphql<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(RECORD, { input: [toolResult(who.spaceId, conversationId, { toolUseId })] }, who.token);
+    gql<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(t, RECORD, { input: [toolResult(who.spaceId, conversationId, { toolUseId })] }, who.token);
   const conversationExists = async (id: string) => (await t.sql.query('select 1 from conversations where id = $1', [id])).rowCount === 1;
 
   const reads: Read[] = [
     {
       ids: 'R-TR-7',
       name: 'toolResult(id)',
-      read: async (who, s) => (await ok<{ toolResult: { id: string } | null }>(TOOL_RESULT, { id: s.id }, who.token)).toolResult?.id ?? null,
+      read: async (who, s) => (await ok<{ toolResult: { id: string } | null }>(t, TOOL_RESULT, { id: s.id }, who.token)).toolResult?.id ?? null,
       allowed: (s) => s.id,
       missing: () => null,
     },
@@ -119,7 +114,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       ids: 'R-TR-7',
       name: `toolResultHistory(${byConversation ? 'conversationId' : ''})`,
       read: async (who, s) => {
-        const data = await ok<{ toolResultHistory: { edges: { node: { id: string } }[] } }>(HISTORY, { c: byConversation ? s.conversationId : null }, who.token);
+        const data = await ok<{ toolResultHistory: { edges: { node: { id: string } }[] } }>(t, HISTORY, { c: byConversation ? s.conversationId : null }, who.token);
         return data.toolResultHistory.edges.map((e) => e.node.id);
       },
       allowed: (s) => [s.id],
@@ -129,7 +124,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       ids: 'R-RC-7',
       name: `priorToolResults(${byConversation ? 'conversationId' : ''})`,
       read: async (who, s) =>
-        (await ok<{ priorToolResults: { id: string }[] }>(PRIOR, { c: byConversation ? s.conversationId : null }, who.token)).priorToolResults.map((r) => r.id),
+        (await ok<{ priorToolResults: { id: string }[] }>(t, PRIOR, { c: byConversation ? s.conversationId : null }, who.token)).priorToolResults.map((r) => r.id),
       allowed: (s) => [s.id],
       missing: () => [],
     })),
@@ -140,7 +135,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
     ] as const).map(([mode, args, allowed]): Read => ({
       ids: 'R-LG-2',
       name: `recallToolResult(${mode})`,
-      read: async (who, s) => (await ok<{ recallToolResult: string }>(RECALL, { m: s.memId, ...args }, who.token)).recallToolResult,
+      read: async (who, s) => (await ok<{ recallToolResult: string }>(t, RECALL, { m: s.memId, ...args }, who.token)).recallToolResult,
       allowed,
       missing: (s) => notFoundText(s.memId),
     })),
@@ -148,7 +143,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       ids: 'R-RC-6',
       name: 'recallBlock(conversationId)',
       read: async (who, s) => {
-        const res: GraphqlResponse<{ recallBlock: { lines: { snapshotId: string }[] } }> = await t.graphql(BLOCK, { c: s.conversationId }, who.token);
+        const res = await gql<{ recallBlock: { lines: { snapshotId: string }[] } }>(t, BLOCK, { c: s.conversationId }, who.token);
         if (res.errors) return { data: res.data ?? null, code: res.errors[0].extensions?.code, message: res.errors[0].message };
         return { lines: res.data!.recallBlock.lines.map((l) => l.snapshotId) };
       },
@@ -158,7 +153,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
   ];
 
   const adminDoes = (mutation: string, varsOf: (w: World) => Record<string, unknown>) => async (w: World) => {
-    await ok(mutation, varsOf(w), w.admin.token);
+    await ok(t, mutation, varsOf(w), w.admin.token);
     return { ...w.owner, spaceId: w.spare };
   };
   const situations: Situation[] = [
@@ -176,7 +171,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       ownerReads: false,
       apply: async (w) => {
         const peer = await identity(READ_WRITE, { teamId: w.admin.teamId });
-        await ok(ADD_MEMBER, { s: w.owner.spaceId, u: peer.userId }, w.admin.token);
+        await ok(t, ADD_MEMBER, { s: w.owner.spaceId, u: peer.userId }, w.admin.token);
         return { ...peer, spaceId: w.owner.spaceId };
       },
     },
@@ -233,7 +228,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
         expect(JSON.stringify(res)).not.toContain(snap.memId);
         if (situation.ownerReads) {
           const field = 'input.messages.2.content.0.tool_use_id';
-          expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'CONFLICT', field } });
+          expectErrorCode(res, 'CONFLICT', { field });
           expect(res.data ?? null).toBeNull();
           expect(await conversationExists(conversationId)).toBe(false);
         } else {
@@ -247,7 +242,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
         const res = await recordReusing(reader, snap.toolUseId, conversationId);
         expect(JSON.stringify(res)).not.toContain(snap.memId);
         if (situation.ownerReads) {
-          expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'CONFLICT', field: 'input.0.toolUseId' } });
+          expectErrorCode(res, 'CONFLICT', { field: 'input.0.toolUseId' });
           expect(await conversationExists(conversationId)).toBe(false);
         } else {
           expect(res.errors).toBeUndefined();

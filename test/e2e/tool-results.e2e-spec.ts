@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
+import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, identity, type TestApp } from '../support/test-app';
 
 interface Snapshot {
@@ -38,7 +39,7 @@ describe('ToolResults (e2e)', () => {
     await t.close();
   });
 
-  const record = (who: SpaceMember, input: ToolResultInputShape[]) => t.graphql<RecordResult>(RECORD, { input }, who.token);
+  const record = (who: SpaceMember, input: ToolResultInputShape[]) => gql<RecordResult>(t, RECORD, { input }, who.token);
   const countRows = async (table: string) => Number((await t.sql.query(`select count(*) from ${table}`)).rows[0].count);
 
   it('R-TR-1 R-TR-7 records three results and lists them newest first with a working cursor', async () => {
@@ -51,10 +52,10 @@ describe('ToolResults (e2e)', () => {
     expect(res.data!.recordToolResults.snapshots.map((s) => s.toolUseId)).toEqual(['toolu_hist_a', 'toolu_hist_b', 'toolu_hist_c']);
     for (const s of res.data!.recordToolResults.snapshots) expect(s.memId).toMatch(/^mem_[a-z2-7]{16}$/);
 
-    const page1 = await t.graphql<HistoryResult>(HISTORY, { c: conversationId, first: 2 }, alice.token);
+    const page1 = await gql<HistoryResult>(t, HISTORY, { c: conversationId, first: 2 }, alice.token);
     expect(page1.data!.toolResultHistory.edges.map((e) => e.node.toolUseId)).toEqual(['toolu_hist_c', 'toolu_hist_b']);
     expect(page1.data!.toolResultHistory.pageInfo.hasNextPage).toBe(true);
-    const page2 = await t.graphql<HistoryResult>(HISTORY, { c: conversationId, first: 2, after: page1.data!.toolResultHistory.pageInfo.endCursor }, alice.token);
+    const page2 = await gql<HistoryResult>(t, HISTORY, { c: conversationId, first: 2, after: page1.data!.toolResultHistory.pageInfo.endCursor }, alice.token);
     expect(page2.data!.toolResultHistory.edges.map((e) => e.node.toolUseId)).toEqual(['toolu_hist_a']);
     expect(page2.data!.toolResultHistory.pageInfo).toEqual({ hasNextPage: false, endCursor: page2.data!.toolResultHistory.edges[0].cursor });
   });
@@ -105,11 +106,11 @@ describe('ToolResults (e2e)', () => {
     const before = await Promise.all(['conversations', 'messages', 'message_tool_results'].map(countRows));
 
     const intoConversation = await record(bob, [toolResult(bob.spaceId, crypto.randomUUID()), toolResult(bob.spaceId, aliceConversation)]);
-    expect(intoConversation.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: `Conversation ${aliceConversation} was not found.` });
+    expect(expectErrorCode(intoConversation, 'NOT_FOUND').message).toBe(`Conversation ${aliceConversation} was not found.`);
     const intoMessage = await record(bob, [toolResult(bob.spaceId, crypto.randomUUID(), { messageId: aliceMessage })]);
-    expect(intoMessage.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: `Message ${aliceMessage} was not found.` });
+    expect(expectErrorCode(intoMessage, 'NOT_FOUND').message).toBe(`Message ${aliceMessage} was not found.`);
     const intoSpace = await record(bob, [toolResult(alice.spaceId, crypto.randomUUID())]);
-    expect(intoSpace.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: `Space ${alice.spaceId} was not found.` });
+    expect(expectErrorCode(intoSpace, 'NOT_FOUND').message).toBe(`Space ${alice.spaceId} was not found.`);
 
     const after = await Promise.all(['conversations', 'messages', 'message_tool_results'].map(countRows));
     expect(after).toEqual(before);
@@ -118,15 +119,14 @@ describe('ToolResults (e2e)', () => {
   it('R-TR-7 R-TN-5 another user\'s snapshot is null by id and never in their history', async () => {
     const conversationId = crypto.randomUUID();
     const mine = (await record(alice, [toolResult(alice.spaceId, conversationId)])).data!.recordToolResults.snapshots[0];
-    const byBob = await t.graphql<{ toolResult: unknown }>(`query($id: ID!) { toolResult(id: $id) { id } }`, { id: mine.id }, bob.token);
-    expect(byBob.errors).toBeUndefined();
-    expect(byBob.data!.toolResult).toBeNull();
-    const byAlice = await t.graphql<{ toolResult: { id: string } }>(`query($id: ID!) { toolResult(id: $id) { id } }`, { id: mine.id }, alice.token);
+    const byBob = await ok<{ toolResult: unknown }>(t, `query($id: ID!) { toolResult(id: $id) { id } }`, { id: mine.id }, bob.token);
+    expect(byBob.toolResult).toBeNull();
+    const byAlice = await gql<{ toolResult: { id: string } }>(t, `query($id: ID!) { toolResult(id: $id) { id } }`, { id: mine.id }, alice.token);
     expect(byAlice.data!.toolResult.id).toBe(mine.id);
 
-    const bobsHistory = await t.graphql<HistoryResult>(HISTORY, { first: 100 }, bob.token);
+    const bobsHistory = await gql<HistoryResult>(t, HISTORY, { first: 100 }, bob.token);
     expect(bobsHistory.data!.toolResultHistory.edges.map((e) => e.node.id)).not.toContain(mine.id);
-    const bobsView = await t.graphql<HistoryResult>(HISTORY, { c: conversationId, first: 100 }, bob.token);
+    const bobsView = await gql<HistoryResult>(t, HISTORY, { c: conversationId, first: 100 }, bob.token);
     expect(bobsView.data!.toolResultHistory.edges).toEqual([]);
   });
 
@@ -146,7 +146,7 @@ describe('ToolResults (e2e)', () => {
     expect(bigSnap.sizeChars).toBe(JSON.stringify(big).length);
     expect(textSnap.toolOutput).toBe(text);
     expect(textSnap.sizeChars).toBe(text.length);
-    const fetched = await t.graphql<{ toolResult: { toolOutput: unknown } }>(`query($id: ID!) { toolResult(id: $id) { toolOutput } }`, { id: textSnap.id }, alice.token);
+    const fetched = await gql<{ toolResult: { toolOutput: unknown } }>(t, `query($id: ID!) { toolResult(id: $id) { toolOutput } }`, { id: textSnap.id }, alice.token);
     expect(fetched.data!.toolResult.toolOutput).toBe(text);
     const stored = await t.sql.query(`select jsonb_typeof(tool_output) as kind from message_tool_results where id = $1`, [textSnap.id]);
     expect(stored.rows[0].kind).toBe('string');
@@ -156,25 +156,24 @@ describe('ToolResults (e2e)', () => {
     const before = await countRows('message_tool_results');
     const huge = { blob: 'x'.repeat(3 * 1024 * 1024) };
     const res = await record(alice, [toolResult(alice.spaceId, crypto.randomUUID()), toolResult(alice.spaceId, crypto.randomUUID(), { toolOutput: huge })]);
-    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'PAYLOAD_TOO_LARGE', field: 'input.1.toolOutput' } });
-    expect(res.errors?.[0].message).toContain('2 MiB');
+    expect(expectErrorCode(res, 'PAYLOAD_TOO_LARGE', { field: 'input.1.toolOutput' }).message).toContain('2 MiB');
     expect(await countRows('message_tool_results')).toBe(before);
   });
 
   it('R-TR-1 R-OP-5 more than 100 items, a bad id or a future createdAt is BAD_USER_INPUT with the field path', async () => {
     const conversationId = crypto.randomUUID();
     const tooMany = Array.from({ length: 101 }, () => toolResult(alice.spaceId, conversationId));
-    expect((await record(alice, tooMany)).errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'input' } });
+    expectErrorCode(await record(alice, tooMany), 'BAD_USER_INPUT', { field: 'input' });
     const badId = await record(alice, [toolResult(alice.spaceId, 'nope')]);
-    expect(badId.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'input.0.conversationId' } });
+    expectErrorCode(badId, 'BAD_USER_INPUT', { field: 'input.0.conversationId' });
     const future = await record(alice, [toolResult(alice.spaceId, conversationId, { createdAt: new Date(Date.now() + 3_600_000).toISOString() })]);
-    expect(future.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'input.0.createdAt' } });
+    expectErrorCode(future, 'BAD_USER_INPUT', { field: 'input.0.createdAt' });
     const ancient = await record(alice, [toolResult(alice.spaceId, conversationId, { createdAt: '2020-01-01T00:00:00Z' })]);
     expect(ancient.errors?.[0].message).toContain('180-day retention window');
-    const badPage = await t.graphql(HISTORY, { first: 101 }, alice.token);
-    expect(badPage.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'first' } });
-    const badCursor = await t.graphql(HISTORY, { first: 5, after: 'garbage' }, alice.token);
-    expect(badCursor.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'after' } });
+    const badPage = await gql(t, HISTORY, { first: 101 }, alice.token);
+    expectErrorCode(badPage, 'BAD_USER_INPUT', { field: 'first' });
+    const badCursor = await gql(t, HISTORY, { first: 5, after: 'garbage' }, alice.token);
+    expectErrorCode(badCursor, 'BAD_USER_INPUT', { field: 'after' });
   });
 
   it('R-TR-1 an import keeps its createdAt, and history filters by tool name and time', async () => {
@@ -184,9 +183,10 @@ describe('ToolResults (e2e)', () => {
       toolResult(alice.spaceId, conversationId, { toolName: 'query_kpi_trend', createdAt: at }),
       toolResult(alice.spaceId, conversationId, { toolName: 'query_site_data' }),
     ]);
-    const kpi = await t.graphql<HistoryResult>(HISTORY, { c: conversationId, tool: 'query_kpi_trend', first: 10 }, alice.token);
+    const kpi = await gql<HistoryResult>(t, HISTORY, { c: conversationId, tool: 'query_kpi_trend', first: 10 }, alice.token);
     expect(kpi.data!.toolResultHistory.edges).toHaveLength(1);
-    const old = await t.graphql<{ toolResultHistory: { edges: { node: { createdAt: string } }[] } }>(
+    const old = await gql<{ toolResultHistory: { edges: { node: { createdAt: string } }[] } }>(
+      t,
       `query($c: ID, $u: DateTime) { toolResultHistory(conversationId: $c, until: $u) { edges { node { createdAt } } } }`,
       { c: conversationId, u: new Date(Date.now() - 86_400_000).toISOString() },
       alice.token,
@@ -196,10 +196,10 @@ describe('ToolResults (e2e)', () => {
 
   it('R-TR-2 scopes: recording needs memory:write, reading needs memory:read', async () => {
     const reader = await identity(['memory:read'], { teamId: alice.teamId });
-    const res = await t.graphql(RECORD, { input: [toolResult(alice.spaceId, crypto.randomUUID())] }, reader.token);
-    expect(res.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const res = await gql(t, RECORD, { input: [toolResult(alice.spaceId, crypto.randomUUID())] }, reader.token);
+    expectErrorCode(res, 'FORBIDDEN');
     const writer = await identity(['memory:write']);
-    expect((await t.graphql(HISTORY, { first: 1 }, writer.token)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expectErrorCode(await gql(t, HISTORY, { first: 1 }, writer.token), 'FORBIDDEN');
   });
 
   it('R-TR-8 past 100 distinct tool names the metric reports the rest as other', async () => {

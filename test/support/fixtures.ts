@@ -1,3 +1,4 @@
+import { ok } from './graphql';
 import { identity, type TestApp, type TestIdentity } from './test-app';
 
 export interface SpaceMember extends TestIdentity {
@@ -7,10 +8,9 @@ export interface SpaceMember extends TestIdentity {
 /** A new team with an admin, one space, and a member of it holding the given scopes. */
 export async function memberOfNewSpace(t: TestApp, scopes = ['memory:read', 'memory:write']): Promise<SpaceMember> {
   const admin = await identity(['admin']);
-  const created = await t.graphql<{ createSpace: { id: string } }>(`mutation { createSpace(name: "space") { id } }`, {}, admin.token);
-  const spaceId = created.data!.createSpace.id;
+  const spaceId = (await ok<{ createSpace: { id: string } }>(t, `mutation { createSpace(name: "space") { id } }`, {}, admin.token)).createSpace.id;
   const member = await identity(scopes, { teamId: admin.teamId });
-  await t.graphql(`mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: spaceId, u: member.userId }, admin.token);
+  await ok(t, `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: spaceId, u: member.userId }, admin.token);
   return { ...member, spaceId };
 }
 

@@ -1,7 +1,6 @@
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Pool } from 'pg';
-import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
@@ -12,19 +11,12 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-000';
 
-export interface GraphqlResponse<T = Record<string, unknown>> {
-  status: number;
-  data?: T | null;
-  errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
-}
-
 export interface TestApp {
   readonly app: NestExpressApplication;
   readonly config: AppConfig;
   readonly database: TestDatabase;
   /** Direct SQL on the test file's database, for arranging rows and checking what was written. */
   readonly sql: Pool;
-  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphqlResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -61,12 +53,6 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     config,
     database,
     sql,
-    async graphql(query, variables, token) {
-      const req = request(app.getHttpServer()).post('/graphql').set('content-type', 'application/json');
-      if (token) req.set('authorization', `Bearer ${token}`);
-      const res = await req.send({ query, variables });
-      return { status: res.status, ...(res.body as object) };
-    },
     async close() {
       await app.close();
       await sql.end();
