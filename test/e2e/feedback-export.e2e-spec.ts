@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeQuery } from '../../src/recall-events/recall-event.rules';
 import { ok } from '../support/graphql';
+import { newMember, newSpace, setFlag } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -18,9 +19,6 @@ const CLI_TIMEOUT_MS = 60_000;
 const SCHEMA = 'recall-ledger.feedback-case.v1';
 const FEEDBACK_ID = /^fb_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const CREATE_SPACE = `mutation { createSpace(name: "export") { id } }`;
-const ADD_MEMBER = `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const SET_FLAG = `mutation($k: String!, $e: Boolean!) { setFeatureFlag(key: $k, enabled: $e) { key enabled } }`;
 const RECORD_EVENT = `mutation($input: RecallEventInput!) { recordRecallEvent(input: $input) { id } }`;
 const SUBMIT = `mutation($input: RecallFeedbackBatchInput!) {
   submitRecallFeedback(input: $input) { recordedCount feedbackEventIds error { failedIndex code message } }
@@ -104,10 +102,9 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
 
   async function newTeam(flags: string[]): Promise<{ admin: TestIdentity; member: TestIdentity; spaceId: string }> {
     const admin = await identity(['admin']);
-    const spaceId = (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
-    const member = await identity(['memory:read', 'memory:write', 'feedback:write'], { teamId: admin.teamId });
-    await ok(t, ADD_MEMBER, { s: spaceId, u: member.userId }, admin.token);
-    for (const k of flags) await ok(t, SET_FLAG, { k, e: true }, admin.token);
+    const spaceId = await newSpace(t, admin, 'export');
+    const member = await newMember(t, admin, [spaceId], ['memory:read', 'memory:write', 'feedback:write']);
+    for (const k of flags) await setFlag(t, admin, k, true);
     return { admin, member, spaceId };
   }
 

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { RECORD, toolResult, type SpaceMember } from '../support/fixtures';
 import { expectErrorCode, gql, type GraphqlResponse, ok } from '../support/graphql';
+import { BUMP, newMember, newSpace, REMOVE_MEMBER, RETIRE, SEAL, setFlag } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 /** Statements past this are cancelled: the lock test below turns a held row lock into a real database fault. */
@@ -37,13 +38,6 @@ const METRICS = `query($filter: FeedbackEventFilter, $groupBy: FeedbackMetricsGr
 }`;
 const RECORD_EVENT = `mutation($input: RecallEventInput!) { recordRecallEvent(input: $input) { id spaceGeneration results { type id rank } } }`;
 const RECALL = `query($s: ID!, $q: String!) { recallMemory(spaceId: $s, query: $q) { recallEventId results { ref { type id rank } } } }`;
-const CREATE_SPACE = `mutation { createSpace(name: "feedback") { id } }`;
-const ADD_MEMBER = `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const REMOVE_MEMBER = `mutation($s: ID!, $u: ID!) { removeSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const BUMP = `mutation($s: ID!) { bumpSpaceGeneration(spaceId: $s) { generation } }`;
-const SEAL = `mutation($s: ID!) { sealSpace(spaceId: $s) { status } }`;
-const RETIRE = `mutation($s: ID!) { retireSpace(spaceId: $s) { status } }`;
-const SET_FLAG = `mutation($k: String!, $e: Boolean!) { setFeatureFlag(key: $k, enabled: $e) { key enabled } }`;
 
 type Quality = 'LOW' | 'MEDIUM' | 'HIGH';
 interface Ref {
@@ -148,27 +142,15 @@ describe('Recall feedback (e2e)', () => {
     await t.close();
   });
 
-  async function newSpace(admin: TestIdentity): Promise<string> {
-    return (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
-  }
-
-  async function join(admin: TestIdentity, spaceIds: string[], scopes = FEEDBACK_SCOPES, who?: TestIdentity): Promise<TestIdentity> {
-    const member = who ?? (await identity(scopes, { teamId: admin.teamId }));
-    for (const s of spaceIds) await ok(t, ADD_MEMBER, { s, u: member.userId }, admin.token);
-    return member;
-  }
-
   /** A new team with `spaceCount` spaces, a member of all of them, and feedback enabled. */
   async function newTeam(spaceCount = 1, { enabled = true } = {}): Promise<Team> {
     const admin = await identity(['admin']);
     const spaces: string[] = [];
-    for (let i = 0; i < spaceCount; i += 1) spaces.push(await newSpace(admin));
-    const member = await join(admin, spaces);
-    if (enabled) await setFlag(admin, true);
+    for (let i = 0; i < spaceCount; i += 1) spaces.push(await newSpace(t, admin, 'feedback'));
+    const member = await newMember(t, admin, spaces, FEEDBACK_SCOPES);
+    if (enabled) await setFlag(t, admin, FLAG, true);
     return { admin, member: { ...member, spaceId: spaces[0] }, spaces };
   }
-
-  const setFlag = (admin: TestIdentity, enabled: boolean) => ok(t, SET_FLAG, { k: FLAG, e: enabled }, admin.token);
 
   /** An external recall event (recordRecallEvent) in a space of the member's. */
   async function recallEvent(who: TestIdentity, input: RecallEventInput): Promise<string> {
@@ -303,7 +285,7 @@ describe('Recall feedback (e2e)', () => {
 
     it('R-FB-7 profileId is whose recall it was and actorId who judged it (another member of the space)', async () => {
       const { admin, member } = await newTeam();
-      const colleague = await join(admin, [member.spaceId]);
+      const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
       const recallEventId = await recallEvent(member, { spaceId: member.spaceId });
       const [id] = (await submitOk(colleague, [fine(recallEventId)])).feedbackEventIds;
       const event = (await ok<{ feedbackEvent: { profileId: string; actorId: string } }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent;
@@ -578,7 +560,7 @@ describe('Recall feedback (e2e)', () => {
 
     it('R-FB-5 the same clientFeedbackId twice in a batch records once; another actor\'s same id is its own', async () => {
       const { admin, member } = await newTeam();
-      const colleague = await join(admin, [member.spaceId]);
+      const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
       const [a, b] = await recallEvents(member, member.spaceId, 2);
       const twice = await submitOk(member, [fine(a, { clientFeedbackId: 'dup' }), fine(b, { clientFeedbackId: 'dup' })]);
       expect(twice.error).toBeNull();
@@ -600,11 +582,11 @@ describe('Recall feedback (e2e)', () => {
       expect(off.data?.submitRecallFeedback ?? null).toBeNull();
       expect(await teamRows(member.teamId)).toBe(0);
 
-      await setFlag(admin, true);
+      await setFlag(t, admin, FLAG, true);
       const recorded = await submitOk(member, [fine(a)]);
       expect(recorded.recordedCount).toBe(1);
 
-      await setFlag(admin, false);
+      await setFlag(t, admin, FLAG, false);
       expectErrorCode(await submit(member, [fine(b)]), 'FEATURE_DISABLED');
       expect(await teamRows(member.teamId)).toBe(1);
       // Still inspectable by the admin.
@@ -614,7 +596,7 @@ describe('Recall feedback (e2e)', () => {
     it('R-FB-1 R-TN-2 a token without feedback:write is FORBIDDEN, even an admin\'s or a memory:write member\'s', async () => {
       const { admin, member } = await newTeam();
       const [a] = await recallEvents(member, member.spaceId, 1);
-      const writer = await join(admin, [member.spaceId], ['memory:read', 'memory:write']);
+      const writer = await newMember(t, admin, [member.spaceId], ['memory:read', 'memory:write']);
       for (const who of [writer, admin]) {
         const res = await submit(who, [fine(a)]);
         expectErrorCode(res, 'FORBIDDEN');
@@ -934,9 +916,9 @@ describe('Recall feedback (e2e)', () => {
       // rejected: the first item fails
       await submitOk(member, [fine(recalls[3], { missingContext: true })]);
       // disabled
-      await setFlag(admin, false);
+      await setFlag(t, admin, FLAG, false);
       await submit(member, [fine(recalls[3])]);
-      await setFlag(admin, true);
+      await setFlag(t, admin, FLAG, true);
 
       const after = await scrape();
       const delta = (name: string, labels = '') => value(after, name, labels) - value(before, name, labels);

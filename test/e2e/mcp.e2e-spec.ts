@@ -13,12 +13,12 @@ import { countTokens } from '../../src/common/text/tokenizer';
 import { PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
 import { RECORD, toolResult } from '../support/fixtures';
 import { ok } from '../support/graphql';
+import { newMember, newSpace, setFlag } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
 const READ_TOOLS = ['previously_fetched', 'recall_memory', 'recall_prior_tool_result', 'recall_tool_result'];
 const FEEDBACK_TOOL = 'submit_recall_session_feedback';
-const SET_FLAG = `mutation($k: String!, $e: Boolean!) { setFeatureFlag(key: $k, enabled: $e) { key enabled } }`;
 const RECALL_EVENT_ID = /rec_[0-9A-HJKMNP-TV-Z]{26}/;
 const FEEDBACK_EVENT_ID = /fb_[0-9A-HJKMNP-TV-Z]{26}/;
 
@@ -41,16 +41,14 @@ const clients: Client[] = [];
 /** A new team with one space, its admin, and a member holding `scopes`; feedback on or off. */
 async function newTeam(feedback: boolean, scopes = ALL_SCOPES): Promise<Team> {
   const admin = await identity(['admin']);
-  const spaceId = (await ok<{ createSpace: { id: string } }>(t, `mutation { createSpace(name: "mcp") { id } }`, {}, admin.token)).createSpace.id;
+  const spaceId = await newSpace(t, admin, 'mcp');
   const member = await memberOf({ admin, spaceId }, scopes);
-  await ok(t, SET_FLAG, { k: 'recall_feedback_enabled', e: feedback }, admin.token);
+  await setFlag(t, admin, 'recall_feedback_enabled', feedback);
   return { admin, spaceId, member };
 }
 
-async function memberOf(team: Pick<Team, 'admin' | 'spaceId'>, scopes: string[]): Promise<TestIdentity> {
-  const member = await identity(scopes, { teamId: team.admin.teamId });
-  await ok(t, `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: team.spaceId, u: member.userId }, team.admin.token);
-  return member;
+function memberOf(team: Pick<Team, 'admin' | 'spaceId'>, scopes: string[]): Promise<TestIdentity> {
+  return newMember(t, team.admin, [team.spaceId], scopes);
 }
 
 /** Records one tool result through GraphQL, as an agent backend would. */
@@ -114,7 +112,7 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(item.required.sort()).toEqual(['recall_event_id', 'used']);
 
     // The flag is read per request: turning it off removes the tool from the next listing.
-    await ok(t, SET_FLAG, { k: 'recall_feedback_enabled', e: false }, on.admin.token);
+    await setFlag(t, on.admin, 'recall_feedback_enabled', false);
     const relisted = await (await connect(on.member.token)).listTools();
     expect(relisted.tools.map((tool) => tool.name)).not.toContain(FEEDBACK_TOOL);
   });

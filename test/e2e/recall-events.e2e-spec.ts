@@ -7,6 +7,7 @@ import { createHash, randomInt } from 'node:crypto';
 import request from 'supertest';
 import { RECORD, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
 import { expectErrorCode, gql, ok } from '../support/graphql';
+import { addMember, BUMP, newMember, newSpace, SEAL, setFlag } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const EVENT_ID = /^rec_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -30,11 +31,6 @@ const EVENT_FIELDS = `id teamId profileId spaceId spaceGeneration queryFingerpri
   searchFreshness degradedBranches results { type id rank } semanticGroups authoredAlternatives clarificationOutcome source createdAt`;
 const EVENT = `query($id: ID!) { recallEvent(id: $id) { ${EVENT_FIELDS} } }`;
 const RECORD_EVENT = `mutation($input: RecallEventInput!) { recordRecallEvent(input: $input) { ${EVENT_FIELDS} } }`;
-const CREATE_SPACE = `mutation { createSpace(name: "recall-events") { id } }`;
-const ADD_MEMBER = `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const BUMP = `mutation($s: ID!) { bumpSpaceGeneration(spaceId: $s) { generation } }`;
-const SEAL = `mutation($s: ID!) { sealSpace(spaceId: $s) { status } }`;
-const SET_FLAG = `mutation($k: String!, $e: Boolean!) { setFeatureFlag(key: $k, enabled: $e) { key enabled } }`;
 
 interface Ref {
   type: string;
@@ -105,19 +101,13 @@ describe('Recall search and recall events (e2e)', () => {
     await t.close();
   });
 
-  async function newSpace(admin: TestIdentity): Promise<string> {
-    return (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
-  }
-
   async function join(admin: TestIdentity, spaceId: string, scopes = ['memory:read', 'memory:write']): Promise<SpaceMember> {
-    const who = await identity(scopes, { teamId: admin.teamId });
-    await ok(t, ADD_MEMBER, { s: spaceId, u: who.userId }, admin.token);
-    return { ...who, spaceId };
+    return { ...(await newMember(t, admin, [spaceId], scopes)), spaceId };
   }
 
   async function newTeam(): Promise<Team> {
     const admin = await identity(['admin']);
-    const spaceId = await newSpace(admin);
+    const spaceId = await newSpace(t, admin, 'recall-events');
     return { admin, member: await join(admin, spaceId) };
   }
 
@@ -133,7 +123,6 @@ describe('Recall search and recall events (e2e)', () => {
   async function eventOf(who: TestIdentity, id: string): Promise<RecallEvent | null> {
     return (await ok<{ recallEvent: RecallEvent | null }>(t, EVENT, { id }, who.token)).recallEvent;
   }
-  const setFlag = (admin: TestIdentity, k: string, e: boolean) => ok(t, SET_FLAG, { k, e }, admin.token);
   const eventRows = async (where: string, params: unknown[]) => Number((await t.sql.query(`select count(*) from recall_events where ${where}`, params)).rows[0].count);
   const degradedCount = async () => {
     const text = (await request(t.app.getHttpServer()).get('/metrics')).text;
@@ -305,7 +294,7 @@ describe('Recall search and recall events (e2e)', () => {
       const colleague = await join(admin, member.spaceId, ['memory:read']);
       expect(await eventOf(colleague, res.recallEventId)).toBeNull();
       const otherAdmin = await identity(['admin']);
-      await newSpace(otherAdmin);
+      await newSpace(t, otherAdmin, 'recall-events');
       expect(await eventOf(otherAdmin, res.recallEventId)).toBeNull();
       const otherReader = (await newTeam()).member;
       expect(await eventOf(otherReader, res.recallEventId)).toBeNull();
@@ -326,13 +315,13 @@ describe('Recall search and recall events (e2e)', () => {
       const c = crypto.randomUUID();
       await record(member, [toolResult(member.spaceId, c, { toolOutput: { note: word } }), toolResult(member.spaceId, c, { toolName: 'query_kpi_trend' })]);
 
-      await setFlag(admin, 'recall_feedback_enabled', false);
+      await setFlag(t, admin, 'recall_feedback_enabled', false);
       const off = await recallOk(member, { s: member.spaceId, q: word });
       expect(off).toMatchObject({ suggestedActions: [], degradations: [] });
       const offBlock = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, member.token)).recallBlock;
       expect(offBlock).toMatchObject({ recallEventId: expect.stringMatching(EVENT_ID), suggestedActions: [], degradations: [] });
 
-      await setFlag(admin, 'recall_feedback_enabled', true);
+      await setFlag(t, admin, 'recall_feedback_enabled', true);
       const on = await recallOk(member, { s: member.spaceId, q: word });
       expect(on.recallEventId).toMatch(EVENT_ID);
       expect(on.suggestedActions).toEqual([{ action: SUBMIT, recallEventId: on.recallEventId }]);
@@ -364,7 +353,7 @@ describe('Recall search and recall events (e2e)', () => {
       expect(await queryText(plain.recallEventId)).toEqual({ query_text: null, query_fingerprint: sha256(`${word} report`) });
       expect(await eventOf(member, plain.recallEventId)).toMatchObject({ queryText: null, queryFingerprint: sha256(`${word} report`) });
 
-      await setFlag(admin, 'recall_query_text_enabled', true);
+      await setFlag(t, admin, 'recall_query_text_enabled', true);
       const opted = await recallOk(member, { s: member.spaceId, q: `${word} Report` });
       expect(await queryText(opted.recallEventId)).toEqual({ query_text: `${word} Report`, query_fingerprint: sha256(`${word} report`) });
       expect(await eventOf(member, opted.recallEventId)).toMatchObject({ queryText: `${word} Report` });
@@ -388,7 +377,7 @@ describe('Recall search and recall events (e2e)', () => {
   describe('when recall events cannot be stored', () => {
     it('R-RC-10 recallMemory and recallBlock answer degraded, without a suggestion; once storing works again events are stored', async () => {
       const { admin, member } = await newTeam();
-      await setFlag(admin, 'recall_feedback_enabled', true);
+      await setFlag(t, admin, 'recall_feedback_enabled', true);
       const word = uniqueWord('down');
       const c = crypto.randomUUID();
       const [snap] = await record(member, [toolResult(member.spaceId, c, { toolOutput: { note: word } })]);
@@ -433,8 +422,8 @@ describe('Recall search and recall events (e2e)', () => {
     it('R-TN-5 R-RC-8 only the actor\'s own snapshot in the space comes back: not another team\'s, another user\'s, or another space\'s', async () => {
       const { admin, member: alice } = await newTeam();
       const bob = await join(admin, alice.spaceId);
-      const otherSpace = await newSpace(admin);
-      await ok(t, ADD_MEMBER, { s: otherSpace, u: alice.userId }, admin.token);
+      const otherSpace = await newSpace(t, admin, 'recall-events');
+      await addMember(t, admin, otherSpace, alice.userId);
       const mallory = (await newTeam()).member;
       const word = uniqueWord('idor');
       const out = { toolOutput: { note: word } };
@@ -457,12 +446,12 @@ describe('Recall search and recall events (e2e)', () => {
     it('R-TN-5 recallMemory and recordRecallEvent into a space outside the allowed set are NOT_FOUND and store nothing; another team\'s event is null', async () => {
       const { admin, member: alice } = await newTeam();
       const mallory = (await newTeam()).member;
-      const sealed = await newSpace(admin);
-      await ok(t, ADD_MEMBER, { s: sealed, u: alice.userId }, admin.token);
+      const sealed = await newSpace(t, admin, 'recall-events');
+      await addMember(t, admin, sealed, alice.userId);
       const word = uniqueWord('seal');
       await record(alice, [toolResult(sealed, crypto.randomUUID(), { toolOutput: { note: word } })]);
       await ok(t, SEAL, { s: sealed }, admin.token);
-      const notMember = await newSpace(admin);
+      const notMember = await newSpace(t, admin, 'recall-events');
       const before = await eventRows('team_id = any($1)', [[alice.teamId, mallory.teamId]]);
 
       for (const s of [mallory.spaceId, sealed, notMember, crypto.randomUUID()]) {
@@ -531,7 +520,7 @@ describe('Recall search and recall events (e2e)', () => {
       expect(await eventOf(admin, stored.id)).toEqual(stored);
       expect((await t.sql.query('select source, results from recall_events where id = $1', [stored.id])).rows[0]).toEqual({ source: 'EXTERNAL', results });
 
-      await setFlag(admin, 'recall_query_text_enabled', true);
+      await setFlag(t, admin, 'recall_query_text_enabled', true);
       const withText = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input: { ...input, results: [] } }, member.token)).recordRecallEvent;
       expect(withText).toMatchObject({ queryText: input.query, results: [], source: 'EXTERNAL' });
 

@@ -13,14 +13,12 @@ import { createRootLogger } from '../../src/observability/logger';
 import { SWEEP_LEASE } from '../../src/retention/retention.repository';
 import { RECORD, toolResult, type SpaceMember } from '../support/fixtures';
 import { expectErrorCode, gql, type GraphqlTarget, ok } from '../support/graphql';
+import { newMember, newSpace, setFlag } from '../support/tenancy';
 import { createTestApp, identity, TEST_JWT_SECRET, type TestApp, type TestIdentity } from '../support/test-app';
 import { HANDLE_COLUMNS, handleColumns } from '../support/tool-results-service';
 
 const SWEEP = `mutation { runRetentionSweep { skipped deleted { table count } durationMs } }`;
 const DELETE_USER = `mutation($u: ID!) { deleteUserData(userId: $u) { userId deleted { table count } } }`;
-const CREATE_SPACE = `mutation { createSpace(name: "retention") { id } }`;
-const ADD_MEMBER = `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const SET_FLAG = `mutation($k: String!, $e: Boolean!) { setFeatureFlag(key: $k, enabled: $e) { key enabled } }`;
 const RECORD_EVENT = `mutation($input: RecallEventInput!) { recordRecallEvent(input: $input) { id } }`;
 const RECALL = `query($s: ID!, $q: String!) { recallMemory(spaceId: $s, query: $q) { recallEventId results { ref { type id rank } } } }`;
 const SUBMIT = `mutation($input: RecallFeedbackBatchInput!) { submitRecallFeedback(input: $input) { recordedCount feedbackEventIds error { code message } } }`;
@@ -73,15 +71,11 @@ describe('Retention and deletion (e2e)', () => {
 
   async function newTeam(): Promise<Team> {
     const admin = await identity(['admin']);
-    const spaceId = (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
-    const member = async (): Promise<SpaceMember> => {
-      const who = await identity(FEEDBACK_SCOPES, { teamId: admin.teamId });
-      await ok(t, ADD_MEMBER, { s: spaceId, u: who.userId }, admin.token);
-      return { ...who, spaceId };
-    };
+    const spaceId = await newSpace(t, admin, 'retention');
+    const member = async (): Promise<SpaceMember> => ({ ...(await newMember(t, admin, [spaceId], FEEDBACK_SCOPES)), spaceId });
     const alice = await member();
     const bob = await member();
-    await ok(t, SET_FLAG, { k: 'recall_feedback_enabled', e: true }, admin.token);
+    await setFlag(t, admin, 'recall_feedback_enabled', true);
     return { admin, alice, bob };
   }
 

@@ -13,6 +13,7 @@
 import { notFoundText } from '../../src/ledger/keyed-slice';
 import { memberOfNewSpace, toolResult, type SpaceMember } from '../support/fixtures';
 import { expectErrorCode, gql, ok } from '../support/graphql';
+import { newMember, newSpace, REMOVE_MEMBER, RETIRE, SEAL } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const OUTPUT = { items: [{ price: 1 }] };
@@ -22,11 +23,6 @@ const RECORD = `mutation($input: [ToolResultInput!]!) {
   recordToolResults(input: $input) { createdCount duplicateCount snapshots { id memId handle { stub } } }
 }`;
 const COMPACT = `mutation($input: CompactMessagesInput!) { compactMessages(input: $input) { compactedCount handles { memId toolCallId stub } } }`;
-const CREATE_SPACE = `mutation { createSpace(name: "scoping") { id } }`;
-const ADD_MEMBER = `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const REMOVE_MEMBER = `mutation($s: ID!, $u: ID!) { removeSpaceMember(spaceId: $s, userId: $u) { id } }`;
-const SEAL = `mutation($s: ID!) { sealSpace(spaceId: $s) { id } }`;
-const RETIRE = `mutation($s: ID!) { retireSpace(spaceId: $s) { id } }`;
 const TOOL_RESULT = `query($id: ID!) { toolResult(id: $id) { id } }`;
 const HISTORY = `query($c: ID) { toolResultHistory(conversationId: $c, first: 100) { edges { node { id } } } }`;
 const PRIOR = `query($c: ID) { priorToolResults(conversationId: $c, limit: 100) { id } }`;
@@ -73,10 +69,8 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
 
   async function newWorld(): Promise<World> {
     const admin = await identity(['admin']);
-    const createSpace = async () => (await ok<{ createSpace: { id: string } }>(t, CREATE_SPACE, {}, admin.token)).createSpace.id;
-    const [space, spare] = [await createSpace(), await createSpace()];
-    const owner = await identity(READ_WRITE, { teamId: admin.teamId });
-    for (const s of [space, spare]) await ok(t, ADD_MEMBER, { s, u: owner.userId }, admin.token);
+    const [space, spare] = [await newSpace(t, admin, 'scoping'), await newSpace(t, admin, 'scoping')];
+    const owner = await newMember(t, admin, [space, spare], READ_WRITE);
     return { admin, owner: { ...owner, spaceId: space }, spare };
   }
 
@@ -170,8 +164,7 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       name: 'another member of the same space reads',
       ownerReads: false,
       apply: async (w) => {
-        const peer = await identity(READ_WRITE, { teamId: w.admin.teamId });
-        await ok(t, ADD_MEMBER, { s: w.owner.spaceId, u: peer.userId }, w.admin.token);
+        const peer = await newMember(t, w.admin, [w.owner.spaceId], READ_WRITE);
         return { ...peer, spaceId: w.owner.spaceId };
       },
     },

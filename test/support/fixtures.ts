@@ -1,4 +1,4 @@
-import { ok } from './graphql';
+import { newMember, newSpace } from './tenancy';
 import { identity, type TestApp, type TestIdentity } from './test-app';
 
 export interface SpaceMember extends TestIdentity {
@@ -8,10 +8,8 @@ export interface SpaceMember extends TestIdentity {
 /** A new team with an admin, one space, and a member of it holding the given scopes. */
 export async function memberOfNewSpace(t: TestApp, scopes = ['memory:read', 'memory:write']): Promise<SpaceMember> {
   const admin = await identity(['admin']);
-  const spaceId = (await ok<{ createSpace: { id: string } }>(t, `mutation { createSpace(name: "space") { id } }`, {}, admin.token)).createSpace.id;
-  const member = await identity(scopes, { teamId: admin.teamId });
-  await ok(t, `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`, { s: spaceId, u: member.userId }, admin.token);
-  return { ...member, spaceId };
+  const spaceId = await newSpace(t, admin);
+  return { ...(await newMember(t, admin, [spaceId], scopes)), spaceId };
 }
 
 export interface ToolResultInputShape {
