@@ -25,10 +25,9 @@ export interface TestAppOptions {
   connect?: (databaseUrl: string, config: AppConfig) => Promise<string>;
 }
 
-/** The whole service (same HTTP stack as `npm start`) on a fresh database cloned from the template. */
-export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const config = loadConfig({
+/** The configuration every test instance of the service runs with, `env` on top. */
+function testAppConfig(env: Record<string, string>): AppConfig {
+  return loadConfig({
     NODE_ENV: 'test',
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     FEATURE_FLAG_CACHE_TTL_MS: '0',
@@ -37,11 +36,23 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });
-  const serviceUrl = options.connect ? await options.connect(database.url, config) : database.url;
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, serviceUrl)] }).compile();
+}
+
+/** The service's HTTP stack, as `npm start` builds it, on `databaseUrl`. */
+async function startApp(config: AppConfig, databaseUrl: string): Promise<NestExpressApplication> {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, databaseUrl)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bufferLogs: true });
   configureApp(app, config, createRootLogger(config.logLevel));
   await app.init();
+  return app;
+}
+
+/** The whole service (same HTTP stack as `npm start`) on a fresh database cloned from the template. */
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testAppConfig(env);
+  const serviceUrl = options.connect ? await options.connect(database.url, config) : database.url;
+  const app = await startApp(config, serviceUrl);
   const sql = new Pool({ connectionString: database.url, max: 4 });
   // The server may end an idle connection of this pool (a test terminating backends, the database
   // being dropped with force); the pool drops it and opens another. Unheard, the error would crash
@@ -59,6 +70,17 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       await database.drop();
     },
   };
+}
+
+export interface Replica {
+  readonly app: NestExpressApplication;
+  close(): Promise<void>;
+}
+
+/** Another instance of the service on `t`'s database, as a second replica would be; `env` as for createTestApp. */
+export async function createReplica(t: TestApp, env: Record<string, string> = {}): Promise<Replica> {
+  const app = await startApp(testAppConfig(env), t.database.url);
+  return { app, close: () => app.close() };
 }
 
 export interface TestIdentity {
