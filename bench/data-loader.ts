@@ -53,7 +53,7 @@ async function settleVisibilityMap(client: Client): Promise<{ first: number; las
 }
 
 /** Ids only: what the ops need to address an already loaded data set. */
-export function describeDataSet(size: DataSetSize): DataSet {
+function describeDataSet(size: DataSetSize): DataSet {
   const userIds = Array.from({ length: size.users }, (_, i) => seededUuid(`user:${i}`));
   return {
     ...size,

@@ -147,7 +147,7 @@ export async function startService(teardown: Teardown, databaseUrl: string, data
   };
 }
 
-export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

@@ -21,7 +21,7 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-export interface SelfTime {
+interface SelfTime {
   name: string;
   ms: number;
 }
@@ -46,7 +46,7 @@ const GROUPS: [RegExp, string][] = [
 ];
 
 /** The package a script belongs to: ours (src/), a node_modules package (grouped), node's own, or V8's pseudo-frames. */
-export function packageOf(url: string, functionName: string): string {
+function packageOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : 'node (native)';
   const modules = url.lastIndexOf('/node_modules/');
   if (modules >= 0) {

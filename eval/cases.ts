@@ -37,7 +37,7 @@ export interface EvalSnapshot {
   facts: readonly RegExp[];
 }
 
-export interface ChatTurn {
+interface ChatTurn {
   role: 'user' | 'assistant';
   content: string;
 }
@@ -79,7 +79,7 @@ export interface CitationCase extends CaseBase {
 
 export type EvalCase = AsOfDateCase | RoutingCase | CitationCase;
 
-export const EVAL_TODAY = '2026-05-15';
+const EVAL_TODAY = '2026-05-15';
 
 function snapshot(
   fields: Omit<EvalSnapshot, 'summary' | 'createdAt'> & { createdAt: string },
@@ -92,7 +92,7 @@ function snapshot(
 }
 
 /** Seven days before EVAL_TODAY, like the eval-1 golden set of the design. */
-export const PLANS_SNAPSHOT = snapshot({
+const PLANS_SNAPSHOT = snapshot({
   id: 'snap-plans',
   memId: 'mem_evalplansaaaaaaa',
   toolName: 'query_site_data',
@@ -110,7 +110,7 @@ export const PLANS_SNAPSHOT = snapshot({
   facts: [/\bStarter Pack\b/i, /\b(?:5|five) (?:membership )?plans\b/i, /\bPro (?:Monthly|Annual)\b/i],
 });
 
-export const TREND_SNAPSHOT = snapshot({
+const TREND_SNAPSHOT = snapshot({
   id: 'snap-trend',
   memId: 'mem_evaltrendaaaaaaa',
   toolName: 'query_kpi_trend',
@@ -132,7 +132,7 @@ export const TREND_SNAPSHOT = snapshot({
   facts: [/\+?\b12 ?%|\b12 percent\b/i, /\b(?:7|seven)[- ]weeks?\b/i, /\bfrom 50 to 56\b|\b50 to 56\b/i],
 });
 
-export const MEMBERS_SNAPSHOT = snapshot({
+const MEMBERS_SNAPSHOT = snapshot({
   id: 'snap-members',
   memId: 'mem_evalmembersaaaaa',
   toolName: 'query_site_data',
@@ -154,16 +154,16 @@ export const MEMBERS_SNAPSHOT = snapshot({
 });
 
 /** Newest first, as the service loads them (K = 5 most recent; this conversation has three). */
-export const CONVERSATION_SNAPSHOTS: readonly EvalSnapshot[] = [MEMBERS_SNAPSHOT, TREND_SNAPSHOT, PLANS_SNAPSHOT];
+const CONVERSATION_SNAPSHOTS: readonly EvalSnapshot[] = [MEMBERS_SNAPSHOT, TREND_SNAPSHOT, PLANS_SNAPSHOT];
 
-export const BASE_SYSTEM_PROMPT = [
+const BASE_SYSTEM_PROMPT = [
   "You are the data assistant of a membership business. You answer the owner's questions about members,",
   'plans and KPIs, and use the tools when you need data.',
   `Today's date is ${EVAL_TODAY}.`,
 ].join('\n');
 
 /** The block through the production renderer, under the production budget and tokenizer. */
-export function renderCaseBlock(snapshots: readonly EvalSnapshot[]): RenderedBlock {
+function renderCaseBlock(snapshots: readonly EvalSnapshot[]): RenderedBlock {
   return renderPreviouslyFetchedBlock(
     snapshots.map((s) => ({
       id: s.id,
@@ -178,7 +178,7 @@ export function renderCaseBlock(snapshots: readonly EvalSnapshot[]): RenderedBlo
 }
 
 /** The host appends the block (which has no trailing newline) after its own prompt. */
-export function composeSystemPrompt(block: RenderedBlock): string {
+function composeSystemPrompt(block: RenderedBlock): string {
   return block.text === '' ? BASE_SYSTEM_PROMPT : `${BASE_SYSTEM_PROMPT}\n\n${block.text}`;
 }
 

@@ -23,7 +23,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
  * May 8, May 8th, 2026, 8 May 2026, Friday, May 8, 5/8/2026. Another year right after the day
  * is not a mention of it.
  */
-export function dateMentionSource(date: Date): string {
+function dateMentionSource(date: Date): string {
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth() + 1;
   const day = date.getUTCDate();
@@ -51,7 +51,7 @@ export function asOfDatePattern(date: Date): RegExp {
 }
 
 /** Wording that presents a figure as the state of things now. */
-export const LIVE_CLAIM = /\b(?:currently|right now|at the moment|at present|as of (?:today|now|this moment)|today|these days)\b/i;
+const LIVE_CLAIM = /\b(?:currently|right now|at the moment|at present|as of (?:today|now|this moment)|today|these days)\b/i;
 
 /** A clause that negates, doubts or offers to check ("may differ today", "I can fetch it right now"). */
 const HEDGE = /\b(?:not|no longer|may|might|could|can|if|whether|want|would|should|check|fetch|pull|refresh|confirm|verify|differ|changed?)\b|n't\b/i;
@@ -64,7 +64,7 @@ export function claimsLive(sentence: string): boolean {
 }
 
 /** Sentences (and list items), so a date or a live claim is judged next to the figure it qualifies. */
-export function sentencesOf(text: string): string[] {
+function sentencesOf(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())
@@ -108,7 +108,7 @@ export const gradeAsOfDate: Grader = (testCase, transcript) => {
  * (a recall tool, or the block's facts in the text) and the data tool is not called; a
  * question about now passes only when the data tool is called.
  */
-export const gradeRouting: Grader = (testCase, transcript) => {
+const gradeRouting: Grader = (testCase, transcript) => {
   const c = expectEval<RoutingCase>(testCase, 'routing');
   const names = calledNames(transcript);
   const fresh = names.includes(c.freshTool.name);
@@ -130,7 +130,7 @@ export const gradeRouting: Grader = (testCase, transcript) => {
  * snapshot whose facts it uses it must name that snapshot's date (created_at, not a date inside
  * the data) and its tool name.
  */
-export const gradeCitation: Grader = (testCase, transcript) => {
+const gradeCitation: Grader = (testCase, transcript) => {
   const c = expectEval<CitationCase>(testCase, 'citation');
   const text = transcriptText(transcript);
   const used = usedSnapshots(c, text);

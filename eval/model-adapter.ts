@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EvalCase } from './cases';
 import { answerRecallCall } from './recall-stand-in';
 import { RECALL_TOOL_NAMES } from './tool-definitions';
-import { RecordedTranscript, Transcript, TranscriptBlock, TranscriptMessage, Verdict } from './transcript';
+import { RecordedTranscript, Transcript, TranscriptBlock, TranscriptMessage } from './transcript';
 
 /** Answers an eval case: one conversation turn of a model, as a transcript. */
 export interface ModelAdapter {
@@ -15,7 +15,7 @@ export interface ModelAdapter {
 }
 
 export const ANTHROPIC_MESSAGES_URL = 'https://api.anthropic.com/v1/messages';
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 export const DEFAULT_EVAL_MODEL = 'claude-sonnet-4-5';
 const MAX_TOKENS = 1024;
 /** Model calls per case: the first answer, plus up to two rounds of recall results fed back. */
@@ -110,7 +110,7 @@ export class AnthropicAdapter implements ModelAdapter {
 }
 
 /** The text and tool_use blocks of a Messages API reply (other block kinds are not graded). */
-export function parseMessageResponse(body: unknown): { content: TranscriptBlock[]; stopReason: string | null } {
+function parseMessageResponse(body: unknown): { content: TranscriptBlock[]; stopReason: string | null } {
   if (!isObject(body) || !Array.isArray(body.content)) throw new Error('Anthropic Messages API reply has no content array');
   const content: TranscriptBlock[] = [];
   for (const block of body.content) {
@@ -123,7 +123,7 @@ export function parseMessageResponse(body: unknown): { content: TranscriptBlock[
   return { content, stopReason: typeof body.stop_reason === 'string' ? body.stop_reason : null };
 }
 
-export const RECORDED_TRANSCRIPTS_DIR = join(__dirname, 'transcripts');
+const RECORDED_TRANSCRIPTS_DIR = join(__dirname, 'transcripts');
 
 /**
  * Replays the transcripts shipped under eval/transcripts: known-good and known-bad answers,
@@ -151,15 +151,15 @@ export class RecordedAdapter implements ModelAdapter {
     return first;
   }
 
-  async respondAll(testCase: EvalCase): Promise<RecordedTranscript[]> {
+  respondAll(testCase: EvalCase): Promise<RecordedTranscript[]> {
     const recorded = this.byCase.get(testCase.id) ?? [];
-    if (recorded.length === 0) throw new Error(`no recorded transcript for eval case ${testCase.id}`);
-    return recorded;
+    if (recorded.length === 0) return Promise.reject(new Error(`no recorded transcript for eval case ${testCase.id}`));
+    return Promise.resolve(recorded);
   }
 }
 
 /** Checks a recorded transcript's shape, naming the file when it is wrong. */
-export function parseRecordedTranscript(json: unknown, file: string): RecordedTranscript {
+function parseRecordedTranscript(json: unknown, file: string): RecordedTranscript {
   const problem = (what: string) => new Error(`eval/transcripts/${file}: ${what}`);
   if (!isObject(json)) throw problem('not a JSON object');
   for (const key of ['caseId', 'label', 'why', 'model'] as const) {
@@ -173,7 +173,7 @@ export function parseRecordedTranscript(json: unknown, file: string): RecordedTr
     source: 'recorded',
     model: json.model as string,
     label: json.label as string,
-    expected: json.expected as Verdict,
+    expected: json.expected,
     why: json.why as string,
     messages,
     stopReason: typeof json.stopReason === 'string' ? json.stopReason : null,

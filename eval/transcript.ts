@@ -3,7 +3,7 @@
  * live reply and a recorded one are graded by the same code.
  */
 
-export interface TextBlock {
+interface TextBlock {
   type: 'text';
   text: string;
 }
@@ -16,7 +16,7 @@ export interface ToolUseBlock {
 }
 
 /** A result the harness fed back for a recall call (never for a fresh-data call). */
-export interface ToolResultBlock {
+interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content: string;

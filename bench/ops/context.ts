@@ -25,7 +25,7 @@ export interface BenchContext {
   beforePhase(): Promise<void>;
 }
 
-export type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens';
+type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens';
 
 export interface ResultRow {
   op: string;

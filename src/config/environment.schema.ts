@@ -25,7 +25,8 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
 
 const toInt = ({ value }: { value: unknown }): unknown => {
   if (value === undefined || value === '') return undefined;
-  return /^-?\d+$/.test(String(value)) ? Number(value) : value;
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  return /^-?\d+$/.test(text) ? Number(value) : value;
 };
 
 /** A cron expression the scheduler accepts (`0 * * * *`, or with seconds `0 0 * * * *`). */

@@ -25,6 +25,7 @@ export function encodingProblem(found: DatabaseEncoding, origin: DatabaseOrigin)
       );
     }
     return (
+      // eslint-disable-next-line house/no-sql-outside-repositories -- the operator's next step, shown, never run
       `${what}: point DATABASE_URL at a UTF8 database, ` +
       `e.g. CREATE DATABASE ${found.database}_utf8 ENCODING 'UTF8' LOCALE 'C.UTF-8' TEMPLATE template0.`
     );

@@ -9,7 +9,7 @@ export class MigrationRunner implements OnModuleInit {
   constructor(private readonly orm: MikroORM) {}
 
   async onModuleInit(): Promise<void> {
-    const applied = await this.orm.getMigrator().up();
+    const applied = await this.orm.migrator.up();
     if (applied.length > 0) this.logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
   }
 }

@@ -18,7 +18,7 @@ export interface OpenDatabase {
 export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<OpenDatabase> {
   if (config.database.url) {
     await assertUtf8Database(config.database.url, { external: true });
-    return { url: config.database.url, embedded: false, close: async () => undefined };
+    return { url: config.database.url, embedded: false, close: () => Promise.resolve() };
   }
 
   const server = await startEmbeddedPostgres({ dataDir: config.database.embeddedDir, port: config.database.embeddedPort });

@@ -52,7 +52,7 @@ export function expandArrays(sql: string, params: readonly unknown[]): { sql: st
       flat.push(value);
       return '?';
     }
-    flat.push(...value);
+    flat.push(...(value as unknown[]));
     return value.map(() => '?').join(', ');
   });
   return { sql: expanded, params: flat };

@@ -1,13 +1,13 @@
 import { BadUserInputError } from '../common/errors/app-error';
 import { codePointLength, isStorableText } from '../common/text/storable-text';
-import type { ResultRef } from '../recall-events';
+import { type ResultRef, ResultRefType } from '../recall-events';
 
 /** Pure rules of a feedback submission (R-FB-2..4): bounds, per-item judgments, refs, and what to do next. */
 
 export const MAX_FEEDBACK_ITEMS = 50;
 export const MAX_REFS_PER_ITEM = 50;
 export const MAX_COMMENT_CHARS = 1000;
-export const MAX_CLIENT_FEEDBACK_ID_CHARS = 128;
+const MAX_CLIENT_FEEDBACK_ID_CHARS = 128;
 
 export enum FeedbackQuality {
   LOW = 'LOW',
@@ -21,11 +21,11 @@ export enum FeedbackNextAction {
   DROP_FAILED_AND_RESUBMIT_REST = 'DROP_FAILED_AND_RESUBMIT_REST',
 }
 
-export interface ResultRefJudgment {
-  type: string;
-  id: string;
-  rank?: number | null;
-}
+/**
+ * A ref the item judges, as the client names it: a `{type, id, rank}` of the recall's (the rank
+ * optional), checked against the recall's own refs by {@link refsProblem}.
+ */
+export type ResultRefJudgment = Omit<ResultRef, 'type' | 'rank'> & { type: string; rank?: number | null };
 
 export interface HypothesisJudgment {
   hypothesisId: string;
@@ -140,7 +140,7 @@ export function judgmentProblem(item: FeedbackItem): ItemFailure | null {
  */
 export function refsProblem(item: FeedbackItem, returned: readonly ResultRef[]): ItemFailure | null {
   for (const [index, ref] of (item.irrelevantResultRefs ?? []).entries()) {
-    const match = returned.find((r) => r.type === ref.type && r.id === ref.id);
+    const match = returned.find((r) => (r.type as string) === ref.type && r.id === ref.id);
     if (!match || (ref.rank !== null && ref.rank !== undefined && ref.rank !== match.rank)) {
       const got = `${ref.type} ${ref.id}${ref.rank !== null && ref.rank !== undefined ? ` at rank ${ref.rank}` : ''}`;
       const hint = match ? `it was returned at rank ${match.rank}` : 'the recall did not return it';
@@ -152,7 +152,7 @@ export function refsProblem(item: FeedbackItem, returned: readonly ResultRef[]):
     }
   }
   for (const [index, hypothesis] of (item.hypothesisFeedback ?? []).entries()) {
-    if (!returned.some((r) => r.type === 'HYPOTHESIS' && r.id === hypothesis.hypothesisId)) {
+    if (!returned.some((r) => r.type === ResultRefType.HYPOTHESIS && r.id === hypothesis.hypothesisId)) {
       return correct(
         'HYPOTHESIS_NOT_IN_RECALL',
         `hypothesisFeedback.${index} names hypothesis ${hypothesis.hypothesisId}, which recall ${item.recallEventId} did not return.`,

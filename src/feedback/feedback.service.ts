@@ -118,7 +118,7 @@ function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: Recall
     irrelevantResultRefs: (item.irrelevantResultRefs ?? []).map((ref) => ({
       type: ref.type,
       id: ref.id,
-      rank: recall.results.find((r) => r.type === ref.type && r.id === ref.id)?.rank ?? ref.rank ?? null,
+      rank: recall.results.find((r) => (r.type as string) === ref.type && r.id === ref.id)?.rank ?? ref.rank ?? null,
     })),
     hypothesisFeedback: (item.hypothesisFeedback ?? []).map((h) => ({
       hypothesisId: h.hypothesisId,

@@ -125,7 +125,7 @@ function dotted(path: string): string {
 function toolUsePath(candidate: CompactionCandidate, messages: readonly Message[], field: string): string {
   const index = candidate.assistantMessageIndex;
   const content = index === null ? null : messages[index].content;
-  if (index !== null && Array.isArray(content)) {
+  if (index !== null && typeof content !== 'string' && content !== null) {
     const blockIndex = content.findIndex((block) => block.type === 'tool_use' && block.id === candidate.toolUseId);
     if (blockIndex >= 0) return `${field}.messages.${index}.content.${blockIndex}`;
   }

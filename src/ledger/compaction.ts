@@ -11,7 +11,7 @@ import {
 } from './compaction.types';
 import { isLedgerStub } from '../tool-results';
 
-export { parseMessages, type ParsedMessages } from './message-list.parser';
+export { parseMessages } from './message-list.parser';
 export { deterministicMessageId } from './message-id';
 
 /**
@@ -91,7 +91,7 @@ export function applyCompaction(
  * The text the model saw in a tool_result: a string as is, an all-text block array joined with
  * '\n'. Null for anything else (absent content, images), which compaction leaves alone.
  */
-export function toolResultText(block: ToolResultBlock): string | null {
+function toolResultText(block: ToolResultBlock): string | null {
   const content = block.content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content) || content.length === 0) return null;

@@ -1,7 +1,5 @@
 // The Ledger module's public surface: what MCP and the app may use.
 export { MAX_EXCLUDE_TOOLS } from './compact-messages.rules';
-export { CompactionService } from './compaction.service';
 export { LEDGER_RESOLVERS, LedgerModule } from './ledger.module';
 export { LedgerService } from './ledger.service';
-export { RecallFormat } from './models/recall-format.enum';
 export { MIN_ANSWER_TOKENS } from './answer-window';

@@ -2,8 +2,8 @@ import { elide, toSingleLine } from '../common/text/text-bounds';
 
 /** Pure keyed retrieval over a payload "as the model saw it". Failures are bracketed text, never thrown. */
 
-export const QUERY_WINDOW_CHARS = 200;
-export const QUERY_MAX_MATCHES = 5;
+const QUERY_WINDOW_CHARS = 200;
+const QUERY_MAX_MATCHES = 5;
 const QUERY_MAX_CHARS = 1000;
 const QUOTED_QUERY_MAX_CHARS = 80;
 const JSON_PATH_MAX_SEGMENTS = 64;

@@ -16,7 +16,7 @@ export interface RecallArguments {
 }
 
 /** The bounds of one answer: the smaller of the caller's and the service's. */
-export interface AnswerBounds {
+interface AnswerBounds {
   maxTokens: number;
   maxChars: number;
 }
@@ -95,7 +95,7 @@ export function pathNotFoundText(memId: string, pathText: string): string {
   return `[tool_memory not found: json_path ${quoted(pathText)} in ${memId}]`;
 }
 
-export function quoted(text: string): string {
+function quoted(text: string): string {
   return JSON.stringify(elide(toSingleLine(text), QUOTED_MAX_CHARS));
 }
 

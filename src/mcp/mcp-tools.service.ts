@@ -31,8 +31,8 @@ import {
   recallToolResultShape,
 } from './mcp-tool-inputs';
 
-export const MCP_SERVER_NAME = 'recall-ledger';
-export const MCP_SERVER_VERSION = '0.1.0';
+const MCP_SERVER_NAME = 'recall-ledger';
+const MCP_SERVER_VERSION = '0.1.0';
 
 /**
  * The model-facing tools over MCP (R-MCP-1): one server per request, built for its actor. Each

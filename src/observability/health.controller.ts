@@ -18,6 +18,6 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 1000 })]);
+    return this.health.check([() => this.db.pingCheck('database').withTimeout(1000)]);
   }
 }

@@ -2,10 +2,8 @@ import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ForbiddenError } from '../common/errors/app-error';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
-import { payloadColumnsOf } from '../tool-results';
 import { RecallEventService } from './recall-event.service';
 import { RecallEventInput, RecallEventModel } from './models/recall-event.model';
-import { RecallSearchService } from '../recall';
 
 @Resolver()
 export class RecallEventsResolver {

@@ -1,6 +1,6 @@
 import { BadUserInputError } from '../common/errors/app-error';
 
-export const MAX_PRIOR_RESULTS = 100;
+const MAX_PRIOR_RESULTS = 100;
 const DAY_MS = 86_400_000;
 
 /** Checks priorToolResults' bounds before any SQL; returns the `since` time, if any. */

@@ -1,8 +1,8 @@
 import { BadUserInputError } from '../common/errors/app-error';
 import { isStorableText } from '../common/text/storable-text';
 
-export const MAX_RECALL_MEMORY_RESULTS = 50;
-export const MAX_SEARCH_QUERY_CHARS = 1000;
+const MAX_RECALL_MEMORY_RESULTS = 50;
+const MAX_SEARCH_QUERY_CHARS = 1000;
 const DAY_MS = 86_400_000;
 
 export interface RecallMemoryArgs {

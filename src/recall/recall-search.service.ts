@@ -15,7 +15,7 @@ import { type SnapshotColumns, type SnapshotSearchHit, type ToolResultSnapshot, 
 import { renderBlockLine } from './block/previously-fetched-block';
 import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.rules';
 
-export interface RecallHit {
+interface RecallHit {
   ref: ResultRef;
   score: number;
   /** The snapshot as a dated block line: `- 2026-05-12 tool(args): summary`. */

@@ -15,7 +15,7 @@ import { RetentionRepository, SWEEP_LEASE } from './retention.repository';
 
 const DAY_MS = 86_400_000;
 
-export interface TableCount {
+interface TableCount {
   table: string;
   count: number;
 }

@@ -34,7 +34,7 @@ export class FeatureFlagService {
 
   async isEnabled(teamId: string, key: FeatureFlagKey): Promise<boolean> {
     const flags = await this.listForTeam(teamId);
-    return flags.find((f) => f.key === key)?.enabled ?? false;
+    return flags.find((f) => f.key === (key as string))?.enabled ?? false;
   }
 
   async setForTeam(teamId: string, key: string, enabled: boolean): Promise<FlagValue> {

@@ -1,7 +1,7 @@
 // The ToolResults module's public surface: what the modules above it may use.
 export { TOOL_RESULT_ENTITIES } from './entities';
 export { payloadText } from './handle/build-handle';
-export { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub, STUB_MARKER } from './handle/stub';
+export { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub } from './handle/stub';
 export type { ToolResultHandle } from './handle/tool-result-handle';
 export { MEM_ID_PATTERN } from './mem-id';
 export { ToolResultHandleModel } from './models/tool-result-handle.model';

@@ -3,7 +3,7 @@ import { isStorableText } from '../common/text/storable-text';
 
 export const MAX_BATCH_ITEMS = 100;
 /** How far in the future a client clock may be before `createdAt` is refused. */
-export const CLOCK_SKEW_MS = 5 * 60 * 1000;
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface BatchLimits {

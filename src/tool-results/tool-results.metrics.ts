@@ -5,7 +5,7 @@ import { BoundedLabel } from '../common/metrics/bounded-label';
 
 const PERSISTED = 'tool_results_persisted_total';
 /** Distinct tool names a replica reports before the rest count as `other` (R-TR-8). */
-export const TOOL_NAME_LABEL_LIMIT = 100;
+const TOOL_NAME_LABEL_LIMIT = 100;
 
 export const TOOL_RESULT_METRIC_PROVIDERS = [
   makeCounterProvider({ name: PERSISTED, help: 'Tool-result snapshots persisted (new rows only).', labelNames: ['tool_name'] }),

@@ -68,7 +68,7 @@ describe('Migration20261130004344 handle backfill', () => {
   });
 
   it('R-LG-1 rows from before the handle columns get a plain handle and a v2 stub from one set-based UPDATE', async () => {
-    const migrator = orm.getMigrator();
+    const migrator = orm.migrator;
     const before = await migrator.up({ to: BEFORE_HANDLES });
     expect(before.map((m) => m.name)).toEqual(['Migration20261129194856', 'Migration20261129195920', BEFORE_HANDLES]);
 

@@ -22,7 +22,7 @@ export interface Ref {
   id: string;
   rank?: number | null;
 }
-export interface HypothesisInput {
+interface HypothesisInput {
   hypothesisId: string;
   used?: boolean | null;
   quality?: Quality | null;

@@ -35,7 +35,7 @@ export default async function globalSetup(): Promise<void> {
   });
   const orm = await MikroORM.init({ ...ormOptions({ url: withDatabase(url, template) }), debug: false });
   try {
-    await orm.getMigrator().up();
+    await orm.migrator.up();
   } finally {
     await orm.close(true);
     forgetOrmGlobals();

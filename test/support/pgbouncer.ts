@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Where Debian's package puts it; `PGBOUNCER_BIN` overrides. */
-export const PGBOUNCER_BIN = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
+const PGBOUNCER_BIN = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
 
 export function pgbouncerInstalled(): boolean {
   return existsSync(PGBOUNCER_BIN);

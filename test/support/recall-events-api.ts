@@ -15,7 +15,7 @@ const EVENT_FIELDS = `id teamId profileId spaceId spaceGeneration queryFingerpri
 export const EVENT = `query($id: ID!) { recallEvent(id: $id) { ${EVENT_FIELDS} } }`;
 export const RECORD_EVENT = `mutation($input: RecallEventInput!) { recordRecallEvent(input: $input) { ${EVENT_FIELDS} } }`;
 
-export interface Ref {
+interface Ref {
   type: string;
   id: string;
   rank: number;

@@ -16,7 +16,7 @@ export function recallMetricsFor(): RecallMetrics {
 }
 
 /** Recall Events' metrics on a registry of their own. */
-export function recallEventMetricsFor(): RecallEventMetrics {
+function recallEventMetricsFor(): RecallEventMetrics {
   return new RecallEventMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['source', 'outcome'], registers: [new Registry()] }));
 }
 

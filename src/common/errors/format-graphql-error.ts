@@ -27,7 +27,7 @@ export function formatGraphqlError(
   log: ErrorLog,
 ): GraphQLFormattedError {
   const code = formatted.extensions?.code;
-  const isPublic = typeof code === 'string' && PUBLIC_CODES.has(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR;
+  const isPublic = typeof code === 'string' && PUBLIC_CODES.has(code) && code !== (ErrorCode.INTERNAL_SERVER_ERROR as string);
   if (isPublic) {
     const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };

@@ -50,13 +50,15 @@ function graphqlModule(listLimits: ListLimits): DynamicModule {
             ...(armor.plugins as NonNullable<ApolloDriverConfig['plugins']>),
             {
               // After parsing and validation, before execution: over-long lists cost no SQL (R-OP-5).
-              requestDidStart: async () => ({
-                didResolveOperation: async (context) => {
+              requestDidStart: () =>
+                Promise.resolve({
+                didResolveOperation: (context) => {
                   const { schema, operation, document, request } = context as unknown as DidResolveOperation;
                   const fragments = Object.fromEntries(
                     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
                   );
                   checkListLimits(schema, operation, fragments, request.variables ?? {}, listLimits);
+                  return Promise.resolve();
                 },
               }),
             },

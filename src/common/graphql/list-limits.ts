@@ -8,17 +8,17 @@ import {
   GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLList,
-  type GraphQLObjectType,
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
+  OperationTypeNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
 import { ErrorCode } from '../errors/app-error';
 
 /** Longest list any argument may hold unless a bound says otherwise (R-OP-5). */
-export const DEFAULT_LIST_LIMIT = 100;
+const DEFAULT_LIST_LIMIT = 100;
 
 /**
  * Bounds of list arguments by path: `operation.argument[.field…]`, e.g.
@@ -39,10 +39,10 @@ export function checkListLimits(
   variables: Readonly<Record<string, unknown>>,
   limits: ListLimits,
 ): void {
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root = operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : operation.operation === OperationTypeNode.SUBSCRIPTION ? schema.getSubscriptionType() : schema.getQueryType();
   if (!root) return;
   for (const field of topLevelFields(operation.selectionSet, fragments)) {
-    const definition = (root as GraphQLObjectType).getFields()[field.name.value] as GraphQLField<unknown, unknown> | undefined;
+    const definition = (root).getFields()[field.name.value] as GraphQLField<unknown, unknown> | undefined;
     if (!definition) continue;
     for (const argument of field.arguments ?? []) {
       const type = definition.args.find((a) => a.name === argument.name.value)?.type;
@@ -87,7 +87,7 @@ function walk(value: unknown, type: GraphQLInputType, boundPath: string, fieldPa
         extensions: { code: ErrorCode.BAD_USER_INPUT, field: fieldPath },
       });
     }
-    value.forEach((item, index) => walk(item, nullable.ofType as GraphQLInputType, boundPath, `${fieldPath}.${index}`, limits));
+    value.forEach((item, index) => walk(item, nullable.ofType, boundPath, `${fieldPath}.${index}`, limits));
     return;
   }
   const named = getNamedType(nullable);

@@ -28,7 +28,7 @@ export function decodeCursor(cursor: string, field = 'after', idPattern: RegExp 
   throw new BadUserInputError(field, `${field} is not a cursor this API returned; pass an endCursor from a previous page.`);
 }
 
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 export function checkPageSize(first: number, field = 'first'): number {
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {

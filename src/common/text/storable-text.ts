@@ -1,4 +1,5 @@
 // PostgreSQL text cannot hold U+0000, and an unpaired surrogate is not UTF-8 at all.
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** True when PostgreSQL can store the text as given (no NUL, no unpaired surrogate). */

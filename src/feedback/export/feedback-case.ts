@@ -14,13 +14,13 @@ import { redactNullable } from './redact';
 
 export const FEEDBACK_CASE_SCHEMA = 'recall-ledger.feedback-case.v1';
 
-export interface CaseRef {
+interface CaseRef {
   type: string;
   id: string;
   rank: number | null;
 }
 
-export interface CaseHypothesisJudgment {
+interface CaseHypothesisJudgment {
   hypothesisId: string;
   used: boolean | null;
   quality: string | null;

@@ -11,7 +11,7 @@ import type { FeedbackExportRecord } from './feedback-case';
 export type QueryTextLookup = (events: readonly { teamId: string; id: string }[]) => Promise<Map<string, string | null>>;
 
 /** Where a page of the export ended: the last row's (created_at, team_id, id). */
-export interface ExportPosition {
+interface ExportPosition {
   /** created_at with microseconds, UTC (the row's `createdKey`). */
   createdKey: string;
   teamId: string;

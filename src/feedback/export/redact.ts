@@ -23,9 +23,9 @@ export const TOKEN_MASK = '[token]';
 export const DIGITS_MASK = '[digits]';
 
 /** Smallest digit count that makes a run a "long digit run". */
-export const MIN_DIGIT_RUN = 6;
+const MIN_DIGIT_RUN = 6;
 /** Smallest length of a bare hex or base64 run that is taken for a secret. */
-export const MIN_TOKEN_RUN = 32;
+const MIN_TOKEN_RUN = 32;
 
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
 

@@ -31,7 +31,7 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     toolResults = toolResultsServiceFor(em);
     service = new CompactionService(toolResults);
     await em.execute(

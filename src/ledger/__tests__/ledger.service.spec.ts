@@ -43,7 +43,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     await em.execute(
       `insert into teams (id) values (?);
        insert into users (id, team_id) values (?, ?), (?, ?);

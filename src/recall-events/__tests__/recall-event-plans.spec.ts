@@ -54,7 +54,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     // 20 teams × 2 spaces × 10 users; every user records 50 events in each of its team's
     // spaces: 20,000 recall events with ten refs each.
     await em.execute(

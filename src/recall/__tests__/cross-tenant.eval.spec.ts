@@ -25,7 +25,7 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     const config = testConfig();
     const metrics = recallMetricsFor();
     service = new RecallBlockService(toolResultsServiceFor(em, config), config, metrics, recallEventServiceFor(em));

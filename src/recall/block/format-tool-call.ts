@@ -4,7 +4,7 @@ import { boundLine, clipText, ELLIPSIS, isRecord, safeSlice, toSingleLine } from
 /** Bounds of the `tool(args)` part of a block line (R-RC-3: long values are elided). */
 export const TOOL_CALL_MAX_CHARS = 120;
 export const TOOL_ARG_VALUE_MAX_CHARS = 40;
-export const TOOL_CALL_MAX_ARGS = 4;
+const TOOL_CALL_MAX_ARGS = 4;
 const TOOL_NAME_MAX_CHARS = 48;
 const ARG_KEY_MAX_CHARS = 24;
 

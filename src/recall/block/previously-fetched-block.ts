@@ -29,7 +29,7 @@ export interface BlockSnapshot {
   handle: { summaryOneliner: string };
 }
 
-export interface RenderedBlockLine {
+interface RenderedBlockLine {
   snapshotId: string;
   memId: string;
   toolName: string;

@@ -41,7 +41,7 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
 
   function serviceWith(env: Record<string, string>) {
     const c = counters();
-    return { ...retentionServiceFor(db.orm.em as EntityManager, testConfig(env), c.metrics), ...c };
+    return { ...retentionServiceFor(db.orm.em, testConfig(env), c.metrics), ...c };
   }
 
   const scalar = async (sql: string, params: unknown[] = []) => Number(Object.values((await em.execute<Record<string, unknown>[]>(sql, params))[0])[0]);
@@ -71,7 +71,7 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
   beforeAll(async () => {
     Logger.overrideLogger(false);
     db = await createTestOrm(captureSql(statements));
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     await em.execute(
       `insert into teams (id) values (?);
        insert into users (id, team_id) values (?, ?);

@@ -30,7 +30,7 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     // 40 users × 10 conversations × 100 snapshots = 40,000 rows.
     await em.execute(
       `insert into teams (id) values (?);

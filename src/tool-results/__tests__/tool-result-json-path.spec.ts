@@ -31,7 +31,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
 
   beforeAll(async () => {
     db = await createTestOrm();
-    em = db.orm.em.fork() as EntityManager;
+    em = db.orm.em.fork();
     repo = new ToolResultRepository(em);
     await em.execute('insert into teams (id) values (?)', [teamId]);
     await em.execute('insert into users (id, team_id) values (?, ?), (?, ?)', [userId, teamId, otherUserId, teamId]);

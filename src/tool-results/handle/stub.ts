@@ -6,9 +6,9 @@ import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
  * v2: a payload over the answer bound gets a re-expand line leading with the keyed ways and its
  * size in tokens. Stubs are stored, so a snapshot keeps the version it was first given.
  */
-export const STUB_FORMAT_VERSION = 'v2';
+const STUB_FORMAT_VERSION = 'v2';
 /** Every stub starts with this; compaction uses it to recognise results it already replaced. */
-export const STUB_MARKER_PREFIX = '[recall-ledger tool_memory ';
+const STUB_MARKER_PREFIX = '[recall-ledger tool_memory ';
 export const STUB_MARKER = `${STUB_MARKER_PREFIX}${STUB_FORMAT_VERSION}]`;
 export const STUB_MAX_TOKENS = 120;
 /** Default token bound of one recall answer (RECALL_ANSWER_MAX_TOKENS). */

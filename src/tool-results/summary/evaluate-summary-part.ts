@@ -31,7 +31,7 @@ export function evaluateSummaryPart(part: SummaryPart, output: unknown): string 
 }
 
 /** Own properties only, so paths such as "constructor" never reach the prototype. */
-export function readPath(root: unknown, path: string): unknown {
+function readPath(root: unknown, path: string): unknown {
   if (path === '') return root;
   let node = root;
   for (const key of path.split('.')) {

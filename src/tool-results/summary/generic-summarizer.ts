@@ -1,8 +1,8 @@
 import { formatUtcDate, parseDateLike } from './date-values';
 import { boundLine, ELLIPSIS, isRecord } from '../../common/text/text-bounds';
 
-export const GENERIC_MAX_KEYS = 5;
-export const TEXT_MAX_WORDS = 12;
+const GENERIC_MAX_KEYS = 5;
+const TEXT_MAX_WORDS = 12;
 const KEY_MAX_CHARS = 24;
 // Caps the work on huge or deeply nested outputs; the scan is iterative, never recursive.
 const DATE_SCAN_MAX_NODES = 10_000;

@@ -33,7 +33,7 @@ interface PartBase<K extends string> {
   readonly optional?: boolean;
 }
 
-export type RuleCondition = Readonly<Record<string, string | number | boolean | null>>;
+type RuleCondition = Readonly<Record<string, string | number | boolean | null>>;
 
 export interface SummarizerRule {
   readonly tool: string;
@@ -45,7 +45,7 @@ export interface SummarizerRule {
 /** Rules by tool name, in declaration order. */
 export type SummarizerRegistry = ReadonlyMap<string, readonly SummarizerRule[]>;
 
-export const BUILT_IN_SUMMARIZER_RULES: readonly SummarizerRule[] = [
+const BUILT_IN_SUMMARIZER_RULES: readonly SummarizerRule[] = [
   {
     tool: 'query_site_data',
     when: { target: 'recent_members' },
