@@ -18,7 +18,11 @@ export function watchServiceCpu(pid: number): void {
 
 export function cpuNow(): CpuSnapshot {
   const usage = process.cpuUsage();
-  return { serviceMs: servicePid === undefined ? 0 : processCpuMs(servicePid), clientMs: (usage.user + usage.system) / 1000, postgresMs: postgresCpuMs() };
+  return {
+    serviceMs: servicePid === undefined ? 0 : processCpuMs(servicePid),
+    clientMs: (usage.user + usage.system) / 1000,
+    postgresMs: postgresCpuMs(),
+  };
 }
 
 function processCpuMs(pid: number): number {

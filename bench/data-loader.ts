@@ -84,7 +84,10 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     await client.query('insert into teams (id) values ($1)', [data.teamId]);
     await client.query(`insert into spaces (id, team_id, name) values ($1, $2, 'bench')`, [data.spaceId, data.teamId]);
     await client.query('insert into users (id, team_id) select u, $2 from unnest($1::uuid[]) u', [data.userIds, data.teamId]);
-    await client.query('insert into space_members (space_id, user_id) select $2, u from unnest($1::uuid[]) u', [data.userIds, data.spaceId]);
+    await client.query('insert into space_members (space_id, user_id) select $2, u from unnest($1::uuid[]) u', [
+      data.userIds,
+      data.spaceId,
+    ]);
     const owners = data.conversationIds.map((_, i) => data.ownerOf(i));
     await client.query(
       `create temp table bench_conversations on commit preserve rows as
@@ -93,11 +96,20 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     );
     await client.query('alter table bench_conversations add primary key (ord)');
     await client.query(`insert into conversations (id, user_id, space_id) select id, user_id, $1 from bench_conversations`, [data.spaceId]);
-    await client.query(`insert into messages (id, conversation_id, user_id, role) select message_id, id, user_id, 'assistant' from bench_conversations`);
+    await client.query(
+      `insert into messages (id, conversation_id, user_id, role) select message_id, id, user_id, 'assistant' from bench_conversations`,
+    );
     const variants = payloadVariants(BENCH_SEED, VARIANTS);
     // Each variant's handle is built as the write path builds it; a row's stub then names its own mem id.
     const handles = variants.map((v) =>
-      buildHandle({ memId: PLACEHOLDER_MEM_ID, toolName: v.toolName, toolUseId: 'toolu', sizeChars: payloadText(v.toolOutput).length, toolInput: v.toolInput, toolOutput: v.toolOutput }),
+      buildHandle({
+        memId: PLACEHOLDER_MEM_ID,
+        toolName: v.toolName,
+        toolUseId: 'toolu',
+        sizeChars: payloadText(v.toolOutput).length,
+        toolInput: v.toolInput,
+        toolOutput: v.toolOutput,
+      }),
     );
     await client.query(
       `create temp table bench_payloads on commit preserve rows as
@@ -119,7 +131,9 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     await client.query('alter table bench_payloads add primary key (ord)');
     // The search document is a trigger's work, and triggers are off for this load: computed once a variant.
     await client.query(`alter table bench_payloads add column search_vector tsvector`);
-    await client.query(`update bench_payloads set search_vector = message_tool_results_search_document(tool_name, tool_input, tool_output)`);
+    await client.query(
+      `update bench_payloads set search_vector = message_tool_results_search_document(tool_name, tool_input, tool_output)`,
+    );
     await client.query('commit');
 
     const anchor = (await client.query<{ at: string }>(`select date_trunc('minute', now()) - interval '1 minute' as at`)).rows[0].at;
@@ -142,7 +156,9 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     }
     await client.query('vacuum (analyze) message_tool_results, conversations, messages, users, spaces, space_members');
     const map = await settleVisibilityMap(client);
-    log(`  visibility map: ${map.first.toFixed(1)}% of snapshot pages all-visible after VACUUM, ${map.last.toFixed(1)}% after ${map.extraVacuums} more`);
+    log(
+      `  visibility map: ${map.first.toFixed(1)}% of snapshot pages all-visible after VACUUM, ${map.last.toFixed(1)}% after ${map.extraVacuums} more`,
+    );
     const { rows } = await client.query<{ checksum: string }>(
       `select sum(hashtext(id::text || conversation_id::text || mem_id || tool_name || size_chars))::text as checksum from message_tool_results`,
     );

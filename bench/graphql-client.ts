@@ -18,7 +18,8 @@ export class GraphqlClient {
     private readonly baseUrl: URL,
     maxSockets = 32,
   ) {
-    if (!['127.0.0.1', 'localhost', '[::1]'].includes(baseUrl.hostname)) throw new Error(`The bench only calls loopback addresses, not ${baseUrl.hostname}`);
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(baseUrl.hostname))
+      throw new Error(`The bench only calls loopback addresses, not ${baseUrl.hostname}`);
     this.agent = new Agent({ keepAlive: true, maxSockets });
   }
 

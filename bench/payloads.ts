@@ -10,7 +10,20 @@ export interface ToolCall {
 const NAMES = ['Ada', 'Grace', 'Linus', 'Barbara', 'Edsger', 'Margaret', 'Ken', 'Radia', 'Donald', 'Frances', 'Alan', 'Hedy'];
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Osaka', 'Lima', 'Tallinn', 'Denver', 'Hanoi'];
 const METRICS = ['active_members', 'revenue', 'churn_rate', 'signups', 'sessions'];
-const WORDS = ['latency', 'budget', 'release', 'index', 'customer', 'ledger', 'snapshot', 'report', 'forecast', 'migration', 'quota', 'region'];
+const WORDS = [
+  'latency',
+  'budget',
+  'release',
+  'index',
+  'customer',
+  'ledger',
+  'snapshot',
+  'report',
+  'forecast',
+  'migration',
+  'quota',
+  'region',
+];
 
 /** A fixed day, never the clock: the payloads are the same on every run. */
 function dayBefore(days: number): string {
@@ -38,12 +51,17 @@ const SHAPES: ((random: () => number, targetChars: number) => ToolCall)[] = [
   (random, size) => {
     const metric = METRICS[pickIndex(random, METRICS.length)];
     const points = Array.from({ length: 60 }, (_, i) => ({ week: dayBefore((59 - i) * 7), value: Math.round(random() * 100000) / 100 }));
-    const output = grow((n) => ({ metric, granularity: 'week', change_pct: Math.round(random() * 400 - 200) / 10, points: points.slice(-n) }), size);
+    const output = grow(
+      (n) => ({ metric, granularity: 'week', change_pct: Math.round(random() * 400 - 200) / 10, points: points.slice(-n) }),
+      size,
+    );
     return { toolName: 'query_kpi_trend', toolInput: { metric, granularity: 'week' }, toolOutput: output };
   },
   (random, size) => {
     const items = Array.from({ length: 30 }, (_, i) => ({
-      product_id: `B0${Math.floor(random() * 1e8).toString(36).toUpperCase()}`,
+      product_id: `B0${Math.floor(random() * 1e8)
+        .toString(36)
+        .toUpperCase()}`,
       title: `${WORDS[pickIndex(random, WORDS.length)]} keyboard ${i}`,
       price: Math.round(2000 + random() * 18000) / 100,
       rating: Math.round((3 + random() * 2) * 10) / 10,
@@ -53,14 +71,23 @@ const SHAPES: ((random: () => number, targetChars: number) => ToolCall)[] = [
   },
   (random, size) => {
     const city = CITIES[pickIndex(random, CITIES.length)];
-    const days = Array.from({ length: 30 }, (_, i) => ({ date: dayBefore(-i), high_c: Math.round(random() * 30), low_c: Math.round(random() * 10), summary: WORDS[pickIndex(random, WORDS.length)] }));
+    const days = Array.from({ length: 30 }, (_, i) => ({
+      date: dayBefore(-i),
+      high_c: Math.round(random() * 30),
+      low_c: Math.round(random() * 10),
+      summary: WORDS[pickIndex(random, WORDS.length)],
+    }));
     const output = grow((n) => ({ city, days: days.slice(0, n) }), size);
     return { toolName: 'get_weather', toolInput: { city, days: 14 }, toolOutput: output };
   },
   (random, size) => {
     let text = '';
     while (text.length < size) text += `${WORDS[pickIndex(random, WORDS.length)]} `;
-    return { toolName: 'fetch_url', toolInput: { url: `https://example.com/page/${pickIndex(random, 1000)}` }, toolOutput: text.slice(0, size).trim() };
+    return {
+      toolName: 'fetch_url',
+      toolInput: { url: `https://example.com/page/${pickIndex(random, 1000)}` },
+      toolOutput: text.slice(0, size).trim(),
+    };
   },
 ];
 

@@ -33,7 +33,9 @@ export class StatementStats {
     );
     log(`  pg_stat_statements, ${label}:`);
     for (const r of rows) {
-      log(`    ${r.calls.padStart(7)} calls ${String(r.mean_ms).padStart(8)} ms mean (+${r.plan_ms} ms planning) ${String(r.total_ms).padStart(9)} ms total  ${r.query.slice(0, 150)}`);
+      log(
+        `    ${r.calls.padStart(7)} calls ${String(r.mean_ms).padStart(8)} ms mean (+${r.plan_ms} ms planning) ${String(r.total_ms).padStart(9)} ms total  ${r.query.slice(0, 150)}`,
+      );
     }
   }
 }

@@ -34,7 +34,10 @@ export interface ProfileSummary {
 
 /** Packages that belong together under one name in the table (the layers of a request). */
 const GROUPS: [RegExp, string][] = [
-  [/^(express|router|body-parser|raw-body|on-finished|finalhandler|send|serve-static|type-is|content-type|iconv-lite|qs|accepts|mime-types|negotiator|depd|http-errors|@as-integrations\/express5)$/, 'express'],
+  [
+    /^(express|router|body-parser|raw-body|on-finished|finalhandler|send|serve-static|type-is|content-type|iconv-lite|qs|accepts|mime-types|negotiator|depd|http-errors|@as-integrations\/express5)$/,
+    'express',
+  ],
   [/^@apollo\//, 'apollo'],
   [/^(graphql|@graphql-tools\/.*|graphql-parse-resolve-info|@escape\.tech\/graphql-armor.*)$/, 'graphql'],
   [/^@nestjs\//, 'nest'],
@@ -81,7 +84,10 @@ export function summarizeProfile(profile: CpuProfile, topFrames = 15): ProfileSu
     frames.set(frame, (frames.get(frame) ?? 0) + us);
   }
   const sorted = (map: Map<string, number>, limit: number): SelfTime[] =>
-    [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([name, us]) => ({ name, ms: us / 1000 }));
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([name, us]) => ({ name, ms: us / 1000 }));
   return { busyMs: busyUs / 1000, byPackage: sorted(packages, Number.MAX_SAFE_INTEGER), topFrames: sorted(frames, topFrames) };
 }
 

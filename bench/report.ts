@@ -43,8 +43,12 @@ export function formatTable(rows: readonly ResultRow[]): string {
   for (const row of rows) {
     out.push(line(cells(row)));
     const spent: string[] = [];
-    if (row.service) spent.push(`service node ${row.service.nodeCpuMsPerRequest.toFixed(2)} ms + postgres ${row.service.postgresCpuMsPerRequest.toFixed(2)} ms (client ${row.service.clientCpuMsPerRequest.toFixed(2)} ms)`);
-    if (row.raw) spent.push(`raw node ${row.raw.clientCpuMsPerRequest.toFixed(2)} ms + postgres ${row.raw.postgresCpuMsPerRequest.toFixed(2)} ms`);
+    if (row.service)
+      spent.push(
+        `service node ${row.service.nodeCpuMsPerRequest.toFixed(2)} ms + postgres ${row.service.postgresCpuMsPerRequest.toFixed(2)} ms (client ${row.service.clientCpuMsPerRequest.toFixed(2)} ms)`,
+      );
+    if (row.raw)
+      spent.push(`raw node ${row.raw.clientCpuMsPerRequest.toFixed(2)} ms + postgres ${row.raw.postgresCpuMsPerRequest.toFixed(2)} ms`);
     out.push(`    · CPU per request: ${spent.join('; ')}`);
     for (const note of row.notes) out.push(`    · ${note}`);
   }

@@ -35,7 +35,11 @@ const RESULTS = join(__dirname, 'results', 'latest.json');
 const PROFILES = join(__dirname, 'results', 'profiles');
 const SERVICE_WARMUP_MS = 5000;
 
-const indent = (text: string, prefix: string): string => text.split('\n').map((line) => prefix + line).join('\n');
+const indent = (text: string, prefix: string): string =>
+  text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -86,7 +90,9 @@ async function run(teardown: Teardown): Promise<boolean> {
   teardown.add('close the HTTP agent', () => client.close());
   const stats = new StatementStats(raw, pgStats);
   const scopes = ['memory:read', 'memory:write'];
-  const tokens = await Promise.all(data.userIds.map((userId) => signToken({ userId, teamId: data.teamId, scopes, secret: BENCH_JWT_SECRET, expiresInSeconds: 3 * 3600 })));
+  const tokens = await Promise.all(
+    data.userIds.map((userId) => signToken({ userId, teamId: data.teamId, scopes, secret: BENCH_JWT_SECRET, expiresInSeconds: 3 * 3600 })),
+  );
   if (process.env.BENCH_EXPLAIN === '1') await explainHotReads(raw, data, log);
 
   // A fresh process runs unoptimized code for its first seconds: warm the whole request path once,

@@ -6,7 +6,6 @@ export { seededRandom };
 /** The data set's seed: the same seed gives the same rows, ids and request sequences. */
 export const BENCH_SEED = Number(process.env.BENCH_SEED ?? 20261129);
 
-
 export function pickIndex(random: () => number, length: number): number {
   return Math.floor(random() * length);
 }

@@ -18,7 +18,8 @@ import { createRootLogger } from '../src/observability/logger';
  */
 
 export type ServiceMessage = { type: 'profile-start' } | { type: 'profile-stop'; file: string } | { type: 'close' };
-export type ServiceReply = { type: 'ready'; port: number } | { type: 'done'; of: ServiceMessage['type'] } | { type: 'failed'; message: string };
+export type ServiceReply =
+  { type: 'ready'; port: number } | { type: 'done'; of: ServiceMessage['type'] } | { type: 'failed'; message: string };
 
 const reply = (message: ServiceReply): void => {
   process.send?.(message);

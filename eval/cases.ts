@@ -1,8 +1,4 @@
-import {
-  DEFAULT_BLOCK_TOKEN_BUDGET,
-  renderPreviouslyFetchedBlock,
-  RenderedBlock,
-} from '../src/recall/block/previously-fetched-block';
+import { DEFAULT_BLOCK_TOKEN_BUDGET, renderPreviouslyFetchedBlock, RenderedBlock } from '../src/recall/block/previously-fetched-block';
 import { summarizeToolResult } from '../src/tool-results/summary/summarize-tool-result';
 import { o200kTokenizer } from '../src/common/text/tokenizer';
 import { QUERY_KPI_TREND_DEFINITION, QUERY_SITE_DATA_DEFINITION, ToolDefinition, toolsForCase } from './tool-definitions';
@@ -81,9 +77,7 @@ export type EvalCase = AsOfDateCase | RoutingCase | CitationCase;
 
 const EVAL_TODAY = '2026-05-15';
 
-function snapshot(
-  fields: Omit<EvalSnapshot, 'summary' | 'createdAt'> & { createdAt: string },
-): EvalSnapshot {
+function snapshot(fields: Omit<EvalSnapshot, 'summary' | 'createdAt'> & { createdAt: string }): EvalSnapshot {
   return {
     ...fields,
     createdAt: new Date(fields.createdAt),
@@ -183,7 +177,9 @@ function composeSystemPrompt(block: RenderedBlock): string {
 }
 
 /** What every case of this conversation shares (a case may override `history`). */
-function conversationWith(freshTool: ToolDefinition): Pick<CaseBase, 'today' | 'snapshots' | 'block' | 'systemPrompt' | 'freshTool' | 'tools' | 'history'> {
+function conversationWith(
+  freshTool: ToolDefinition,
+): Pick<CaseBase, 'today' | 'snapshots' | 'block' | 'systemPrompt' | 'freshTool' | 'tools' | 'history'> {
   const block = renderCaseBlock(CONVERSATION_SNAPSHOTS);
   return {
     today: EVAL_TODAY,

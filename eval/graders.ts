@@ -54,13 +54,12 @@ export function asOfDatePattern(date: Date): RegExp {
 const LIVE_CLAIM = /\b(?:currently|right now|at the moment|at present|as of (?:today|now|this moment)|today|these days)\b/i;
 
 /** A clause that negates, doubts or offers to check ("may differ today", "I can fetch it right now"). */
-const HEDGE = /\b(?:not|no longer|may|might|could|can|if|whether|want|would|should|check|fetch|pull|refresh|confirm|verify|differ|changed?)\b|n't\b/i;
+const HEDGE =
+  /\b(?:not|no longer|may|might|could|can|if|whether|want|would|should|check|fetch|pull|refresh|confirm|verify|differ|changed?)\b|n't\b/i;
 
 /** Live wording in a clause of the sentence that does not hedge it. */
 export function claimsLive(sentence: string): boolean {
-  return sentence
-    .split(/[,;:()]|\s-\s|[—–]/)
-    .some((clause) => LIVE_CLAIM.test(clause) && !HEDGE.test(clause));
+  return sentence.split(/[,;:()]|\s-\s|[—–]/).some((clause) => LIVE_CLAIM.test(clause) && !HEDGE.test(clause));
 }
 
 /** Sentences (and list items), so a date or a live claim is judged next to the figure it qualifies. */

@@ -134,7 +134,9 @@ export class RecordedAdapter implements ModelAdapter {
   private readonly byCase = new Map<string, RecordedTranscript[]>();
 
   constructor(readonly dir: string = RECORDED_TRANSCRIPTS_DIR) {
-    const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+    const files = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
     for (const file of files) {
       const transcript = parseRecordedTranscript(JSON.parse(readFileSync(join(dir, file), 'utf8')), file);
       this.byCase.set(transcript.caseId, [...(this.byCase.get(transcript.caseId) ?? []), transcript]);

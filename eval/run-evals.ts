@@ -112,7 +112,11 @@ async function runCase(adapter: ModelAdapter, testCase: EvalCase, transcriptOut?
 function describeRun(run: GradedRun): string {
   const verdict = verdictOf(run.result).toUpperCase();
   const expectation =
-    run.expected === null ? '' : verdictOf(run.result) === run.expected ? ` (expected ${run.expected})` : ` (MISMATCH: expected ${run.expected})`;
+    run.expected === null
+      ? ''
+      : verdictOf(run.result) === run.expected
+        ? ` (expected ${run.expected})`
+        : ` (MISMATCH: expected ${run.expected})`;
   return `  ${verdict}  ${run.testCase.id} [${run.label}]${expectation} — ${run.result.reason ?? ''}`;
 }
 

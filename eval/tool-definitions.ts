@@ -31,7 +31,11 @@ export const RECALL_TOOL_RESULT_DEFINITION: ToolDefinition = {
     type: 'object',
     properties: {
       mem_id: { type: 'string', description: 'The mem id from a stub or a listing, e.g. mem_abcdefghijklmnop.' },
-      format: { type: 'string', enum: ['summary', 'full'], description: 'summary (default): the stored stub; full: the payload, windowed from offset 0.' },
+      format: {
+        type: 'string',
+        enum: ['summary', 'full'],
+        description: 'summary (default): the stored stub; full: the payload, windowed from offset 0.',
+      },
       query: { type: 'string', description: 'Only the parts of the payload that mention this text.' },
       offset: { type: 'integer', description: 'Start of the window, in characters (continue a cut answer with the offset it names).' },
       max_chars: { type: 'integer', description: 'Most characters of the window.' },

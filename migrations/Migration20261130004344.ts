@@ -83,7 +83,9 @@ update "message_tool_results" as r
   from "shown" as s
  where r."id" = s."id";`);
     this.addSql(`set local statement_timeout to default;`);
-    this.addSql(`alter table "message_tool_results" alter column "summary_oneliner" set not null, alter column "stub" set not null, alter column "size_tokens" set not null;`);
+    this.addSql(
+      `alter table "message_tool_results" alter column "summary_oneliner" set not null, alter column "stub" set not null, alter column "size_tokens" set not null;`,
+    );
   }
 
   override async down(): Promise<void> {

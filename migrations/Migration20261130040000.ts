@@ -9,12 +9,16 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261130040000 extends Migration {
   override async up(): Promise<void> {
-    this.addSql('alter function record_tool_results(uuid, uuid[], uuid[], uuid[], uuid[], jsonb, text[], uuid[], int, boolean) set plan_cache_mode = force_generic_plan;');
+    this.addSql(
+      'alter function record_tool_results(uuid, uuid[], uuid[], uuid[], uuid[], jsonb, text[], uuid[], int, boolean) set plan_cache_mode = force_generic_plan;',
+    );
     this.addSql('alter function actor_spaces(uuid) set plan_cache_mode = force_generic_plan;');
   }
 
   override async down(): Promise<void> {
-    this.addSql('alter function record_tool_results(uuid, uuid[], uuid[], uuid[], uuid[], jsonb, text[], uuid[], int, boolean) reset plan_cache_mode;');
+    this.addSql(
+      'alter function record_tool_results(uuid, uuid[], uuid[], uuid[], uuid[], jsonb, text[], uuid[], int, boolean) reset plan_cache_mode;',
+    );
     this.addSql('alter function actor_spaces(uuid) reset plan_cache_mode;');
   }
 }

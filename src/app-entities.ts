@@ -9,4 +9,10 @@ import { TOOL_RESULT_ENTITIES } from './tool-results';
  * MikroORM CLI (migration drift), the export CLI and the tests. The app itself lets each module
  * register its own.
  */
-export const APP_ENTITIES = [...TENANCY_ENTITIES, ...TOOL_RESULT_ENTITIES, ...RECALL_EVENT_ENTITIES, ...FEEDBACK_ENTITIES, ...RETENTION_ENTITIES];
+export const APP_ENTITIES = [
+  ...TENANCY_ENTITIES,
+  ...TOOL_RESULT_ENTITIES,
+  ...RECALL_EVENT_ENTITIES,
+  ...FEEDBACK_ENTITIES,
+  ...RETENTION_ENTITIES,
+];

@@ -26,7 +26,9 @@ function bodyTooLargeHandler(limit: string) {
   return (err: { type?: string } | undefined, _req: Request, res: Response, next: NextFunction): void => {
     if (err?.type !== 'entity.too.large') return next(err);
     res.status(413).json({
-      errors: [{ message: `The request body is over the ${limit} limit (HTTP_BODY_LIMIT).`, extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE } }],
+      errors: [
+        { message: `The request body is over the ${limit} limit (HTTP_BODY_LIMIT).`, extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE } },
+      ],
     });
   };
 }

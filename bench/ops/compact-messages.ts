@@ -25,7 +25,8 @@ const MAX_CALLS = 60;
  */
 export async function compactMessagesOps(ctx: BenchContext): Promise<ResultRow[]> {
   const input = { spaceId: ctx.data.spaceId, conversationId: seededUuid('compact-conversation'), messages: buildProductResearchTrace() };
-  const call = async (): Promise<Compacted> => (await ctx.service.call<{ compactMessages: Compacted }>(COMPACT, { input }, ctx.tokens[0])).compactMessages;
+  const call = async (): Promise<Compacted> =>
+    (await ctx.service.call<{ compactMessages: Compacted }>(COMPACT, { input }, ctx.tokens[0])).compactMessages;
   const first = await call();
   const task: Task = async () => {
     const again = await call();

@@ -38,12 +38,23 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
     const result = await ctx.raw.query<{ id: string }>(TOP_K, [data.conversationIds[c], data.ownerOf(c), [data.spaceId]]);
     if (result.rowCount === 0) throw new Error('raw: no rows');
     const refs = result.rows.map((row, index) => ({ type: 'TOOL_RESULT', id: row.id, rank: index + 1 }));
-    await ctx.raw.query(EVENT, [data.teamId, newRecallEventId(), data.ownerOf(c), data.spaceId, RECALL_CONTRACT_VERSION, JSON.stringify(refs)]);
+    await ctx.raw.query(EVENT, [
+      data.teamId,
+      newRecallEventId(),
+      data.ownerOf(c),
+      data.spaceId,
+      RECALL_CONTRACT_VERSION,
+      JSON.stringify(refs),
+    ]);
   };
   const serviceRandom = seededRandom(BENCH_SEED + 21);
   const serviceTask: Task = async () => {
     const c = pickIndex(serviceRandom, data.conversations);
-    const result = await ctx.service.call<{ recallBlock: { injected: boolean } }>(RECALL_BLOCK, { c: data.conversationIds[c] }, ctx.tokens[c % data.users]);
+    const result = await ctx.service.call<{ recallBlock: { injected: boolean } }>(
+      RECALL_BLOCK,
+      { c: data.conversationIds[c] },
+      ctx.tokens[c % data.users],
+    );
     if (!result.recallBlock.injected) throw new Error('service: empty block');
   };
 
@@ -57,5 +68,15 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
     return { op, concurrency, service, raw, ratio: service.rps / raw.rps, ratioBasis: 'throughput', target: 'info', pass: null, notes };
   }
   const pass = clean(service, raw) && service.p99 <= P99_TARGET_MS && ratio <= LATENCY_RATIO;
-  return { op, concurrency, service, raw, ratio, ratioBasis: 'p50 latency', target: `p99 ≤ ${P99_TARGET_MS} ms; ≤ ${LATENCY_RATIO}× raw`, pass, notes };
+  return {
+    op,
+    concurrency,
+    service,
+    raw,
+    ratio,
+    ratioBasis: 'p50 latency',
+    target: `p99 ≤ ${P99_TARGET_MS} ms; ≤ ${LATENCY_RATIO}× raw`,
+    pass,
+    notes,
+  };
 }

@@ -48,7 +48,15 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
   const rawTask: Task = async () => {
     const u = pickIndex(rawRandom, data.users);
     const query = QUERIES[pickIndex(rawRandom, QUERIES.length)];
-    const params = [query, data.userIds[u], data.spaceId, data.teamId, newRecallEventId(), queryFingerprint(query), RECALL_CONTRACT_VERSION];
+    const params = [
+      query,
+      data.userIds[u],
+      data.spaceId,
+      data.teamId,
+      newRecallEventId(),
+      queryFingerprint(query),
+      RECALL_CONTRACT_VERSION,
+    ];
     const result = await ctx.raw.query(RAW_SEARCH_AND_RECORD, params);
     if (result.rowCount === 0) throw new Error(`raw: no hits for ${query}`);
   };
@@ -56,13 +64,45 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
   const serviceTask: Task = async () => {
     const u = pickIndex(serviceRandom, data.users);
     const query = QUERIES[pickIndex(serviceRandom, QUERIES.length)];
-    const result = await ctx.service.call<{ recallMemory: { results: unknown[]; degradations: string[] } }>(RECALL_MEMORY, { s: data.spaceId, q: query }, ctx.tokens[u]);
-    if (result.recallMemory.results.length === 0 || result.recallMemory.degradations.length > 0) throw new Error(`service: no hits or degraded for ${query}`);
+    const result = await ctx.service.call<{ recallMemory: { results: unknown[]; degradations: string[] } }>(
+      RECALL_MEMORY,
+      { s: data.spaceId, q: query },
+      ctx.tokens[u],
+    );
+    if (result.recallMemory.results.length === 0 || result.recallMemory.degradations.length > 0)
+      throw new Error(`service: no hits or degraded for ${query}`);
   };
 
   const op = `recallMemory (${QUERIES.length} queries, ~${Math.round(data.snapshots / data.users)} snapshots a user)`;
-  const { raw, service } = await measureSideBySide(ctx, `${op} c=${concurrency}`, rawTask, serviceTask, loadOptions(ctx.settings, concurrency));
+  const { raw, service } = await measureSideBySide(
+    ctx,
+    `${op} c=${concurrency}`,
+    rawTask,
+    serviceTask,
+    loadOptions(ctx.settings, concurrency),
+  );
   const notes = errorNotes(['service', service], ['raw', raw]);
-  if (concurrency > 1) return { op, concurrency, service, raw, ratio: service.rps / raw.rps, ratioBasis: 'throughput', target: 'info', pass: clean(service, raw) ? null : false, notes };
-  return { op, concurrency, service, raw, ratio: service.p50 / raw.p50, ratioBasis: 'p50 latency', target: 'info (no SPEC §9 target)', pass: clean(service, raw) ? null : false, notes };
+  if (concurrency > 1)
+    return {
+      op,
+      concurrency,
+      service,
+      raw,
+      ratio: service.rps / raw.rps,
+      ratioBasis: 'throughput',
+      target: 'info',
+      pass: clean(service, raw) ? null : false,
+      notes,
+    };
+  return {
+    op,
+    concurrency,
+    service,
+    raw,
+    ratio: service.p50 / raw.p50,
+    ratioBasis: 'p50 latency',
+    target: 'info (no SPEC §9 target)',
+    pass: clean(service, raw) ? null : false,
+    notes,
+  };
 }

@@ -62,7 +62,8 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
     `RSS over ${RSS_CALLS} calls at ${concurrency} clients, ${Math.round(big.sizeChars / 1024)} KB payload: ${describe(bigRss)}`,
     `same on a ${small.sizeChars}-char payload: ${describe(smallRss)}`,
   ];
-  const rssOk = bigRss.after - bigRss.before <= RSS_GROWTH_LIMIT && bigRss.peak - bigRss.before <= smallRss.peak - smallRss.before + RSS_GROWTH_LIMIT;
+  const rssOk =
+    bigRss.after - bigRss.before <= RSS_GROWTH_LIMIT && bigRss.peak - bigRss.before <= smallRss.peak - smallRss.before + RSS_GROWTH_LIMIT;
   const pass = clean(service, raw) && ratio <= LATENCY_RATIO && rssOk;
   return [
     { op, concurrency: 1, service, raw, ratio, ratioBasis: 'p50 latency', target: `≤ ${LATENCY_RATIO}× raw; RSS flat`, pass, notes },
@@ -86,7 +87,17 @@ async function fullWindowRow(ctx: BenchContext, big: Recorded): Promise<ResultRo
   };
   const op = `recallToolResult FULL, first window (${windowChars} chars of ${big.sizeChars})`;
   const { raw, service } = await measureSideBySide(ctx, op, rawTask, serviceTask, loadOptions(ctx.settings, 1));
-  return { op, concurrency: 1, service, raw, ratio: service.p50 / raw.p50, ratioBasis: 'p50 latency', target: 'info (≤ 8000 tokens a window)', pass: clean(service, raw), notes: errorNotes(['service', service], ['raw', raw]) };
+  return {
+    op,
+    concurrency: 1,
+    service,
+    raw,
+    ratio: service.p50 / raw.p50,
+    ratioBasis: 'p50 latency',
+    target: 'info (≤ 8000 tokens a window)',
+    pass: clean(service, raw),
+    notes: errorNotes(['service', service], ['raw', raw]),
+  };
 }
 
 async function record(ctx: BenchContext, name: string, toolUseId: string, toolName: string, toolOutput: unknown): Promise<Recorded> {

@@ -57,7 +57,14 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
 
   // The raw side stores the same handle columns; building them is the service's own work.
   const handles = outputs.map((call) =>
-    buildHandle({ memId: newMemId(), toolName: call.toolName, toolUseId: 'toolu', sizeChars: payloadText(call.toolOutput).length, toolInput: call.toolInput, toolOutput: call.toolOutput }),
+    buildHandle({
+      memId: newMemId(),
+      toolName: call.toolName,
+      toolUseId: 'toolu',
+      sizeChars: payloadText(call.toolOutput).length,
+      toolInput: call.toolInput,
+      toolOutput: call.toolOutput,
+    }),
   );
   const rawRandom = seededRandom(BENCH_SEED + 11);
   const rawTask: Task = async (worker, seq) => {
@@ -71,10 +78,22 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
       const locked = await client.query(LOCK, [userId, target.conversationId]);
       if (locked.rowCount !== 1) throw new Error('raw: conversation not found');
       const inserted = await client.query(INSERT, [
-        randomUUID(), userId, target.messageId, target.conversationId, call.toolName,
-        JSON.stringify(call.toolInput), JSON.stringify(call.toolOutput), null,
-        `toolu_raw_${tag}_${worker}_${seq}`, newMemId(), payloadText(call.toolOutput).length,
-        handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub, handle.sizeTokens,
+        randomUUID(),
+        userId,
+        target.messageId,
+        target.conversationId,
+        call.toolName,
+        JSON.stringify(call.toolInput),
+        JSON.stringify(call.toolOutput),
+        null,
+        `toolu_raw_${tag}_${worker}_${seq}`,
+        newMemId(),
+        payloadText(call.toolOutput).length,
+        handle.summaryOneliner,
+        handle.schemaHint,
+        handle.headPreview,
+        handle.stub,
+        handle.sizeTokens,
       ]);
       if (inserted.rowCount !== 1) throw new Error('raw: row not inserted');
       await client.query(TRIM, [target.conversationId, userId, CAP]);
@@ -91,7 +110,15 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
   const serviceTask: Task = async (worker, seq) => {
     const target = choose(serviceRandom);
     const call = outputs[(worker + seq) % outputs.length];
-    const input = [{ spaceId, conversationId: target.conversationId, messageId: target.messageId, toolUseId: `toolu_svc_${tag}_${worker}_${seq}`, ...call }];
+    const input = [
+      {
+        spaceId,
+        conversationId: target.conversationId,
+        messageId: target.messageId,
+        toolUseId: `toolu_svc_${tag}_${worker}_${seq}`,
+        ...call,
+      },
+    ];
     const data = await ctx.service.call<{ recordToolResults: { createdCount: number } }>(RECORD, { input }, ctx.tokens[target.userIndex]);
     if (data.recordToolResults.createdCount !== 1) throw new Error('service: row not created');
   };
@@ -99,16 +126,35 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
   const { raw, service } = await measureSideBySide(ctx, `${op}`, rawTask, serviceTask, options);
   const ratio = service.rps / raw.rps;
   const notes = errorNotes(['service', service], ['raw', raw]);
-  if (tag === 'one') notes.push(`rows in the conversation afterwards: ${await countRows(ctx, choose(serviceRandom).conversationId)} (cap ${CAP})`);
-  return { op, concurrency, service, raw, ratio, ratioBasis: 'throughput', target: `≥ ${TARGET_RATIO}× raw rps`, pass: clean(service, raw) && ratio >= TARGET_RATIO, notes };
+  if (tag === 'one')
+    notes.push(`rows in the conversation afterwards: ${await countRows(ctx, choose(serviceRandom).conversationId)} (cap ${CAP})`);
+  return {
+    op,
+    concurrency,
+    service,
+    raw,
+    ratio,
+    ratioBasis: 'throughput',
+    target: `≥ ${TARGET_RATIO}× raw rps`,
+    pass: clean(service, raw) && ratio >= TARGET_RATIO,
+    notes,
+  };
 }
 
 /** A conversation of user 0 already at its cap, so every insert also deletes one row. */
 async function hotConversation(ctx: BenchContext): Promise<Target> {
   const target = { conversationId: seededUuid('hot-conversation'), messageId: seededUuid('hot-message'), userIndex: 0 };
   const userId = ctx.data.userIds[0];
-  await ctx.raw.query('insert into conversations (id, user_id, space_id) values ($1, $2, $3)', [target.conversationId, userId, ctx.data.spaceId]);
-  await ctx.raw.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [target.messageId, target.conversationId, userId]);
+  await ctx.raw.query('insert into conversations (id, user_id, space_id) values ($1, $2, $3)', [
+    target.conversationId,
+    userId,
+    ctx.data.spaceId,
+  ]);
+  await ctx.raw.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [
+    target.messageId,
+    target.conversationId,
+    userId,
+  ]);
   await ctx.raw.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
                                        summary_oneliner, stub, size_tokens)
@@ -122,6 +168,8 @@ async function hotConversation(ctx: BenchContext): Promise<Target> {
 }
 
 async function countRows(ctx: BenchContext, conversationId: string): Promise<number> {
-  const result = await ctx.raw.query<{ n: string }>('select count(*) as n from message_tool_results where conversation_id = $1', [conversationId]);
+  const result = await ctx.raw.query<{ n: string }>('select count(*) as n from message_tool_results where conversation_id = $1', [
+    conversationId,
+  ]);
   return Number(result.rows[0].n);
 }

@@ -23,15 +23,25 @@ const RAW_BATCH = `with done as (delete from message_tool_results where id in (
  */
 export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]> {
   const { data } = ctx;
-  const admin = await signToken({ userId: data.userIds[0], teamId: data.teamId, scopes: ['admin'], secret: BENCH_JWT_SECRET, expiresInSeconds: 3600 });
+  const admin = await signToken({
+    userId: data.userIds[0],
+    teamId: data.teamId,
+    scopes: ['admin'],
+    secret: BENCH_JWT_SECRET,
+    expiresInSeconds: 3600,
+  });
   ctx.log('  ageing every snapshot past the 180-day retention…');
   await ctx.raw.query(`update message_tool_results set created_at = created_at - interval '200 days'`);
   await ctx.raw.query('vacuum analyze message_tool_results');
-  const total = Number((await ctx.raw.query<{ n: string }>(`select count(*) as n from message_tool_results where created_at < now() - interval '180 days'`)).rows[0].n);
-  const cutoffOfHalf = (await ctx.raw.query<{ at: string }>(
-    `select created_at as at from message_tool_results order by created_at offset $1 limit 1`,
-    [Math.floor(total / 2)],
-  )).rows[0].at;
+  const total = Number(
+    (await ctx.raw.query<{ n: string }>(`select count(*) as n from message_tool_results where created_at < now() - interval '180 days'`))
+      .rows[0].n,
+  );
+  const cutoffOfHalf = (
+    await ctx.raw.query<{ at: string }>(`select created_at as at from message_tool_results order by created_at offset $1 limit 1`, [
+      Math.floor(total / 2),
+    ])
+  ).rows[0].at;
 
   const writer = async (stop: () => boolean): Promise<LoadResult> => {
     const latencies: number[] = [];
@@ -39,7 +49,17 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
     const started = performance.now();
     while (!stop()) {
       const c = Math.floor(Math.random() * data.conversations);
-      const input = [{ spaceId: data.spaceId, conversationId: data.conversationIds[c], messageId: data.messageIds[c], toolUseId: `toolu_sweep_${randomUUID()}`, toolName: 'get_weather', toolInput: { city: 'Oslo' }, toolOutput: { days: [{ high_c: 3 }] } }];
+      const input = [
+        {
+          spaceId: data.spaceId,
+          conversationId: data.conversationIds[c],
+          messageId: data.messageIds[c],
+          toolUseId: `toolu_sweep_${randomUUID()}`,
+          toolName: 'get_weather',
+          toolInput: { city: 'Oslo' },
+          toolOutput: { days: [{ high_c: 3 }] },
+        },
+      ];
       const t0 = performance.now();
       try {
         await ctx.service.call(RECORD, { input }, ctx.tokens[c % data.users]);
@@ -51,7 +71,17 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
     const elapsedMs = performance.now() - started;
-    return { requests: latencies.length, errors, elapsedMs, rps: (latencies.length * 1000) / elapsedMs, p50: at(0.5), p99: at(0.99), nodeCpuMsPerRequest: 0, clientCpuMsPerRequest: 0, postgresCpuMsPerRequest: 0 };
+    return {
+      requests: latencies.length,
+      errors,
+      elapsedMs,
+      rps: (latencies.length * 1000) / elapsedMs,
+      p50: at(0.5),
+      p99: at(0.99),
+      nodeCpuMsPerRequest: 0,
+      clientCpuMsPerRequest: 0,
+      postgresCpuMsPerRequest: 0,
+    };
   };
 
   const idleUntil = performance.now() + IDLE_MS;
@@ -71,7 +101,9 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
   let sweeping = true;
   const during = writer(() => !sweeping);
   const sweepStarted = performance.now();
-  const report = (await ctx.service.call<{ runRetentionSweep: { skipped: boolean; deleted: { table: string; count: number }[] } }>(SWEEP, {}, admin)).runRetentionSweep;
+  const report = (
+    await ctx.service.call<{ runRetentionSweep: { skipped: boolean; deleted: { table: string; count: number }[] } }>(SWEEP, {}, admin)
+  ).runRetentionSweep;
   const sweepMs = performance.now() - sweepStarted;
   sweeping = false;
   const writerDuring = await during;
@@ -80,7 +112,17 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
   const serviceRate = (serviceDeleted * 1000) / sweepMs;
   const rawRate = (rawDeleted * 1000) / rawMs;
   const writerRatio = writerDuring.p99 / Math.max(idle.p99, 0.001);
-  const asLoad = (rows: number, ms: number): LoadResult => ({ requests: rows, errors: 0, elapsedMs: ms, rps: (rows * 1000) / ms, p50: 0, p99: 0, nodeCpuMsPerRequest: 0, clientCpuMsPerRequest: 0, postgresCpuMsPerRequest: 0 });
+  const asLoad = (rows: number, ms: number): LoadResult => ({
+    requests: rows,
+    errors: 0,
+    elapsedMs: ms,
+    rps: (rows * 1000) / ms,
+    p50: 0,
+    p99: 0,
+    nodeCpuMsPerRequest: 0,
+    clientCpuMsPerRequest: 0,
+    postgresCpuMsPerRequest: 0,
+  });
   return [
     {
       op: `retention sweep, ${total.toLocaleString('en-US')} expired snapshots (rows/s)`,
@@ -104,7 +146,9 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
       ratioBasis: 'p99 latency',
       target: `p99 ≤ ${WRITER_RATIO}× idle`,
       pass: writerDuring.errors === 0 && writerRatio <= WRITER_RATIO,
-      notes: [`writer p99 ${writerDuring.p99.toFixed(2)} ms during the sweep vs ${idle.p99.toFixed(2)} ms idle (${writerDuring.requests} and ${idle.requests} calls; the raw column is the idle writer)`],
+      notes: [
+        `writer p99 ${writerDuring.p99.toFixed(2)} ms during the sweep vs ${idle.p99.toFixed(2)} ms idle (${writerDuring.requests} and ${idle.requests} calls; the raw column is the idle writer)`,
+      ],
     },
   ];
 }

@@ -41,13 +41,25 @@ export async function submitFeedbackOps(ctx: BenchContext): Promise<ResultRow[]>
       [data.teamId, id, userId, data.spaceId, RECALL_CONTRACT_VERSION, refs(i)],
     );
   }
-  const token = await signToken({ userId, teamId: data.teamId, scopes: ['feedback:write'], secret: BENCH_JWT_SECRET, expiresInSeconds: 3 * 3600 });
+  const token = await signToken({
+    userId,
+    teamId: data.teamId,
+    scopes: ['feedback:write'],
+    secret: BENCH_JWT_SECRET,
+    expiresInSeconds: 3 * 3600,
+  });
   const batch = (seq: number) =>
     Array.from({ length: ITEMS }, (_, i) => {
       const e = (seq * ITEMS + i) % EVENTS;
       return {
-        recallEventId: events[e], used: true, answerSupported: true, quality: 'HIGH', missingContext: false, irrelevant: true,
-        feedbackComment: 'one result was off topic', irrelevantResultRefs: [{ type: 'EVIDENCE', id: `ev_${e}_2`, rank: 2 }],
+        recallEventId: events[e],
+        used: true,
+        answerSupported: true,
+        quality: 'HIGH',
+        missingContext: false,
+        irrelevant: true,
+        feedbackComment: 'one result was off topic',
+        irrelevantResultRefs: [{ type: 'EVIDENCE', id: `ev_${e}_2`, rank: 2 }],
       };
     });
   return [await measure(ctx, 1, token, events, batch), await measure(ctx, 8, token, events, batch)];
@@ -67,13 +79,26 @@ async function measure(
     const loaded = await ctx.raw.query<{ id: string; results: unknown }>(LOAD_EVENTS, [data.teamId, items.map((i) => i.recallEventId)]);
     const results = new Map(loaded.rows.map((r) => [r.id, r.results]));
     for (const item of items) {
-      await ctx.raw.query(INSERT, [data.teamId, newFeedbackEventId(), item.recallEventId, userId, data.spaceId, RECALL_CONTRACT_VERSION,
-        JSON.stringify(results.get(item.recallEventId)), JSON.stringify(item.irrelevantResultRefs)]);
+      await ctx.raw.query(INSERT, [
+        data.teamId,
+        newFeedbackEventId(),
+        item.recallEventId,
+        userId,
+        data.spaceId,
+        RECALL_CONTRACT_VERSION,
+        JSON.stringify(results.get(item.recallEventId)),
+        JSON.stringify(item.irrelevantResultRefs),
+      ]);
     }
   };
   const serviceTask: Task = async (worker, seq) => {
-    const result = await ctx.service.call<{ submitRecallFeedback: { recordedCount: number; error: unknown } }>(SUBMIT, { input: { recalls: batch(seq + worker * 1000) } }, token);
-    if (result.submitRecallFeedback.recordedCount !== ITEMS) throw new Error(`service: ${JSON.stringify(result.submitRecallFeedback.error)}`);
+    const result = await ctx.service.call<{ submitRecallFeedback: { recordedCount: number; error: unknown } }>(
+      SUBMIT,
+      { input: { recalls: batch(seq + worker * 1000) } },
+      token,
+    );
+    if (result.submitRecallFeedback.recordedCount !== ITEMS)
+      throw new Error(`service: ${JSON.stringify(result.submitRecallFeedback.error)}`);
   };
   const op = `submitRecallFeedback, ${ITEMS} items`;
   const options = { ...loadOptions(ctx.settings, concurrency), maxRequests: 2_000 };
@@ -81,8 +106,28 @@ async function measure(
   const notes = errorNotes(['service', service], ['raw', raw]);
   if (concurrency > 1) {
     notes.push(`at ${concurrency} clients latency is mostly queueing on 2 cores; the p99 target is judged at 1`);
-    return { op, concurrency, service, raw, ratio: service.rps / raw.rps, ratioBasis: 'throughput', target: 'info', pass: clean(service, raw) ? null : false, notes };
+    return {
+      op,
+      concurrency,
+      service,
+      raw,
+      ratio: service.rps / raw.rps,
+      ratioBasis: 'throughput',
+      target: 'info',
+      pass: clean(service, raw) ? null : false,
+      notes,
+    };
   }
   const pass = clean(service, raw) && service.p99 <= P99_TARGET_MS;
-  return { op, concurrency, service, raw, ratio: service.p50 / raw.p50, ratioBasis: 'p50 latency', target: `p99 ≤ ${P99_TARGET_MS} ms`, pass, notes };
+  return {
+    op,
+    concurrency,
+    service,
+    raw,
+    ratio: service.p50 / raw.p50,
+    ratioBasis: 'p50 latency',
+    target: `p99 ≤ ${P99_TARGET_MS} ms`,
+    pass,
+    notes,
+  };
 }

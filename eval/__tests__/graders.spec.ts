@@ -29,11 +29,7 @@ describe('release eval cases', () => {
       expect(testCase.block.droppedCount).toBe(0);
       expect(testCase.block.tokens).toBeLessThanOrEqual(300);
       expect(testCase.systemPrompt.endsWith(`\n\n${SPEC_BLOCK}`)).toBe(true);
-      expect(testCase.tools.map((tool) => tool.name)).toEqual([
-        'recall_tool_result',
-        'recall_prior_tool_result',
-        testCase.freshTool.name,
-      ]);
+      expect(testCase.tools.map((tool) => tool.name)).toEqual(['recall_tool_result', 'recall_prior_tool_result', testCase.freshTool.name]);
     }
   });
 

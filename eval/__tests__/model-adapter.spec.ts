@@ -2,20 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVAL_CASES, EvalCase } from '../cases';
-import {
-  adapterFromEnv,
-  AnthropicAdapter,
-  ANTHROPIC_MESSAGES_URL,
-  DEFAULT_EVAL_MODEL,
-  FetchLike,
-  RecordedAdapter,
-} from '../model-adapter';
+import { adapterFromEnv, AnthropicAdapter, ANTHROPIC_MESSAGES_URL, DEFAULT_EVAL_MODEL, FetchLike, RecordedAdapter } from '../model-adapter';
 import { answerRecallCall } from '../recall-stand-in';
-import {
-  QUERY_SITE_DATA_DEFINITION,
-  RECALL_PRIOR_TOOL_RESULT_DEFINITION,
-  RECALL_TOOL_RESULT_DEFINITION,
-} from '../tool-definitions';
+import { QUERY_SITE_DATA_DEFINITION, RECALL_PRIOR_TOOL_RESULT_DEFINITION, RECALL_TOOL_RESULT_DEFINITION } from '../tool-definitions';
 import { ToolUseBlock } from '../transcript';
 
 interface Captured {
@@ -38,7 +27,15 @@ function fakeFetch(replies: Array<{ status?: number; body: unknown }>): { fetch:
 }
 
 function apiMessage(content: unknown[], stopReason: string): unknown {
-  return { id: 'msg_test', type: 'message', role: 'assistant', model: 'm', content, stop_reason: stopReason, usage: { input_tokens: 1, output_tokens: 1 } };
+  return {
+    id: 'msg_test',
+    type: 'message',
+    role: 'assistant',
+    model: 'm',
+    content,
+    stop_reason: stopReason,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  };
 }
 
 const caseById = (id: string): EvalCase => EVAL_CASES.find((c) => c.id === id)!;
@@ -126,7 +123,12 @@ describe('AnthropicAdapter', () => {
 
   it('R-EV-1 answers a recall call from the case snapshots and records the answer the model gives next', async () => {
     const citationCase = caseById('citation.active-members-trend');
-    const recallCall: ToolUseBlock = { type: 'tool_use', id: 'toolu_r', name: 'recall_prior_tool_result', input: { tool_name: 'query_kpi_trend' } };
+    const recallCall: ToolUseBlock = {
+      type: 'tool_use',
+      id: 'toolu_r',
+      name: 'recall_prior_tool_result',
+      input: { tool_name: 'query_kpi_trend' },
+    };
     const { fetch, requests } = fakeFetch([
       { body: apiMessage([{ type: 'thinking', thinking: '…' }, recallCall], 'tool_use') },
       { body: apiMessage([{ type: 'text', text: 'query_kpi_trend on 2026-05-12: +12% over 7 weeks.' }], 'end_turn') },
@@ -134,7 +136,9 @@ describe('AnthropicAdapter', () => {
     const transcript = await new AnthropicAdapter({ apiKey: 'k', fetch }).respond(citationCase);
 
     const toolResult = { type: 'tool_result', tool_use_id: 'toolu_r', content: answerRecallCall(citationCase, recallCall) };
-    expect(JSON.parse(toolResult.content)).toEqual([expect.objectContaining({ tool_name: 'query_kpi_trend', created_at: '2026-05-12T10:02:00.000Z' })]);
+    expect(JSON.parse(toolResult.content)).toEqual([
+      expect.objectContaining({ tool_name: 'query_kpi_trend', created_at: '2026-05-12T10:02:00.000Z' }),
+    ]);
     expect(requests[1].body.messages).toEqual([
       { role: 'user', content: citationCase.userMessage },
       { role: 'assistant', content: [recallCall] },
@@ -149,7 +153,9 @@ describe('AnthropicAdapter', () => {
   });
 
   it('R-EV-1 reports an API error with its status and message, never the key', async () => {
-    const { fetch } = fakeFetch([{ status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } }]);
+    const { fetch } = fakeFetch([
+      { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } },
+    ]);
     const adapter = new AnthropicAdapter({ apiKey: 'sk-secret-value', fetch });
     const failure = adapter.respond(asOfCase);
     await expect(failure).rejects.toThrow('Anthropic Messages API answered 401: invalid x-api-key');
@@ -176,7 +182,10 @@ describe('adapter selection and recordings', () => {
 
     const dir = mkdtempSync(join(tmpdir(), 'eval-recordings-'));
     try {
-      writeFileSync(join(dir, 'broken.json'), JSON.stringify({ caseId: asOfCase.id, label: 'x', why: 'y', model: 'm', expected: 'maybe', messages: [] }));
+      writeFileSync(
+        join(dir, 'broken.json'),
+        JSON.stringify({ caseId: asOfCase.id, label: 'x', why: 'y', model: 'm', expected: 'maybe', messages: [] }),
+      );
       expect(() => new RecordedAdapter(dir)).toThrow('eval/transcripts/broken.json: expected must be "pass" or "fail"');
     } finally {
       rmSync(dir, { recursive: true, force: true });

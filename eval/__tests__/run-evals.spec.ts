@@ -24,7 +24,9 @@ describe('npm run eval', () => {
       expect(lines).toContain(`${title}: ${passing}/${ofEval.length} passed`);
     }
     expect(lines).toContain(`expected-vs-actual verdicts agree: ${recorded.length}/${recorded.length}`);
-    expect(lines[lines.length - 1]).toMatch(/^summary: \d+\/\d+ answers passed across 3 evals — graders agree with every recorded verdict$/);
+    expect(lines[lines.length - 1]).toMatch(
+      /^summary: \d+\/\d+ answers passed across 3 evals — graders agree with every recorded verdict$/,
+    );
     expect(lines.some((line) => line.includes('MISMATCH'))).toBe(false);
   });
 

@@ -17,7 +17,8 @@ function declaredScopes(): Record<string, string[] | 'UNDECLARED'> {
       const type = Reflect.getMetadata(RESOLVER_TYPE, handler) as string | undefined;
       if (type !== 'Query' && type !== 'Mutation') continue;
       const name = (Reflect.getMetadata(RESOLVER_NAME, handler) as string | undefined) ?? method;
-      const scopes = (Reflect.getMetadata(REQUIRED_SCOPES, handler) ?? Reflect.getMetadata(REQUIRED_SCOPES, resolver)) as string[] | undefined;
+      const scopes = (Reflect.getMetadata(REQUIRED_SCOPES, handler) ?? Reflect.getMetadata(REQUIRED_SCOPES, resolver)) as
+        string[] | undefined;
       result[`${type}.${name}`] = scopes ?? 'UNDECLARED';
     }
   }

@@ -23,7 +23,9 @@ async function main(): Promise<number> {
   const result = checkContract(buildSchema(readFileSync(contractFile, 'utf8')), await buildApiSchema(), pending);
   for (const line of result.breaking) process.stdout.write(`BREAKING ${line}\n`);
   for (const line of result.stalePending) process.stdout.write(`STALE pending entry (implemented now, remove it): ${line}\n`);
-  process.stdout.write(`contract:check ${result.breaking.length} breaking, ${result.pendingCount} pending, ${result.stalePending.length} stale\n`);
+  process.stdout.write(
+    `contract:check ${result.breaking.length} breaking, ${result.pendingCount} pending, ${result.stalePending.length} stale\n`,
+  );
   return result.breaking.length + result.stalePending.length > 0 ? 1 : 0;
 }
 

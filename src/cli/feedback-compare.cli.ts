@@ -84,7 +84,12 @@ function main(): number {
   let positionals: string[];
   let json = false;
   try {
-    const parsed = parseArgs({ args: process.argv.slice(2), options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: process.argv.slice(2),
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     if (parsed.values.help) {
       process.stdout.write(HELP);
       return 0;

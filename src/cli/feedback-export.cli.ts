@@ -66,7 +66,8 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (!values.out) throw new UsageError('--out <file.jsonl> is required');
   if (values.team !== undefined && !UUID_PATTERN.test(values.team)) throw new UsageError(`--team must be a UUID, got "${values.team}"`);
   const pageSize = values['page-size'] === undefined ? DEFAULT_PAGE_SIZE : Number(values['page-size']);
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000) throw new UsageError('--page-size must be an integer from 1 to 10000');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000)
+    throw new UsageError('--page-size must be an integer from 1 to 10000');
   return { since: new Date(values.since), out: values.out, teamId: values.team ?? null, pageSize };
 }
 
@@ -126,7 +127,9 @@ async function main(): Promise<number> {
     else rmSync(partial, { force: true });
   }
   const scope = options.teamId ? `team ${options.teamId}` : 'all teams';
-  process.stdout.write(`feedback:export wrote ${written} case${written === 1 ? '' : 's'} (${scope}, since ${options.since.toISOString()}) to ${options.out}\n`);
+  process.stdout.write(
+    `feedback:export wrote ${written} case${written === 1 ? '' : 's'} (${scope}, since ${options.since.toISOString()}) to ${options.out}\n`,
+  );
   return 0;
 }
 

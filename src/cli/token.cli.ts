@@ -5,7 +5,6 @@ import { UUID_PATTERN as UUID } from '../common/uuid-pattern';
 import { loadConfig } from '../config/load-config';
 import { signToken } from '../tenancy';
 
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {

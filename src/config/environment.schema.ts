@@ -54,123 +54,250 @@ class CronExpression implements ValidatorConstraintInterface {
 // class-validator checks the decorator nearest the property first: the type check stands last
 // on each line so that "abc" is reported as "not an integer", not as out of range.
 export class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'test', 'production'])
+  @IsOptional()
+  @IsIn(['development', 'test', 'production'])
   NODE_ENV?: 'development' | 'test' | 'production';
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(65535) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(65535)
+  @IsInt()
   PORT?: number;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-  @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   EMBEDDED_PG_DIR?: string;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(65535) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(65535)
+  @IsInt()
   EMBEDDED_PG_PORT?: number;
 
-  @IsOptional() @Transform(toBoolean) @IsBoolean()
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
   ALLOW_EMBEDDED_DB?: boolean;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   DATA_DIR?: string;
 
-  @IsOptional() @IsString() @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters' })
   AUTH_JWT_SECRET?: string;
 
-  @IsOptional() @IsUrl({ require_tld: false, protocols: ['https', 'http'] })
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['https', 'http'] })
   AUTH_JWKS_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   AUTH_JWT_ISSUER?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   AUTH_JWT_AUDIENCE?: string;
 
-  @IsOptional() @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })
+  @IsOptional()
+  @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })
   HTTP_BODY_LIMIT?: string;
 
-  @IsOptional() @Transform(toInt) @Min(0) @Max(3_600_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(0)
+  @Max(3_600_000)
+  @IsInt()
   FEATURE_FLAG_CACHE_TTL_MS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(500) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(500)
+  @IsInt()
   DB_POOL_MAX?: number;
 
-  @IsOptional() @Transform(toInt) @Min(100) @Max(120_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(100)
+  @Max(120_000)
+  @IsInt()
   DB_ACQUIRE_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(100) @Max(3_600_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(100)
+  @Max(3_600_000)
+  @IsInt()
   DB_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(50) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(50)
+  @IsInt()
   GRAPHQL_MAX_DEPTH?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(1000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
   GRAPHQL_MAX_ALIASES?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(1_000_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(1_000_000)
+  @IsInt()
   GRAPHQL_MAX_COST?: number;
 
-  @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(100)
+  @Max(1_000_000)
+  @IsInt()
   GRAPHQL_MAX_TOKENS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1024) @Max(64 * 1024 * 1024) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
+  @IsInt()
   TOOL_OUTPUT_MAX_BYTES?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1024) @Max(16 * 1024 * 1024) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1024)
+  @Max(16 * 1024 * 1024)
+  @IsInt()
   TOOL_INPUT_MAX_BYTES?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(100_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
   CONVERSATION_SNAPSHOT_CAP?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(3650)
+  @IsInt()
   TOOL_RESULT_RETENTION_DAYS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(50) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(50)
+  @IsInt()
   RECALL_BLOCK_ROWS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(50) @Max(8000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(50)
+  @Max(8000)
+  @IsInt()
   RECALL_BLOCK_TOKEN_BUDGET?: number;
 
-  @IsOptional() @Transform(toBoolean) @IsBoolean()
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
   RECALL_INTENT_GATING?: boolean;
 
-  @IsOptional() @Transform(toInt) @Min(1000) @Max(10_000_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1000)
+  @Max(10_000_000)
+  @IsInt()
   RECALL_MAX_RETURN_CHARS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(100) @Max(1_000_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(100)
+  @Max(1_000_000)
+  @IsInt()
   RECALL_ANSWER_MAX_TOKENS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(0) @Max(600_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(0)
+  @Max(600_000)
+  @IsInt()
   SHUTDOWN_GRACE_MS?: number;
 
-  @IsOptional() @Transform(toBoolean) @IsBoolean()
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
   RETENTION_ENABLED?: boolean;
 
-  @IsOptional() @IsString() @Validate(CronExpression)
+  @IsOptional()
+  @IsString()
+  @Validate(CronExpression)
   RETENTION_CRON?: string;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(3650)
+  @IsInt()
   RECALL_EVENT_RETENTION_DAYS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(3650)
+  @IsInt()
   FEEDBACK_EVENT_RETENTION_DAYS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(3650) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(3650)
+  @IsInt()
   FEEDBACK_COMMENT_RETENTION_DAYS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1) @Max(100_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
   RETENTION_BATCH_SIZE?: number;
 
-  @IsOptional() @Transform(toInt) @Min(100) @Max(3_600_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(100)
+  @Max(3_600_000)
+  @IsInt()
   RETENTION_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(1000) @Max(86_400_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(1000)
+  @Max(86_400_000)
+  @IsInt()
   RETENTION_LEASE_MS?: number;
 
-  @IsOptional() @Transform(toInt) @Min(0) @Max(60_000) @IsInt()
+  @IsOptional()
+  @Transform(toInt)
+  @Min(0)
+  @Max(60_000)
+  @IsInt()
   RETENTION_BATCH_PAUSE_MS?: number;
 }

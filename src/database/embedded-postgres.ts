@@ -74,7 +74,9 @@ function assertPortFree(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', () =>
-      reject(new Error(`Port ${port} is taken, so the embedded PostgreSQL cannot start; free it or set EMBEDDED_PG_PORT (or DATABASE_URL).`)),
+      reject(
+        new Error(`Port ${port} is taken, so the embedded PostgreSQL cannot start; free it or set EMBEDDED_PG_PORT (or DATABASE_URL).`),
+      ),
     );
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });

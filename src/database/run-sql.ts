@@ -9,7 +9,11 @@ import type { Client as PgConnection } from 'pg';
  * values travel as bind parameters that PostgreSQL reads as they are. Arrays expand to `?, ?, …`
  * as with `em.execute`; errors keep the driver's SQLSTATE in `code`.
  */
-export async function runSql<Rows = Record<string, unknown>[]>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Rows> {
+export async function runSql<Rows = Record<string, unknown>[]>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Rows> {
   const bound = expandArrays(sql, params);
   // Query logging (off in production) shows the statement as em.execute would, values inlined.
   const logger = em.config.getLogger();

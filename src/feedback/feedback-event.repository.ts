@@ -61,7 +61,9 @@ export class FeedbackEventRepository {
   /** The actor's events already recorded under these client ids, by client id. */
   async findByClientIds(teamId: string, actorId: string, clientIds: readonly string[]): Promise<Map<string, string>> {
     if (clientIds.length === 0) return new Map();
-    const rows = await runSql<{ id: string; client_feedback_id: string }[]>(this.em, `select id, client_feedback_id from feedback_events where team_id = ? and actor_id = ? and client_feedback_id in (?)`,
+    const rows = await runSql<{ id: string; client_feedback_id: string }[]>(
+      this.em,
+      `select id, client_feedback_id from feedback_events where team_id = ? and actor_id = ? and client_feedback_id in (?)`,
       [teamId, actorId, clientIds],
     );
     return new Map(rows.map((r) => [r.client_feedback_id, r.id]));
@@ -73,15 +75,36 @@ export class FeedbackEventRepository {
    */
   async insert(event: NewFeedbackEvent): Promise<string> {
     try {
-      await runSql(this.em, `insert into feedback_events (team_id, id, recall_event_id, profile_id, actor_id, space_id, space_generation, query_fingerprint,
+      await runSql(
+        this.em,
+        `insert into feedback_events (team_id, id, recall_event_id, profile_id, actor_id, space_id, space_generation, query_fingerprint,
            contract_version, ranking_version, fusion_mode, search_freshness, degraded_branches, returned_refs, used, answer_supported, quality,
            missing_context, irrelevant, feedback_comment, irrelevant_result_refs, hypothesis_feedback, client_feedback_id)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)`,
         [
-          event.teamId, event.id, event.recallEventId, event.profileId, event.actorId, event.spaceId, event.spaceGeneration, event.queryFingerprint,
-          event.contractVersion, event.rankingVersion, event.fusionMode, event.searchFreshness, JSON.stringify(event.degradedBranches),
-          JSON.stringify(event.returnedRefs), event.used, event.answerSupported, event.quality, event.missingContext, event.irrelevant,
-          event.feedbackComment, JSON.stringify(event.irrelevantResultRefs), JSON.stringify(event.hypothesisFeedback), event.clientFeedbackId,
+          event.teamId,
+          event.id,
+          event.recallEventId,
+          event.profileId,
+          event.actorId,
+          event.spaceId,
+          event.spaceGeneration,
+          event.queryFingerprint,
+          event.contractVersion,
+          event.rankingVersion,
+          event.fusionMode,
+          event.searchFreshness,
+          JSON.stringify(event.degradedBranches),
+          JSON.stringify(event.returnedRefs),
+          event.used,
+          event.answerSupported,
+          event.quality,
+          event.missingContext,
+          event.irrelevant,
+          event.feedbackComment,
+          JSON.stringify(event.irrelevantResultRefs),
+          JSON.stringify(event.hypothesisFeedback),
+          event.clientFeedbackId,
         ],
       );
       return event.id;
@@ -101,7 +124,9 @@ export class FeedbackEventRepository {
       where.push('(f.created_at, f.id) < (?::timestamptz, ?)');
       params.push(after.createdAt, after.id);
     }
-    const rows = await runSql<FeedbackEventRow[]>(this.em, `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE}
+    const rows = await runSql<FeedbackEventRow[]>(
+      this.em,
+      `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE}
         where ${where.join(' and ')}
         order by f.created_at desc, f.id desc
         limit ?`,
@@ -111,7 +136,11 @@ export class FeedbackEventRepository {
   }
 
   async findVisible(teamId: string, id: string): Promise<FeedbackEventRecord | null> {
-    const rows = await runSql<FeedbackEventRow[]>(this.em, `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE} where f.team_id = ? and f.id = ?`, [teamId, teamId, id]);
+    const rows = await runSql<FeedbackEventRow[]>(
+      this.em,
+      `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE} where f.team_id = ? and f.id = ?`,
+      [teamId, teamId, id],
+    );
     return rows.length > 0 ? toFeedbackEventRecord(rows[0]) : null;
   }
 
@@ -123,7 +152,19 @@ export class FeedbackEventRepository {
   async metrics(teamId: string, filter: FeedbackEventFilter, groupBy: FeedbackMetricsGroupBy): Promise<FeedbackMetricsRow[]> {
     const { where, params } = filterSql(teamId, filter);
     const group = GROUP_COLUMNS[groupBy];
-    const rows = await runSql<{ grp: string | null; events: string; used_rate: string; supported_rate: string; quality: string | null; missing_rate: string; irrelevant_rate: string }[]>(this.em, `select ${group} as grp, count(*) as events,
+    const rows = await runSql<
+      {
+        grp: string | null;
+        events: string;
+        used_rate: string;
+        supported_rate: string;
+        quality: string | null;
+        missing_rate: string;
+        irrelevant_rate: string;
+      }[]
+    >(
+      this.em,
+      `select ${group} as grp, count(*) as events,
               avg(case when f.used then 1.0 else 0.0 end) as used_rate,
               avg(case when f.answer_supported then 1.0 else 0.0 end) as supported_rate,
               avg(case f.quality when 'LOW' then 1.0 when 'MEDIUM' then 2.0 when 'HIGH' then 3.0 end) as quality,

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
 import type { ActorContext } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
-import { type FeedbackEventFilter, FeedbackEventRepository, type FeedbackMetricsGroupBy, type FeedbackMetricsRow } from './feedback-event.repository';
+import {
+  type FeedbackEventFilter,
+  FeedbackEventRepository,
+  type FeedbackMetricsGroupBy,
+  type FeedbackMetricsRow,
+} from './feedback-event.repository';
 
 const FEEDBACK_EVENT_ID = /^fb_[0-9A-HJKMNP-TV-Z]{26}$/;
 

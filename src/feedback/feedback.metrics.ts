@@ -13,7 +13,11 @@ export type SubmissionOutcomeLabel = 'recorded' | 'partial' | 'rejected' | 'disa
 
 // Labels from closed sets only (R-FB-9): never an id, a query, a comment or a ref.
 export const FEEDBACK_METRIC_PROVIDERS = [
-  makeCounterProvider({ name: SUBMISSIONS, help: 'Feedback submissions by outcome (recorded, partial, rejected, disabled).', labelNames: ['outcome'] }),
+  makeCounterProvider({
+    name: SUBMISSIONS,
+    help: 'Feedback submissions by outcome (recorded, partial, rejected, disabled).',
+    labelNames: ['outcome'],
+  }),
   makeCounterProvider({
     name: ITEMS,
     help: 'Recorded feedback items by judgment: used, answer_supported (true, false, unknown), quality (LOW, MEDIUM, HIGH, none).',

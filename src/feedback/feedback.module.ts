@@ -14,7 +14,14 @@ export const FEEDBACK_RESOLVERS = [FeedbackResolver];
 /** Feedback on recalls: reads recall events through Recall Events, writes only its own table. */
 @Module({
   imports: [MikroOrmModule.forFeature(FEEDBACK_ENTITIES), TenancyModule, RecallEventsModule],
-  providers: [FeedbackEventRepository, FeedbackService, FeedbackInspectionService, FeedbackMetrics, ...FEEDBACK_METRIC_PROVIDERS, ...FEEDBACK_RESOLVERS],
+  providers: [
+    FeedbackEventRepository,
+    FeedbackService,
+    FeedbackInspectionService,
+    FeedbackMetrics,
+    ...FEEDBACK_METRIC_PROVIDERS,
+    ...FEEDBACK_RESOLVERS,
+  ],
   exports: [FeedbackService],
 })
 export class FeedbackModule {}

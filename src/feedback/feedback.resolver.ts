@@ -20,7 +20,10 @@ export class FeedbackResolver {
 
   @Mutation(() => SubmitRecallFeedbackPayload, { description: 'feedback:write. R-FB-1..7' })
   @RequiresScope(Scope.FEEDBACK_WRITE)
-  submitRecallFeedback(@Actor() actor: ActorContext, @Args('input', { type: () => RecallFeedbackBatchInput }) input: RecallFeedbackBatchInput): Promise<SubmitRecallFeedbackPayload> {
+  submitRecallFeedback(
+    @Actor() actor: ActorContext,
+    @Args('input', { type: () => RecallFeedbackBatchInput }) input: RecallFeedbackBatchInput,
+  ): Promise<SubmitRecallFeedbackPayload> {
     return this.feedback.submit(actor, input.recalls);
   }
 
@@ -33,7 +36,10 @@ export class FeedbackResolver {
     @Args('after', { type: () => String, nullable: true }) after: string | null,
   ): Promise<FeedbackEventConnection> {
     const page = await this.inspection.list(actor, checkedFilter(filter), first ?? 20, after);
-    const edges = page.records.map((node) => ({ node: node as FeedbackEventModel, cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }) }));
+    const edges = page.records.map((node) => ({
+      node: node as FeedbackEventModel,
+      cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }),
+    }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
@@ -48,7 +54,8 @@ export class FeedbackResolver {
   feedbackMetrics(
     @Actor() actor: ActorContext,
     @Args('filter', { type: () => FeedbackEventFilterInput, nullable: true }) filter: FeedbackEventFilterInput | null,
-    @Args('groupBy', { type: () => FeedbackMetricsGroupBy, nullable: true, defaultValue: FeedbackMetricsGroupBy.NONE }) groupBy: FeedbackMetricsGroupBy | null,
+    @Args('groupBy', { type: () => FeedbackMetricsGroupBy, nullable: true, defaultValue: FeedbackMetricsGroupBy.NONE })
+    groupBy: FeedbackMetricsGroupBy | null,
   ): Promise<FeedbackMetricsRowModel[]> {
     return this.inspection.metrics(actor, checkedFilter(filter), groupBy ?? FeedbackMetricsGroupBy.NONE);
   }

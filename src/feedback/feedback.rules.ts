@@ -69,16 +69,29 @@ export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'inpu
     const refs = item.irrelevantResultRefs ?? [];
     const hypotheses = item.hypothesisFeedback ?? [];
     if (refs.length > MAX_REFS_PER_ITEM) {
-      throw new BadUserInputError(`${path}.irrelevantResultRefs`, `${path}.irrelevantResultRefs may hold at most ${MAX_REFS_PER_ITEM} refs.`);
+      throw new BadUserInputError(
+        `${path}.irrelevantResultRefs`,
+        `${path}.irrelevantResultRefs may hold at most ${MAX_REFS_PER_ITEM} refs.`,
+      );
     }
     if (hypotheses.length > MAX_REFS_PER_ITEM) {
-      throw new BadUserInputError(`${path}.hypothesisFeedback`, `${path}.hypothesisFeedback may hold at most ${MAX_REFS_PER_ITEM} judgments.`);
+      throw new BadUserInputError(
+        `${path}.hypothesisFeedback`,
+        `${path}.hypothesisFeedback may hold at most ${MAX_REFS_PER_ITEM} judgments.`,
+      );
     }
     checkComment(item.feedbackComment, `${path}.feedbackComment`);
     hypotheses.forEach((h, i) => checkComment(h.feedbackComment, `${path}.hypothesisFeedback.${i}.feedbackComment`));
     const clientId = item.clientFeedbackId;
-    if (clientId !== null && clientId !== undefined && (clientId.length === 0 || codePointLength(clientId) > MAX_CLIENT_FEEDBACK_ID_CHARS)) {
-      throw new BadUserInputError(`${path}.clientFeedbackId`, `${path}.clientFeedbackId must be 1 to ${MAX_CLIENT_FEEDBACK_ID_CHARS} characters.`);
+    if (
+      clientId !== null &&
+      clientId !== undefined &&
+      (clientId.length === 0 || codePointLength(clientId) > MAX_CLIENT_FEEDBACK_ID_CHARS)
+    ) {
+      throw new BadUserInputError(
+        `${path}.clientFeedbackId`,
+        `${path}.clientFeedbackId must be 1 to ${MAX_CLIENT_FEEDBACK_ID_CHARS} characters.`,
+      );
     }
     const texts: [string, string | null | undefined][] = [
       ['recallEventId', item.recallEventId],
@@ -92,7 +105,10 @@ export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'inpu
     ];
     for (const [name, text] of texts) {
       if (text !== null && text !== undefined && !isStorableText(text)) {
-        throw new BadUserInputError(`${path}.${name}`, `${path}.${name} contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.`);
+        throw new BadUserInputError(
+          `${path}.${name}`,
+          `${path}.${name} contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.`,
+        );
       }
     }
   });
@@ -101,7 +117,10 @@ export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'inpu
 function checkComment(comment: string | null | undefined, path: string): void {
   const length = comment === null || comment === undefined ? 0 : codePointLength(comment);
   if (length > MAX_COMMENT_CHARS) {
-    throw new BadUserInputError(path, `${path} is ${length} characters; the limit is ${MAX_COMMENT_CHARS}. Shorten it: comments are never cut.`);
+    throw new BadUserInputError(
+      path,
+      `${path} is ${length} characters; the limit is ${MAX_COMMENT_CHARS}. Shorten it: comments are never cut.`,
+    );
   }
 }
 
@@ -119,7 +138,11 @@ export function judgmentProblem(item: FeedbackItem): ItemFailure | null {
   if (item.missingContext === true) reasons.push('missingContext is true');
   if (item.irrelevant === true) reasons.push('irrelevant is true');
   if (reasons.length > 0 && !hasText(item.feedbackComment)) {
-    return correct('COMMENT_REQUIRED', `feedbackComment is required because ${reasons.join(' and ')}.`, 'Add a feedbackComment describing the retrieval failure (without private user content), then resubmit from this item.');
+    return correct(
+      'COMMENT_REQUIRED',
+      `feedbackComment is required because ${reasons.join(' and ')}.`,
+      'Add a feedbackComment describing the retrieval failure (without private user content), then resubmit from this item.',
+    );
   }
   for (const [index, hypothesis] of (item.hypothesisFeedback ?? []).entries()) {
     const judged = hypothesis.contradicted === true ? 'contradicted' : hypothesis.quality === FeedbackQuality.LOW ? 'of LOW quality' : null;
@@ -170,12 +193,23 @@ export function recallProblem(
   currentGeneration: (spaceId: string) => number | undefined,
 ): ItemFailure | null {
   if (event === null) {
-    return drop('RECALL_NOT_FOUND', `Recall event ${recallEventId} was not found.`, 'Drop this item (the recall is unknown or was deleted) and resubmit the items after it.');
+    return drop(
+      'RECALL_NOT_FOUND',
+      `Recall event ${recallEventId} was not found.`,
+      'Drop this item (the recall is unknown or was deleted) and resubmit the items after it.',
+    );
   }
   const generation = currentGeneration(event.spaceId);
   if (generation !== event.spaceGeneration) {
-    const why = generation === undefined ? 'its space is sealed, retired or no longer yours' : `its space moved on to generation ${generation} (the recall was at ${event.spaceGeneration})`;
-    return drop('RECALL_STALE', `Recall event ${recallEventId} can no longer take feedback: ${why}.`, 'Drop this item and resubmit the items after it.');
+    const why =
+      generation === undefined
+        ? 'its space is sealed, retired or no longer yours'
+        : `its space moved on to generation ${generation} (the recall was at ${event.spaceGeneration})`;
+    return drop(
+      'RECALL_STALE',
+      `Recall event ${recallEventId} can no longer take feedback: ${why}.`,
+      'Drop this item and resubmit the items after it.',
+    );
   }
   return null;
 }

@@ -6,7 +6,15 @@ import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenanc
 import type { NewFeedbackEvent } from './feedback-event.record';
 import { FeedbackEventRepository } from './feedback-event.repository';
 import { FeedbackMetrics } from './feedback.metrics';
-import { checkFeedbackBatch, type FeedbackItem, type ItemFailure, judgmentProblem, recallProblem, refsProblem, transientProblem } from './feedback.rules';
+import {
+  checkFeedbackBatch,
+  type FeedbackItem,
+  type ItemFailure,
+  judgmentProblem,
+  recallProblem,
+  refsProblem,
+  transientProblem,
+} from './feedback.rules';
 
 export interface SubmissionOutcome {
   /** Items recorded (new or replayed), all before `error.failedIndex`. */
@@ -45,7 +53,10 @@ export class FeedbackService {
     // Read once up front: the recall events named and the items already recorded under their client ids.
     const clientIds = items.flatMap((item) => (item.clientFeedbackId ? [item.clientFeedbackId] : []));
     const [events, replayed] = await Promise.all([
-      this.recallEvents.findForTeam(actor, items.map((item) => item.recallEventId)),
+      this.recallEvents.findForTeam(
+        actor,
+        items.map((item) => item.recallEventId),
+      ),
       this.feedback.findByClientIds(actor.teamId, actor.userId, clientIds),
     ]);
 
@@ -57,13 +68,20 @@ export class FeedbackService {
         continue;
       }
       const event = events.get(item.recallEventId) ?? null;
-      const problem = judgmentProblem(item) ?? recallProblem(item.recallEventId, event, (spaceId) => actor.allowedGeneration(spaceId)) ?? refsProblem(item, (event as RecallEventRecord).results);
+      const problem =
+        judgmentProblem(item) ??
+        recallProblem(item.recallEventId, event, (spaceId) => actor.allowedGeneration(spaceId)) ??
+        refsProblem(item, (event as RecallEventRecord).results);
       if (problem !== null) return this.stopped(ids, index, problem);
       try {
         ids.push(await this.feedback.insert(feedbackEventOf(actor, item, event as RecallEventRecord)));
       } catch (error) {
         if (error instanceof AppError) throw error;
-        this.logger.warn({ msg: 'feedback item not recorded: database fault', failedIndex: index, code: (error as { code?: unknown })?.code ?? null });
+        this.logger.warn({
+          msg: 'feedback item not recorded: database fault',
+          failedIndex: index,
+          code: (error as { code?: unknown })?.code ?? null,
+        });
         return this.stopped(ids, index, transientProblem());
       }
       if (item.clientFeedbackId) replayed.set(item.clientFeedbackId, ids[ids.length - 1]);

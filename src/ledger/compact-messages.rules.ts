@@ -41,7 +41,10 @@ export function checkCompactMessagesInput(input: CompactMessagesArgs, field = 'i
   }
   excludeTools.forEach((name, index) => {
     if (name.length === 0 || name.length > MAX_TOOL_NAME_CHARS) {
-      throw new BadUserInputError(`${field}.excludeTools.${index}`, `${field}.excludeTools.${index} must be 1 to ${MAX_TOOL_NAME_CHARS} characters.`);
+      throw new BadUserInputError(
+        `${field}.excludeTools.${index}`,
+        `${field}.excludeTools.${index} must be 1 to ${MAX_TOOL_NAME_CHARS} characters.`,
+      );
     }
   });
   const parsed = parseMessages(input.messages);

@@ -85,11 +85,22 @@ export class CompactionService {
     request: CompactMessagesRequest,
     candidates: readonly CompactionCandidate[],
   ): Promise<{ snapshots: ToolResultSnapshot[]; marked: string[] }> {
-    const found = await this.toolResults.findByToolUseIds(actor, candidates.map((c) => c.toolUseId));
-    const marked = await this.toolResults.setCompacted(actor, found.filter((s) => !s.compacted).map((s) => s.id), true);
+    const found = await this.toolResults.findByToolUseIds(
+      actor,
+      candidates.map((c) => c.toolUseId),
+    );
+    const marked = await this.toolResults.setCompacted(
+      actor,
+      found.filter((s) => !s.compacted).map((s) => s.id),
+      true,
+    );
     const kept = new Set(marked);
     const stored = new Map(found.filter((s) => s.compacted || kept.has(s.id)).map((s) => [s.toolUseId, s]));
-    const recorded = await this.record(actor, request, candidates.filter((c) => !stored.has(c.toolUseId)));
+    const recorded = await this.record(
+      actor,
+      request,
+      candidates.filter((c) => !stored.has(c.toolUseId)),
+    );
     for (const snapshot of recorded.snapshots) stored.set(snapshot.toolUseId, snapshot);
     return { snapshots: candidates.map((c) => stored.get(c.toolUseId) as ToolResultSnapshot), marked: [...marked, ...recorded.createdIds] };
   }

@@ -30,10 +30,7 @@ interface ToolUseSite {
  * already our stubs, and content we could not store faithfully (non-text blocks such as images).
  * One candidate per tool_use_id, in message order.
  */
-export function findCompactionCandidates(
-  messages: readonly Message[],
-  options: CompactionOptions,
-): CompactionCandidate[] {
+export function findCompactionCandidates(messages: readonly Message[], options: CompactionOptions): CompactionCandidate[] {
   const toolUses = indexToolUses(messages);
   const excluded = new Set(options.excludeTools);
   const results = toolResultPositions(messages);
@@ -68,10 +65,7 @@ export function findCompactionCandidates(
  * replaced by the stub. Everything else — other fields and their key order, other blocks, other
  * messages — is carried over as is; untouched messages are shared, never copied or mutated.
  */
-export function applyCompaction(
-  messages: readonly Message[],
-  stubsByToolUseId: ReadonlyMap<string, string>,
-): Message[] {
+export function applyCompaction(messages: readonly Message[], stubsByToolUseId: ReadonlyMap<string, string>): Message[] {
   return messages.map((message) => {
     if (typeof message.content === 'string') return message;
     let changed = false;
@@ -117,9 +111,7 @@ function indexToolUses(messages: readonly Message[]): Map<string, ToolUseSite> {
   return sites;
 }
 
-function toolResultPositions(
-  messages: readonly Message[],
-): { block: ToolResultBlock; messageIndex: number; blockIndex: number }[] {
+function toolResultPositions(messages: readonly Message[]): { block: ToolResultBlock; messageIndex: number; blockIndex: number }[] {
   const positions: { block: ToolResultBlock; messageIndex: number; blockIndex: number }[] = [];
   messages.forEach((message, messageIndex) => {
     if (typeof message.content === 'string') return;

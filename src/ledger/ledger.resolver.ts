@@ -22,7 +22,11 @@ export class LedgerResolver {
     @Args('offset', { type: () => Int, nullable: true }) offset: number | null,
     @Args('maxChars', { type: () => Int, nullable: true }) maxChars: number | null,
     @Args('jsonPath', { type: () => String, nullable: true }) jsonPath: string | null,
-    @Args('maxTokens', { type: () => Int, nullable: true, description: 'Lowers the token bound of this answer (RECALL_ANSWER_MAX_TOKENS); at least 100.' })
+    @Args('maxTokens', {
+      type: () => Int,
+      nullable: true,
+      description: 'Lowers the token bound of this answer (RECALL_ANSWER_MAX_TOKENS); at least 100.',
+    })
     maxTokens: number | null,
   ): Promise<string> {
     return this.ledger.recall(actor, {
@@ -38,7 +42,10 @@ export class LedgerResolver {
 
   @Mutation(() => CompactMessagesPayload, { description: 'memory:write. R-LG-3' })
   @RequiresScope(Scope.MEMORY_WRITE)
-  compactMessages(@Actor() actor: ActorContext, @Args('input', { type: () => CompactMessagesInput }) input: CompactMessagesInput): Promise<CompactMessagesPayload> {
+  compactMessages(
+    @Actor() actor: ActorContext,
+    @Args('input', { type: () => CompactMessagesInput }) input: CompactMessagesInput,
+  ): Promise<CompactMessagesPayload> {
     return this.compaction.compact(actor, input);
   }
 }

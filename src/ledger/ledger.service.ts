@@ -33,7 +33,10 @@ export class LedgerService {
       if (found === null) return memNotFoundText(memId);
       if (found.value === null) return pathNotFoundText(memId, plan.pathText);
       const { text, whole } = pathValueText(found.value);
-      return offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole);
+      return (
+        offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ??
+        windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole)
+      );
     }
 
     // The stub is stored: a summary never loads the payload.

@@ -57,7 +57,10 @@ export function planRecall(args: RecallArguments, limits: RecallLimits): RecallP
   if (problem !== null) return { mode: 'answer', text: problem };
   const maxTokens = args.maxTokens ?? null;
   if (maxTokens !== null && (!Number.isSafeInteger(maxTokens) || maxTokens < MIN_ANSWER_TOKENS)) {
-    return { mode: 'answer', text: `[tool_memory bad max_tokens: must be an integer of at least ${MIN_ANSWER_TOKENS}, got ${String(maxTokens)}]` };
+    return {
+      mode: 'answer',
+      text: `[tool_memory bad max_tokens: must be an integer of at least ${MIN_ANSWER_TOKENS}, got ${String(maxTokens)}]`,
+    };
   }
   const bounds: AnswerBounds = {
     maxTokens: Math.min(maxTokens ?? limits.maxTokens, limits.maxTokens),
@@ -76,10 +79,23 @@ export function planRecall(args: RecallArguments, limits: RecallLimits): RecallP
         text: `[tool_memory bad json_path: ${quoted(args.jsonPath)}; use a dotted path such as items.3.price]`,
       };
     }
-    return known(args.memId, { mode: 'path', path, pathText: args.jsonPath, offset, bounds, nextCall: nextCall(`, json_path=${JSON.stringify(args.jsonPath)}`) });
+    return known(args.memId, {
+      mode: 'path',
+      path,
+      pathText: args.jsonPath,
+      offset,
+      bounds,
+      nextCall: nextCall(`, json_path=${JSON.stringify(args.jsonPath)}`),
+    });
   }
   if (args.query !== null) {
-    return known(args.memId, { mode: 'query', query: args.query, offset, bounds, nextCall: nextCall(`, query=${JSON.stringify(args.query)}`) });
+    return known(args.memId, {
+      mode: 'query',
+      query: args.query,
+      offset,
+      bounds,
+      nextCall: nextCall(`, query=${JSON.stringify(args.query)}`),
+    });
   }
   const windowed = args.format === 'FULL' || args.offset !== null || args.maxChars !== null;
   return known(args.memId, windowed ? { mode: 'range', offset, bounds, nextCall: nextCall('') } : { mode: 'summary' });

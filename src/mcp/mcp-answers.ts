@@ -33,7 +33,10 @@ export function errorResult(error: unknown, requestId: string | undefined): Call
     return textResult(lines.join('\n'), true);
   }
   const id = requestId ? ` (request id ${requestId})` : '';
-  return textResult(`${ErrorCode.INTERNAL_SERVER_ERROR}: The tool failed on the server${id}. Retry later; if it persists, report the request id.`, true);
+  return textResult(
+    `${ErrorCode.INTERNAL_SERVER_ERROR}: The tool failed on the server${id}. Retry later; if it persists, report the request id.`,
+    true,
+  );
 }
 
 function actionLines(actions: readonly SuggestedAction[], degradations: readonly string[]): string[] {
@@ -41,7 +44,9 @@ function actionLines(actions: readonly SuggestedAction[], degradations: readonly
   if (actions.length > 0) {
     lines.push('suggested_actions:');
     for (const action of actions) {
-      lines.push(`- ${action.action}(recalls=[{recall_event_id: "${action.recallEventId}", used: <true|false>, ...}]) once you have answered the user`);
+      lines.push(
+        `- ${action.action}(recalls=[{recall_event_id: "${action.recallEventId}", used: <true|false>, ...}]) once you have answered the user`,
+      );
     }
   }
   if (degradations.length > 0) lines.push(`degradations: ${degradations.join(', ')}`);
@@ -80,7 +85,11 @@ export function priorAnswer(parts: PriorAnswerParts): string {
   const more: string[] = [];
   if (parts.omitted > 0) more.push(`${parts.omitted} more found but not shown, to keep this answer bounded`);
   if (parts.hasMore) more.push('older results exist beyond limit');
-  if (more.length > 0) lines.push('', `[${more.join('; ')}: narrow with tool_name, since_days or conversation_id, or read one with recall_tool_result(mem_id=...)]`);
+  if (more.length > 0)
+    lines.push(
+      '',
+      `[${more.join('; ')}: narrow with tool_name, since_days or conversation_id, or read one with recall_tool_result(mem_id=...)]`,
+    );
   return lines.join('\n');
 }
 
@@ -89,10 +98,14 @@ export function recallMemoryAnswer(query: string, outcome: RecallMemoryOutcome):
   if (outcome.results.length === 0) {
     lines.push(`No stored tool result matches ${JSON.stringify(query)}.`);
   } else {
-    lines.push(`${outcome.results.length} result${outcome.results.length === 1 ? '' : 's'} (snapshots, not live data; say "as of <date>" when referencing one):`);
+    lines.push(
+      `${outcome.results.length} result${outcome.results.length === 1 ? '' : 's'} (snapshots, not live data; say "as of <date>" when referencing one):`,
+    );
     for (const hit of outcome.results) {
       lines.push(`${hit.ref.rank}. ${hit.line.replace(/^- /u, '')}`);
-      lines.push(`   mem_id ${hit.snapshot.memId}; ref {type: "${hit.ref.type.toLowerCase()}", id: "${hit.ref.id}", rank: ${hit.ref.rank}}`);
+      lines.push(
+        `   mem_id ${hit.snapshot.memId}; ref {type: "${hit.ref.type.toLowerCase()}", id: "${hit.ref.id}", rank: ${hit.ref.rank}}`,
+      );
     }
     lines.push('Read one in full with recall_tool_result(mem_id=..., format="full") or a slice with json_path/query.');
   }
@@ -104,7 +117,10 @@ export function previouslyFetchedAnswer(outcome: RecallBlockOutcome): string {
   const lines: string[] = [];
   if (outcome.injected) {
     lines.push(outcome.text);
-    if (outcome.droppedCount > 0) lines.push(`(${outcome.droppedCount} older snapshot${outcome.droppedCount === 1 ? '' : 's'} left out to keep the block within its budget)`);
+    if (outcome.droppedCount > 0)
+      lines.push(
+        `(${outcome.droppedCount} older snapshot${outcome.droppedCount === 1 ? '' : 's'} left out to keep the block within its budget)`,
+      );
     lines.push('', 'Read one in full with recall_tool_result(mem_id=...):');
     for (const line of outcome.lines) lines.push(`- ${line.toolName} ${isoSecond(line.createdAt)}: mem_id ${line.memId}`);
   } else {
@@ -116,7 +132,10 @@ export function previouslyFetchedAnswer(outcome: RecallBlockOutcome): string {
 }
 
 export function feedbackAnswer(outcome: SubmissionOutcome): string {
-  const lines = [`recorded_count: ${outcome.recordedCount}`, `feedback_event_ids: ${outcome.feedbackEventIds.length > 0 ? outcome.feedbackEventIds.join(', ') : '(none)'}`];
+  const lines = [
+    `recorded_count: ${outcome.recordedCount}`,
+    `feedback_event_ids: ${outcome.feedbackEventIds.length > 0 ? outcome.feedbackEventIds.join(', ') : '(none)'}`,
+  ];
   const error = outcome.error;
   if (error === null) {
     lines.push('error: none');

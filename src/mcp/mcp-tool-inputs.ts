@@ -63,7 +63,10 @@ export const feedbackShape = {
         quality: quality.optional(),
         missing_context: z.boolean().optional(),
         irrelevant: z.boolean().optional(),
-        feedback_comment: z.string().optional().describe('Required for low quality, missing context or irrelevant results; no private user content.'),
+        feedback_comment: z
+          .string()
+          .optional()
+          .describe('Required for low quality, missing context or irrelevant results; no private user content.'),
         irrelevant_result_refs: z.array(z.object({ type: refType, id: z.string(), rank: int().optional() })).optional(),
         hypothesis_feedback: z
           .array(
@@ -94,7 +97,8 @@ export function feedbackItemsOf(args: FeedbackArgs): FeedbackItem[] {
     missingContext: r.missing_context ?? null,
     irrelevant: r.irrelevant ?? null,
     feedbackComment: r.feedback_comment ?? null,
-    irrelevantResultRefs: r.irrelevant_result_refs?.map((ref) => ({ type: ref.type.toUpperCase(), id: ref.id, rank: ref.rank ?? null })) ?? null,
+    irrelevantResultRefs:
+      r.irrelevant_result_refs?.map((ref) => ({ type: ref.type.toUpperCase(), id: ref.id, rank: ref.rank ?? null })) ?? null,
     hypothesisFeedback:
       r.hypothesis_feedback?.map((h) => ({
         hypothesisId: h.hypothesis_id,

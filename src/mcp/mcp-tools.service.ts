@@ -155,7 +155,10 @@ export class McpToolsService {
   }
 
   /** priorToolResults' query; its snapshots as dated blocks, within the answer bound. */
-  private async priorToolResults(actor: ActorContext, args: { tool_name?: string; since_days?: number; conversation_id?: string; limit?: number }): Promise<string> {
+  private async priorToolResults(
+    actor: ActorContext,
+    args: { tool_name?: string; since_days?: number; conversation_id?: string; limit?: number },
+  ): Promise<string> {
     const limit = args.limit ?? 1;
     const since = checkPriorQuery(limit, args.since_days ?? null, new Date());
     const conversationId = new UuidPipe('conversation_id', true).transform(args.conversation_id) ?? null;
@@ -169,7 +172,15 @@ export class McpToolsService {
       const [record] = page.records;
       const heading = priorHeading(record, 0);
       const maxTokens = Math.max(MIN_ANSWER_TOKENS, room - countTokens(heading) - 10);
-      const payload = await this.ledger.recall(actor, { memId: record.memId, format: 'FULL', query: null, offset: null, maxChars: null, jsonPath: null, maxTokens });
+      const payload = await this.ledger.recall(actor, {
+        memId: record.memId,
+        format: 'FULL',
+        query: null,
+        offset: null,
+        maxChars: null,
+        jsonPath: null,
+        maxTokens,
+      });
       return priorAnswer({ blocks: [`${heading}\n${payload}`], omitted: 0, hasMore: page.hasNextPage });
     }
     const blocks: string[] = [];
@@ -191,7 +202,12 @@ export class McpToolsService {
     } catch (error) {
       if (!(error instanceof AppError)) {
         // The code only: a driver's message may quote the statement's values.
-        this.logger.error({ msg: 'MCP tool failed', name: (error as Error)?.name ?? null, code: (error as { code?: unknown })?.code ?? null, requestId: currentRequestId() ?? null });
+        this.logger.error({
+          msg: 'MCP tool failed',
+          name: (error as Error)?.name ?? null,
+          code: (error as { code?: unknown })?.code ?? null,
+          requestId: currentRequestId() ?? null,
+        });
       }
       return errorResult(error, currentRequestId());
     }

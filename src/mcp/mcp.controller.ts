@@ -61,7 +61,15 @@ export class McpController {
   @All()
   notAllowed(@Res() res: Response): void {
     res.setHeader('allow', 'POST');
-    res.status(405).json(jsonRpcError(JSONRPC_METHOD_NOT_ALLOWED, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.', 'METHOD_NOT_ALLOWED'));
+    res
+      .status(405)
+      .json(
+        jsonRpcError(
+          JSONRPC_METHOD_NOT_ALLOWED,
+          'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.',
+          'METHOD_NOT_ALLOWED',
+        ),
+      );
   }
 
   private async authenticate(header: string | undefined): Promise<ActorContext> {
@@ -72,13 +80,22 @@ export class McpController {
 
   private internalError(res: Response, error: unknown): void {
     const requestId = currentRequestId();
-    this.logger.error({ msg: 'MCP request failed', name: (error as Error)?.name ?? null, code: (error as { code?: unknown })?.code ?? null, requestId: requestId ?? null });
+    this.logger.error({
+      msg: 'MCP request failed',
+      name: (error as Error)?.name ?? null,
+      code: (error as { code?: unknown })?.code ?? null,
+      requestId: requestId ?? null,
+    });
     if (res.headersSent) return;
     const suffix = requestId ? ` (request id ${requestId})` : '';
     res.status(500).json(jsonRpcError(JSONRPC_INTERNAL, `Internal server error${suffix}.`, ErrorCode.INTERNAL_SERVER_ERROR));
   }
 }
 
-function jsonRpcError(code: number, message: string, appCode: string): { jsonrpc: '2.0'; error: { code: number; message: string; data: { code: string } }; id: null } {
+function jsonRpcError(
+  code: number,
+  message: string,
+  appCode: string,
+): { jsonrpc: '2.0'; error: { code: number; message: string; data: { code: string } }; id: null } {
   return { jsonrpc: '2.0', error: { code, message, data: { code: appCode } }, id: null };
 }

@@ -5,10 +5,7 @@ import { HealthController } from './health.controller';
 
 /** `/health`, `/health/ready` and `/metrics` (R-OP-1). */
 @Module({
-  imports: [
-    TerminusModule.forRoot({ logger: false }),
-    PrometheusModule.register({ path: '/metrics', defaultMetrics: { enabled: true } }),
-  ],
+  imports: [TerminusModule.forRoot({ logger: false }), PrometheusModule.register({ path: '/metrics', defaultMetrics: { enabled: true } })],
   controllers: [HealthController],
 })
 export class ObservabilityModule {}

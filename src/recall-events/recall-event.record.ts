@@ -25,12 +25,40 @@ export interface RecallEventRecord {
 /** What a recall says about itself: copied into every feedback event on it (R-FB-7). */
 export type RecallAccount = Pick<
   RecallEventRecord,
-  'profileId' | 'spaceId' | 'spaceGeneration' | 'queryFingerprint' | 'contractVersion' | 'rankingVersion' | 'fusionMode' | 'searchFreshness' | 'degradedBranches'
+  | 'profileId'
+  | 'spaceId'
+  | 'spaceGeneration'
+  | 'queryFingerprint'
+  | 'contractVersion'
+  | 'rankingVersion'
+  | 'fusionMode'
+  | 'searchFreshness'
+  | 'degradedBranches'
 >;
 
 export function recallAccountOf(event: RecallEventRecord): RecallAccount {
-  const { profileId, spaceId, spaceGeneration, queryFingerprint, contractVersion, rankingVersion, fusionMode, searchFreshness, degradedBranches } = event;
-  return { profileId, spaceId, spaceGeneration, queryFingerprint, contractVersion, rankingVersion, fusionMode, searchFreshness, degradedBranches };
+  const {
+    profileId,
+    spaceId,
+    spaceGeneration,
+    queryFingerprint,
+    contractVersion,
+    rankingVersion,
+    fusionMode,
+    searchFreshness,
+    degradedBranches,
+  } = event;
+  return {
+    profileId,
+    spaceId,
+    spaceGeneration,
+    queryFingerprint,
+    contractVersion,
+    rankingVersion,
+    fusionMode,
+    searchFreshness,
+    degradedBranches,
+  };
 }
 
 /** An event to store; the database adds the time. */

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { countChanged, runSql } from '../database/run-sql';
-import { recentArguments, searchArguments, type SnapshotColumns, type SnapshotScope, type SnapshotSearch, spaceIdsParam, type ToolResultSnapshotRow } from '../tool-results';
+import {
+  recentArguments,
+  searchArguments,
+  type SnapshotColumns,
+  type SnapshotScope,
+  type SnapshotSearch,
+  spaceIdsParam,
+  type ToolResultSnapshotRow,
+} from '../tool-results';
 import { type NewRecallEvent, type RecallEventRecord, type RecallEventRow, toRecallEventRecord } from './recall-event.record';
 import { type ResultRef, ResultRefType } from './recall-event.rules';
 
@@ -72,7 +80,12 @@ export class RecallEventRepository {
    * refs are the search's rows at their rank. PostgreSQL runs a data-modifying CTE to completion
    * whether or not the outer select reads it, so the event is stored even when nothing is found.
    */
-  searchAndRecord(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns, event: Omit<NewRecallEvent, 'results'>): Promise<ToolResultSnapshotRow[]> {
+  searchAndRecord(
+    scope: SnapshotScope,
+    search: SnapshotSearch,
+    columns: SnapshotColumns,
+    event: Omit<NewRecallEvent, 'results'>,
+  ): Promise<ToolResultSnapshotRow[]> {
     return runSql<ToolResultSnapshotRow[]>(
       this.em,
       `with hits as (select * from tool_results_search(?, ?::uuid[], ?, ?, ?, ?, ?::timestamptz, ?, ?, ?)),
@@ -117,7 +130,11 @@ export class RecallEventRepository {
 
   /** The refs of an event stored a moment ago, when fewer rows were shown than it was stored with. */
   async replaceResults(teamId: string, id: string, results: readonly ResultRef[]): Promise<void> {
-    await runSql(this.em, 'update recall_events set results = ?::jsonb where team_id = ? and id = ?', [JSON.stringify(results), teamId, id]);
+    await runSql(this.em, 'update recall_events set results = ?::jsonb where team_id = ? and id = ?', [
+      JSON.stringify(results),
+      teamId,
+      id,
+    ]);
   }
 
   /**
@@ -138,7 +155,11 @@ export class RecallEventRepository {
   /** The team's events among these ids, whatever their space's state (the caller decides what it allows). */
   async findByIds(teamId: string, ids: readonly string[]): Promise<RecallEventRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await runSql<RecallEventRow[]>(this.em, `select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`, [teamId, ids]);
+    const rows = await runSql<RecallEventRow[]>(
+      this.em,
+      `select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`,
+      [teamId, ids],
+    );
     return rows.map(toRecallEventRecord);
   }
 

@@ -84,13 +84,18 @@ export interface ExternalRecallEventInput {
 /** Checks an external recall event's bounds before any SQL runs (R-RC-11, R-OP-5), naming the field. */
 export function checkExternalRecallEvent(input: ExternalRecallEventInput, field = 'input'): void {
   if (input.results.length > MAX_EVENT_REFS) {
-    throw new BadUserInputError(`${field}.results`, `${field}.results may hold at most ${MAX_EVENT_REFS} refs; record the top ${MAX_EVENT_REFS}.`);
+    throw new BadUserInputError(
+      `${field}.results`,
+      `${field}.results may hold at most ${MAX_EVENT_REFS} refs; record the top ${MAX_EVENT_REFS}.`,
+    );
   }
   const seen = new Set<string>();
   input.results.forEach((ref, index) => {
     const path = `${field}.results.${index}`;
-    if (ref.id.length === 0 || ref.id.length > MAX_REF_ID_CHARS) throw new BadUserInputError(`${path}.id`, `${path}.id must be 1 to ${MAX_REF_ID_CHARS} characters.`);
-    if (!Number.isSafeInteger(ref.rank) || ref.rank < 1) throw new BadUserInputError(`${path}.rank`, `${path}.rank must be a whole number from 1.`);
+    if (ref.id.length === 0 || ref.id.length > MAX_REF_ID_CHARS)
+      throw new BadUserInputError(`${path}.id`, `${path}.id must be 1 to ${MAX_REF_ID_CHARS} characters.`);
+    if (!Number.isSafeInteger(ref.rank) || ref.rank < 1)
+      throw new BadUserInputError(`${path}.rank`, `${path}.rank must be a whole number from 1.`);
     const key = `${ref.type}:${ref.id}`;
     if (seen.has(key)) throw new BadUserInputError(`${path}.id`, `${path} repeats ${ref.type} ${ref.id}; list each ref once.`);
     seen.add(key);
@@ -98,14 +103,24 @@ export function checkExternalRecallEvent(input: ExternalRecallEventInput, field 
   if (input.query !== null && input.query !== undefined && input.query.length > MAX_QUERY_CHARS) {
     throw new BadUserInputError(`${field}.query`, `${field}.query must be at most ${MAX_QUERY_CHARS} characters.`);
   }
-  const labels = { contractVersion: input.contractVersion, rankingVersion: input.rankingVersion, fusionMode: input.fusionMode, searchFreshness: input.searchFreshness, clarificationOutcome: input.clarificationOutcome };
+  const labels = {
+    contractVersion: input.contractVersion,
+    rankingVersion: input.rankingVersion,
+    fusionMode: input.fusionMode,
+    searchFreshness: input.searchFreshness,
+    clarificationOutcome: input.clarificationOutcome,
+  };
   for (const [name, value] of Object.entries(labels)) {
     if (value === null || value === undefined) continue;
-    if (value.length === 0 || value.length > MAX_LABEL_CHARS) throw new BadUserInputError(`${field}.${name}`, `${field}.${name} must be 1 to ${MAX_LABEL_CHARS} characters.`);
+    if (value.length === 0 || value.length > MAX_LABEL_CHARS)
+      throw new BadUserInputError(`${field}.${name}`, `${field}.${name} must be 1 to ${MAX_LABEL_CHARS} characters.`);
   }
   const branches = input.degradedBranches ?? [];
   if (branches.length > MAX_DEGRADED_BRANCHES || branches.some((b) => b.length === 0 || b.length > MAX_LABEL_CHARS)) {
-    throw new BadUserInputError(`${field}.degradedBranches`, `${field}.degradedBranches may hold at most ${MAX_DEGRADED_BRANCHES} names of 1 to ${MAX_LABEL_CHARS} characters.`);
+    throw new BadUserInputError(
+      `${field}.degradedBranches`,
+      `${field}.degradedBranches may hold at most ${MAX_DEGRADED_BRANCHES} names of 1 to ${MAX_LABEL_CHARS} characters.`,
+    );
   }
   const texts: [string, string | null | undefined][] = [
     ['query', input.query],
@@ -115,7 +130,10 @@ export function checkExternalRecallEvent(input: ExternalRecallEventInput, field 
   ];
   for (const [name, text] of texts) {
     if (text !== null && text !== undefined && !isStorableText(text)) {
-      throw new BadUserInputError(`${field}.${name}`, `${field}.${name} contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.`);
+      throw new BadUserInputError(
+        `${field}.${name}`,
+        `${field}.${name} contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.`,
+      );
     }
   }
   for (const name of ['semanticGroups', 'authoredAlternatives'] as const) {
@@ -123,7 +141,10 @@ export function checkExternalRecallEvent(input: ExternalRecallEventInput, field 
     if (value === null || value === undefined) continue;
     const bytes = Buffer.byteLength(JSON.stringify(value) ?? '');
     if (bytes > MAX_EVENT_JSON_BYTES) {
-      throw new BadUserInputError(`${field}.${name}`, `${field}.${name} is ${bytes} bytes serialized; the limit is ${MAX_EVENT_JSON_BYTES} bytes.`);
+      throw new BadUserInputError(
+        `${field}.${name}`,
+        `${field}.${name} is ${bytes} bytes serialized; the limit is ${MAX_EVENT_JSON_BYTES} bytes.`,
+      );
     }
   }
 }

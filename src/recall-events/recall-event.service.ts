@@ -65,7 +65,11 @@ export class RecallEventService {
 
   /** The event of a recall the actor is making in an allowed space, all but its refs. */
   async draft(actor: ActorContext, recall: InternalRecall): Promise<Omit<NewRecallEvent, 'results'>> {
-    return { ...(await this.unplacedDraft(actor, recall)), spaceId: recall.spaceId, spaceGeneration: actor.allowedGeneration(recall.spaceId) as number };
+    return {
+      ...(await this.unplacedDraft(actor, recall)),
+      spaceId: recall.spaceId,
+      spaceGeneration: actor.allowedGeneration(recall.spaceId) as number,
+    };
   }
 
   /** A draft whose space the storing statement fills in (the space of the conversation read). */
@@ -93,7 +97,12 @@ export class RecallEventService {
    * The full-text search over the actor's snapshots (R-RC-8) and the event of its results, stored
    * by the same statement. A failure to store throws: the caller answers degraded.
    */
-  async searchAndRecord(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns, draft: Omit<NewRecallEvent, 'results'>): Promise<SnapshotSearchHit[]> {
+  async searchAndRecord(
+    actor: ActorContext,
+    search: SnapshotSearch,
+    columns: SnapshotColumns,
+    draft: Omit<NewRecallEvent, 'results'>,
+  ): Promise<SnapshotSearchHit[]> {
     const rows = await this.events.searchAndRecord(snapshotScopeOf(actor), search, columns, draft);
     return rows.map((row) => toSearchHit(row, columns));
   }
@@ -141,7 +150,10 @@ export class RecallEventService {
   unavailable(error: unknown, source: RecallEventSource): RecallEventOutcome {
     this.metrics.recallEventRecorded(source, 'degraded');
     // The error's code only: its message may quote the statement's values.
-    this.logger.warn({ msg: 'recall event not stored; the recall is answered degraded', code: (error as { code?: unknown })?.code ?? null });
+    this.logger.warn({
+      msg: 'recall event not stored; the recall is answered degraded',
+      code: (error as { code?: unknown })?.code ?? null,
+    });
     return { recallEventId: null, suggestedActions: [], degradations: [SNAPSHOT_UNAVAILABLE] };
   }
 
@@ -150,7 +162,10 @@ export class RecallEventService {
     checkExternalRecallEvent(input);
     const generation = actor.allowedGeneration(input.spaceId);
     if (generation === undefined) throw new NotFoundError('Space', input.spaceId);
-    const queryTextEnabled = input.query !== null && input.query !== undefined && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
+    const queryTextEnabled =
+      input.query !== null &&
+      input.query !== undefined &&
+      (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
     const stored = await this.events.insert({
       id: newRecallEventId(),
       teamId: actor.teamId,

@@ -9,7 +9,11 @@ const RECALL_EVENTS = 'recall_events_total';
 type RecallEventOutcomeLabel = 'stored' | 'degraded';
 
 export const RECALL_EVENT_METRIC_PROVIDERS = [
-  makeCounterProvider({ name: RECALL_EVENTS, help: 'Recall events by source (INTERNAL, EXTERNAL) and outcome (stored, degraded) (R-RC-9).', labelNames: ['source', 'outcome'] }),
+  makeCounterProvider({
+    name: RECALL_EVENTS,
+    help: 'Recall events by source (INTERNAL, EXTERNAL) and outcome (stored, degraded) (R-RC-9).',
+    labelNames: ['source', 'outcome'],
+  }),
 ];
 
 @Injectable()

@@ -2,10 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
-import { BLOCK_RANKING_VERSION, FUSION_MODE_SINGLE, type RecallEventOutcome, RecallEventService, RecallEventSource, type ResultRef, ResultRefType } from '../recall-events';
+import {
+  BLOCK_RANKING_VERSION,
+  FUSION_MODE_SINGLE,
+  type RecallEventOutcome,
+  RecallEventService,
+  RecallEventSource,
+  type ResultRef,
+  ResultRefType,
+} from '../recall-events';
 import type { ActorContext } from '../tenancy';
 import { type ToolResultSnapshot, ToolResultsService } from '../tool-results';
-import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET, renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
+import {
+  DEFAULT_BLOCK_ROWS,
+  DEFAULT_BLOCK_TOKEN_BUDGET,
+  renderPreviouslyFetchedBlock,
+  type RenderedBlock,
+} from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
 import { RecallMetrics } from './recall.metrics';
 
@@ -31,7 +44,12 @@ export class RecallBlockService {
   async build(actor: ActorContext, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
     const { blockRows = DEFAULT_BLOCK_ROWS, blockTokenBudget = DEFAULT_BLOCK_TOKEN_BUDGET, intentGating } = this.config.recall;
     const gated = intentGating && !looksLikeRecall(userMessage);
-    const draft = await this.events.unplacedDraft(actor, { query: userMessage ?? null, rankingVersion: BLOCK_RANKING_VERSION, fusionMode: FUSION_MODE_SINGLE, searchFreshness: null });
+    const draft = await this.events.unplacedDraft(actor, {
+      query: userMessage ?? null,
+      rankingVersion: BLOCK_RANKING_VERSION,
+      fusionMode: FUSION_MODE_SINGLE,
+      searchFreshness: null,
+    });
     // The line needs the call's arguments and the stored summary, never the output.
     const limit = gated ? 0 : blockRows;
     const columns = { input: true };
@@ -73,6 +91,7 @@ export class RecallBlockService {
 
   /** NOT_FOUND unless it is the actor's own conversation in an allowed space (another user's reads as missing). */
   private async checkOwnConversation(actor: ActorContext, conversationId: string): Promise<void> {
-    if ((await this.toolResults.findOwnConversation(actor, conversationId)) === null) throw new NotFoundError('Conversation', conversationId);
+    if ((await this.toolResults.findOwnConversation(actor, conversationId)) === null)
+      throw new NotFoundError('Conversation', conversationId);
   }
 }

@@ -19,8 +19,10 @@ export function checkRecallMemory(args: RecallMemoryArgs, now: Date): { since: D
   if (args.query.trim().length === 0 || args.query.length > MAX_SEARCH_QUERY_CHARS) {
     throw new BadUserInputError('query', `query must hold a word and be at most ${MAX_SEARCH_QUERY_CHARS} characters.`);
   }
-  if (!isStorableText(args.query)) throw new BadUserInputError('query', 'query contains a NUL character or an unpaired surrogate; remove it.');
-  if (args.toolName && !isStorableText(args.toolName)) throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
+  if (!isStorableText(args.query))
+    throw new BadUserInputError('query', 'query contains a NUL character or an unpaired surrogate; remove it.');
+  if (args.toolName && !isStorableText(args.toolName))
+    throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
   if (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > MAX_RECALL_MEMORY_RESULTS) {
     throw new BadUserInputError('limit', `limit must be between 1 and ${MAX_RECALL_MEMORY_RESULTS}.`);
   }

@@ -44,7 +44,14 @@ export class RecallSearchService {
   async search(actor: ActorContext, args: RecallMemoryArgs, columns: SnapshotColumns = {}): Promise<RecallMemoryOutcome> {
     const { since } = checkRecallMemory(args, new Date());
     if (actor.allowedGeneration(args.spaceId) === undefined) throw new NotFoundError('Space', args.spaceId);
-    const search = { spaceId: args.spaceId, query: args.query, conversationId: args.conversationId, toolName: args.toolName, since, limit: args.limit };
+    const search = {
+      spaceId: args.spaceId,
+      query: args.query,
+      conversationId: args.conversationId,
+      toolName: args.toolName,
+      since,
+      limit: args.limit,
+    };
     // The line shows the call's arguments: the input is always read.
     const wanted = { ...columns, input: true };
     const draft = await this.events.draft(actor, {

@@ -26,7 +26,12 @@ export class RetentionMetrics {
     @InjectMetric(FEEDBACK_EVENTS) feedbackEvents: Counter,
     @InjectMetric(FEEDBACK_COMMENTS) feedbackComments: Counter,
   ) {
-    this.counters = { message_tool_results: toolResults, recall_events: recallEvents, feedback_events: feedbackEvents, feedback_comments: feedbackComments };
+    this.counters = {
+      message_tool_results: toolResults,
+      recall_events: recallEvents,
+      feedback_events: feedbackEvents,
+      feedback_comments: feedbackComments,
+    };
   }
 
   swept(table: SweptTable, rows: number): void {

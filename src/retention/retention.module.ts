@@ -19,6 +19,13 @@ export const RETENTION_RESOLVERS = [RetentionResolver];
  */
 @Module({
   imports: [MikroOrmModule.forFeature(RETENTION_ENTITIES), TenancyModule, ToolResultsModule, RecallEventsModule, FeedbackModule],
-  providers: [RetentionRepository, RetentionService, RetentionScheduler, RetentionMetrics, ...RETENTION_METRIC_PROVIDERS, ...RETENTION_RESOLVERS],
+  providers: [
+    RetentionRepository,
+    RetentionService,
+    RetentionScheduler,
+    RetentionMetrics,
+    ...RETENTION_METRIC_PROVIDERS,
+    ...RETENTION_RESOLVERS,
+  ],
 })
 export class RetentionModule {}

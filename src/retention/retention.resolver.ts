@@ -10,7 +10,10 @@ export class RetentionResolver {
 
   @Mutation(() => DeletionReportModel, { description: 'admin. R-RT-4' })
   @RequiresScope(Scope.ADMIN)
-  deleteUserData(@Actor() actor: ActorContext, @Args('userId', { type: () => ID }, new UuidPipe('userId')) userId: string): Promise<DeletionReportModel> {
+  deleteUserData(
+    @Actor() actor: ActorContext,
+    @Args('userId', { type: () => ID }, new UuidPipe('userId')) userId: string,
+  ): Promise<DeletionReportModel> {
     return this.retention.deleteUserData(actor, userId);
   }
 

@@ -22,7 +22,11 @@ export class RetentionScheduler implements OnApplicationBootstrap {
     const job = CronJob.from({
       cronTime: this.config.retention.cron,
       onTick: () => {
-        this.retention.sweep().catch((error: unknown) => this.logger.error({ msg: 'retention sweep failed', code: (error as { code?: unknown })?.code ?? null }));
+        this.retention
+          .sweep()
+          .catch((error: unknown) =>
+            this.logger.error({ msg: 'retention sweep failed', code: (error as { code?: unknown })?.code ?? null }),
+          );
       },
     });
     this.registry.addCronJob(JOB, job);

@@ -33,7 +33,15 @@ export interface DeletionReport {
 }
 
 /** Rows a user's deletion removes, by table (R-RT-4), in the order the report lists them. */
-const USER_DATA_TABLES = ['conversations', 'messages', 'message_tool_results', 'recall_events', 'feedback_events', 'space_members', 'users'] as const;
+const USER_DATA_TABLES = [
+  'conversations',
+  'messages',
+  'message_tool_results',
+  'recall_events',
+  'feedback_events',
+  'space_members',
+  'users',
+] as const;
 type UserDataTable = (typeof USER_DATA_TABLES)[number];
 
 /** One batch of a step: the rows it changed, and how many it looked at (fewer than the batch size: the step is done). */
@@ -108,7 +116,11 @@ export class RetentionService implements OnApplicationShutdown {
       await this.repository.releaseLease(SWEEP_LEASE, this.holder);
     }
     const report = { skipped: false, deleted, durationMs: Date.now() - started };
-    this.logger.log({ msg: 'retention sweep done', deleted: Object.fromEntries(deleted.map((d) => [d.table, d.count])), durationMs: report.durationMs });
+    this.logger.log({
+      msg: 'retention sweep done',
+      deleted: Object.fromEntries(deleted.map((d) => [d.table, d.count])),
+      durationMs: report.durationMs,
+    });
     return report;
   }
 
@@ -122,9 +134,17 @@ export class RetentionService implements OnApplicationShutdown {
     const counted = (changed: number): BatchOutcome => ({ changed, scanned: changed });
     return [
       { table: 'feedback_events', days: r.feedbackEventDays, batch: async (c, l) => counted(await this.feedback.deleteExpiredBatch(c, l)) },
-      { table: 'feedback_comments', days: r.feedbackCommentDays, batch: async (c, l) => counted(await this.feedback.clearExpiredCommentsBatch(c, l)) },
+      {
+        table: 'feedback_comments',
+        days: r.feedbackCommentDays,
+        batch: async (c, l) => counted(await this.feedback.clearExpiredCommentsBatch(c, l)),
+      },
       { table: 'recall_events', days: r.recallEventDays, batch: this.recallEventBatches() },
-      { table: 'message_tool_results', days: r.toolResultDays, batch: async (c, l) => counted(await this.toolResults.deleteExpiredBatch(c, l)) },
+      {
+        table: 'message_tool_results',
+        days: r.toolResultDays,
+        batch: async (c, l) => counted(await this.toolResults.deleteExpiredBatch(c, l)),
+      },
     ];
   }
 

@@ -34,7 +34,9 @@ export class ActorRepository {
 
   /** Just-in-time provisioning (R-TN-3): creates the team and the user if they are new. */
   async provision(userId: string, teamId: string): Promise<void> {
-    await runSql(this.em, `with new_team as (insert into teams (id) values (?) on conflict (id) do nothing)
+    await runSql(
+      this.em,
+      `with new_team as (insert into teams (id) values (?) on conflict (id) do nothing)
        insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`,
       [teamId, userId, teamId],
     );

@@ -17,7 +17,7 @@ export class ActorService {
     }
     if (!record || record.teamId !== claims.teamId) {
       // R-TN-3: a user belongs to one team; a token pairing it with another is not accepted.
-      throw new UnauthenticatedError('The token\'s user belongs to another team than its tid claim.');
+      throw new UnauthenticatedError("The token's user belongs to another team than its tid claim.");
     }
     return new ActorContext(claims.userId, claims.teamId, claims.scopes, record.allowedSpaces);
   }

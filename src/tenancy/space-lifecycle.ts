@@ -2,10 +2,7 @@ import { SpaceStatus } from './entities/space.entity';
 
 export type SpaceAction = 'seal' | 'retire' | 'bumpGeneration' | 'changeMembers';
 
-export type LifecycleDecision =
-  | { kind: 'apply'; status: SpaceStatus }
-  | { kind: 'unchanged' }
-  | { kind: 'conflict'; reason: string };
+export type LifecycleDecision = { kind: 'apply'; status: SpaceStatus } | { kind: 'unchanged' } | { kind: 'conflict'; reason: string };
 
 /**
  * What an admin action does to a space in a given status. ACTIVE → SEALED → RETIRED; RETIRED is

@@ -40,7 +40,9 @@ export class SpaceRepository {
   constructor(private readonly em: EntityManager) {}
 
   async listForTeam(teamId: string): Promise<SpaceView[]> {
-    const rows = await runSql<SpaceRow[]>(this.em, `${SELECT_VIEW} where s.team_id = ? group by s.id order by s.created_at, s.id`, [teamId]);
+    const rows = await runSql<SpaceRow[]>(this.em, `${SELECT_VIEW} where s.team_id = ? group by s.id order by s.created_at, s.id`, [
+      teamId,
+    ]);
     return rows.map(toView);
   }
 
@@ -51,7 +53,9 @@ export class SpaceRepository {
 
   async listByIdsInTeam(teamId: string, spaceIds: readonly string[]): Promise<SpaceView[]> {
     if (spaceIds.length === 0) return [];
-    const rows = await runSql<SpaceRow[]>(this.em, `${SELECT_VIEW} where s.team_id = ? and s.id in (?) group by s.id order by s.created_at, s.id`,
+    const rows = await runSql<SpaceRow[]>(
+      this.em,
+      `${SELECT_VIEW} where s.team_id = ? and s.id in (?) group by s.id order by s.created_at, s.id`,
       [teamId, spaceIds],
     );
     return rows.map(toView);
@@ -60,7 +64,9 @@ export class SpaceRepository {
   /** Creates an ACTIVE space at generation 1 with its creator as the first member, in one statement. */
   async create(teamId: string, name: string, creatorId: string): Promise<string> {
     const id = randomUUID();
-    await runSql(this.em, `with space as (insert into spaces (id, team_id, name) values (?, ?, ?) returning id)
+    await runSql(
+      this.em,
+      `with space as (insert into spaces (id, team_id, name) values (?, ?, ?) returning id)
        insert into space_members (space_id, user_id) select id, ? from space`,
       [id, teamId, name, creatorId],
     );
@@ -69,7 +75,9 @@ export class SpaceRepository {
 
   /** Adds a member of the same team; a RETIRED space or a user of another team adds nothing. */
   async addMember(teamId: string, spaceId: string, userId: string): Promise<void> {
-    await runSql(this.em, `insert into space_members (space_id, user_id)
+    await runSql(
+      this.em,
+      `insert into space_members (space_id, user_id)
        select s.id, u.id from spaces s join users u on u.team_id = s.team_id
         where s.team_id = ? and s.id = ? and u.id = ? and s.status <> 'RETIRED'
        on conflict do nothing`,
@@ -78,7 +86,9 @@ export class SpaceRepository {
   }
 
   async removeMember(teamId: string, spaceId: string, userId: string): Promise<void> {
-    await runSql(this.em, `delete from space_members m using spaces s
+    await runSql(
+      this.em,
+      `delete from space_members m using spaces s
         where m.space_id = s.id and s.team_id = ? and m.space_id = ? and m.user_id = ?`,
       [teamId, spaceId, userId],
     );
@@ -90,7 +100,9 @@ export class SpaceRepository {
 
   /** Atomic increment, so two concurrent bumps give two generations. */
   async bumpGeneration(teamId: string, spaceId: string): Promise<void> {
-    await runSql(this.em, `update spaces set generation = generation + 1, updated_at = now() where team_id = ? and id = ? and status <> 'RETIRED'`,
+    await runSql(
+      this.em,
+      `update spaces set generation = generation + 1, updated_at = now() where team_id = ? and id = ? and status <> 'RETIRED'`,
       [teamId, spaceId],
     );
   }

@@ -20,7 +20,10 @@ export class SpaceService {
   }
 
   listAllowed(actor: ActorContext): Promise<SpaceView[]> {
-    return this.spaces.listByIdsInTeam(actor.teamId, actor.allowedSpaces.map((s) => s.id));
+    return this.spaces.listByIdsInTeam(
+      actor.teamId,
+      actor.allowedSpaces.map((s) => s.id),
+    );
   }
 
   async create(actor: ActorContext, rawName: string): Promise<SpaceView> {

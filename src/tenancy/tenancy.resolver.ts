@@ -46,7 +46,7 @@ export class TenancyResolver {
     return this.spaceService.create(actor, name);
   }
 
-  @Mutation(() => SpaceModel, { description: 'admin; provisions the user in the admin\'s team if unknown. R-TN-6' })
+  @Mutation(() => SpaceModel, { description: "admin; provisions the user in the admin's team if unknown. R-TN-6" })
   @RequiresScope(Scope.ADMIN)
   addSpaceMember(
     @Actor() actor: ActorContext,
@@ -68,13 +68,19 @@ export class TenancyResolver {
 
   @Mutation(() => SpaceModel, { description: 'admin. R-TN-6' })
   @RequiresScope(Scope.ADMIN)
-  sealSpace(@Actor() actor: ActorContext, @Args('spaceId', { type: () => ID }, new UuidPipe('spaceId')) spaceId: string): Promise<SpaceModel> {
+  sealSpace(
+    @Actor() actor: ActorContext,
+    @Args('spaceId', { type: () => ID }, new UuidPipe('spaceId')) spaceId: string,
+  ): Promise<SpaceModel> {
     return this.spaceService.seal(actor, spaceId);
   }
 
   @Mutation(() => SpaceModel, { description: 'admin. R-TN-6' })
   @RequiresScope(Scope.ADMIN)
-  retireSpace(@Actor() actor: ActorContext, @Args('spaceId', { type: () => ID }, new UuidPipe('spaceId')) spaceId: string): Promise<SpaceModel> {
+  retireSpace(
+    @Actor() actor: ActorContext,
+    @Args('spaceId', { type: () => ID }, new UuidPipe('spaceId')) spaceId: string,
+  ): Promise<SpaceModel> {
     return this.spaceService.retire(actor, spaceId);
   }
 

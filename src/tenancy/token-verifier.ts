@@ -27,7 +27,9 @@ export class TokenVerifier {
   constructor(private readonly config: AppConfig) {
     const { jwtSecret, jwksUrl } = config.auth;
     if (jwtSecret) {
-      this.secret = webcrypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+      this.secret = webcrypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+        'verify',
+      ]);
     }
     if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl));
   }
@@ -35,8 +37,8 @@ export class TokenVerifier {
   async verify(token: string): Promise<VerifiedClaims> {
     const payload = await this.verifySignature(token);
     const { sub, tid } = payload;
-    if (typeof sub !== 'string' || !UUID.test(sub)) throw new UnauthenticatedError('The token\'s sub claim must be a user UUID.');
-    if (typeof tid !== 'string' || !UUID.test(tid)) throw new UnauthenticatedError('The token\'s tid claim must be a team UUID.');
+    if (typeof sub !== 'string' || !UUID.test(sub)) throw new UnauthenticatedError("The token's sub claim must be a user UUID.");
+    if (typeof tid !== 'string' || !UUID.test(tid)) throw new UnauthenticatedError("The token's tid claim must be a team UUID.");
     return { userId: sub.toLowerCase(), teamId: tid.toLowerCase(), scopes: parseScopes(payload.scope) };
   }
 

@@ -39,7 +39,11 @@ export class UserRepository {
 
   /** Deletes the user of this team and their space memberships, counted by table. */
   async deleteInTeam(teamId: string, userId: string): Promise<{ space_members: number; users: number }> {
-    const members = await countChanged(this.em, 'delete from space_members where user_id = ? and user_id in (select id from users where team_id = ?)', [userId, teamId]);
+    const members = await countChanged(
+      this.em,
+      'delete from space_members where user_id = ? and user_id in (select id from users where team_id = ?)',
+      [userId, teamId],
+    );
     const users = await countChanged(this.em, 'delete from users where id = ? and team_id = ?', [userId, teamId]);
     return { space_members: members, users };
   }

@@ -17,11 +17,20 @@ export interface BatchItem {
  * A repeated tool_use_id returns its original snapshot (R-TR-2); one stored in a space the actor
  * may no longer use cannot be returned, nor recorded again under the same id.
  */
-export function checkRepeatsVisible(repeated: readonly string[], found: readonly { toolUseId: string }[], rows: readonly { toolUseId: string }[], field: string): void {
+export function checkRepeatsVisible(
+  repeated: readonly string[],
+  found: readonly { toolUseId: string }[],
+  rows: readonly { toolUseId: string }[],
+  field: string,
+): void {
   const visible = new Set(found.map((s) => s.toolUseId));
   for (const toolUseId of repeated) {
     if (visible.has(toolUseId)) continue;
-    throw repeatOutOfScope(field, rows.findIndex((r) => r.toolUseId === toolUseId), toolUseId);
+    throw repeatOutOfScope(
+      field,
+      rows.findIndex((r) => r.toolUseId === toolUseId),
+      toolUseId,
+    );
   }
 }
 
@@ -39,7 +48,10 @@ export function conversationsOf(items: readonly BatchItem[], actor: ActorContext
     if (actor.allowedGeneration(item.spaceId) === undefined) throw new NotFoundError('Space', item.spaceId);
     const seen = byId.get(item.conversationId);
     if (seen && seen.spaceId !== item.spaceId) {
-      throw new BadUserInputError(`${field}.${index}.spaceId`, `Conversation ${item.conversationId} appears with two spaces in this batch.`);
+      throw new BadUserInputError(
+        `${field}.${index}.spaceId`,
+        `Conversation ${item.conversationId} appears with two spaces in this batch.`,
+      );
     }
     if (!seen) byId.set(item.conversationId, { id: item.conversationId, spaceId: item.spaceId, index });
   });
@@ -89,9 +101,15 @@ export function refusalError(
   if (refused.kind === 'conversation') {
     const wanted = conversations.find((c) => c.id === refused.id);
     if (refused.actual === null || !wanted) return new NotFoundError('Conversation', refused.id);
-    return new BadUserInputError(`${field}.${wanted.index}.spaceId`, `Conversation ${refused.id} belongs to space ${refused.actual}, not ${wanted.spaceId}.`);
+    return new BadUserInputError(
+      `${field}.${wanted.index}.spaceId`,
+      `Conversation ${refused.id} belongs to space ${refused.actual}, not ${wanted.spaceId}.`,
+    );
   }
   const wanted = messages.find((m) => m.id === refused.id);
   if (refused.actual === null || !wanted) return new NotFoundError('Message', refused.id);
-  return new BadUserInputError(`${field}.${wanted.index}.messageId`, `Message ${refused.id} belongs to another conversation than ${wanted.conversationId}.`);
+  return new BadUserInputError(
+    `${field}.${wanted.index}.messageId`,
+    `Message ${refused.id} belongs to another conversation than ${wanted.conversationId}.`,
+  );
 }

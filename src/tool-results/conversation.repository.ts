@@ -13,7 +13,9 @@ export class ConversationRepository {
 
   /** The user's own conversation, or null for a missing one or another user's. */
   async findOwnConversation(userId: string, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
-    const rows = await runSql<{ id: string; space_id: string }[]>(this.em, `select id, space_id from conversations where user_id = ? and id = ?`,
+    const rows = await runSql<{ id: string; space_id: string }[]>(
+      this.em,
+      `select id, space_id from conversations where user_id = ? and id = ?`,
       [userId, conversationId],
     );
     return rows.length > 0 ? { id: rows[0].id, spaceId: rows[0].space_id } : null;

@@ -60,10 +60,16 @@ export function checkToolResultBatch(items: readonly BatchItem[], limits: BatchL
         `${path}.toolInput`,
       );
     }
-    for (const [name, json] of [['toolInput', item.toolInputJson], ['toolOutput', item.toolOutputJson]] as const) {
+    for (const [name, json] of [
+      ['toolInput', item.toolInputJson],
+      ['toolOutput', item.toolOutputJson],
+    ] as const) {
       if (UNSTORABLE_ESCAPE.test(json)) throw unstorable(`${path}.${name}`);
     }
-    for (const [name, text] of [['toolUseId', item.toolUseId], ['toolName', item.toolName]] as const) {
+    for (const [name, text] of [
+      ['toolUseId', item.toolUseId],
+      ['toolName', item.toolName],
+    ] as const) {
       if (!isStorableText(text)) throw unstorable(`${path}.${name}`);
     }
     if (item.createdAt) {
@@ -72,7 +78,10 @@ export function checkToolResultBatch(items: readonly BatchItem[], limits: BatchL
         throw new BadUserInputError(`${path}.createdAt`, `${path}.createdAt is in the future; send the time the tool returned.`);
       }
       if (at < now.getTime() - limits.retentionDays * DAY_MS) {
-        throw new BadUserInputError(`${path}.createdAt`, `${path}.createdAt is older than the ${limits.retentionDays}-day retention window.`);
+        throw new BadUserInputError(
+          `${path}.createdAt`,
+          `${path}.createdAt is older than the ${limits.retentionDays}-day retention window.`,
+        );
       }
     }
   });

@@ -84,7 +84,10 @@ export interface ToolResultSnapshotRow {
 }
 
 /** A snapshot read from the database; the payloads only when the read loaded them. */
-export function toToolResultSnapshot(row: ToolResultSnapshotRow, columns: SnapshotColumns = { input: true, output: true }): ToolResultSnapshot {
+export function toToolResultSnapshot(
+  row: ToolResultSnapshotRow,
+  columns: SnapshotColumns = { input: true, output: true },
+): ToolResultSnapshot {
   const snapshot: ToolResultSnapshot = {
     id: row.id,
     memId: row.mem_id,

@@ -120,14 +120,20 @@ export class ToolResultRepository {
    * returns the ids whose mark this statement changed, so a caller learns which rows still exist.
    */
   async setCompacted(userId: string, ids: readonly string[], compacted: boolean): Promise<string[]> {
-    const rows = await runSql<{ id: string }[]>(this.em, `update message_tool_results set compacted = ? where user_id = ? and id in (?) and compacted <> ? returning id`,
+    const rows = await runSql<{ id: string }[]>(
+      this.em,
+      `update message_tool_results set compacted = ? where user_id = ? and id in (?) and compacted <> ? returning id`,
       [compacted, userId, ids, compacted],
     );
     return rows.map((r) => r.id);
   }
 
   /** The scope's snapshots among these tool_use ids. */
-  async findByToolUseIds(scope: SnapshotScope, toolUseIds: readonly string[], columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
+  async findByToolUseIds(
+    scope: SnapshotScope,
+    toolUseIds: readonly string[],
+    columns: SnapshotColumns = {},
+  ): Promise<ToolResultSnapshot[]> {
     return this.select(scope, 'r.tool_use_id in (?)', [toolUseIds], columns);
   }
 
@@ -141,7 +147,9 @@ export class ToolResultRepository {
   }
 
   private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<ToolResultSnapshot[]> {
-    const rows = await runSql<ToolResultSnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+    const rows = await runSql<ToolResultSnapshotRow[]>(
+      this.em,
+      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${SCOPE_PREDICATE} and ${where}`,
       [...scopeBindings(scope), ...params],
     );
@@ -154,7 +162,12 @@ export class ToolResultRepository {
    * that holds JSON is read as JSON. Null: no such snapshot of the user's; `value: null`: the
    * path is not there, or the text is not JSON.
    */
-  async findJsonPathValue(scope: SnapshotScope, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
+  async findJsonPathValue(
+    scope: SnapshotScope,
+    memId: string,
+    path: readonly string[],
+    maxChars: number,
+  ): Promise<{ value: PathValue | null } | null> {
     // `array[?]`: knex expands an array binding to `?, ?, …`, so this is a text[] of the segments.
     // A JSON output answers the first `#>`; a text output (a jsonb string, for which `#>` is
     // null) is read as JSON only when it looks like JSON, so plain text never reaches the cast;
@@ -181,14 +194,11 @@ export class ToolResultRepository {
       ) v
       where ${SCOPE_PREDICATE} and r.mem_id = ?`;
     try {
-      const rows = await runSql<{ kind: string | null; body: string | null; body_length: number | null; complete: boolean | null }[]>(this.em, sql, [
-        maxChars,
-        maxChars,
-        path,
-        path,
-        ...scopeBindings(scope),
-        memId,
-      ]);
+      const rows = await runSql<{ kind: string | null; body: string | null; body_length: number | null; complete: boolean | null }[]>(
+        this.em,
+        sql,
+        [maxChars, maxChars, path, path, ...scopeBindings(scope), memId],
+      );
       if (rows.length === 0) return null;
       const row = rows[0];
       if (row.kind === null || row.body === null) return { value: null };
@@ -204,7 +214,12 @@ export class ToolResultRepository {
    * conversation is someone else's or outside the allowed spaces. The user predicate is part of
    * the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
    */
-  async recentInConversation(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
+  async recentInConversation(
+    scope: SnapshotScope,
+    conversationId: string,
+    limit: number,
+    columns: SnapshotColumns = {},
+  ): Promise<ToolResultSnapshot[]> {
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
       'select * from tool_results_recent(?, ?::uuid[], ?, ?, ?, ?) order by rank',
@@ -224,7 +239,13 @@ export class ToolResultRepository {
   }
 
   /** Newest first, keyset-paginated on (created_at, id). */
-  async history(scope: SnapshotScope, filter: HistoryFilter, after: KeysetPosition | null, limit: number, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
+  async history(
+    scope: SnapshotScope,
+    filter: HistoryFilter,
+    after: KeysetPosition | null,
+    limit: number,
+    columns: SnapshotColumns = {},
+  ): Promise<ToolResultSnapshot[]> {
     const where = [SCOPE_PREDICATE];
     const params: unknown[] = [...scopeBindings(scope)];
     if (filter.conversationId) {
@@ -247,7 +268,9 @@ export class ToolResultRepository {
       where.push('(r.created_at, r.id) < (?::timestamptz, ?::uuid)');
       params.push(after.createdAt, after.id);
     }
-    const rows = await runSql<ToolResultSnapshotRow[]>(this.em, `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+    const rows = await runSql<ToolResultSnapshotRow[]>(
+      this.em,
+      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
         where ${where.join(' and ')}
         order by r.created_at desc, r.id desc
         limit ?`,

@@ -48,7 +48,7 @@ export class ToolResultsResolver {
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
-  @Query(() => ToolResultSnapshotModel, { nullable: true, description: 'memory:read; null when missing or not the actor\'s. R-TR-7' })
+  @Query(() => ToolResultSnapshotModel, { nullable: true, description: "memory:read; null when missing or not the actor's. R-TR-7" })
   @RequiresScope(Scope.MEMORY_READ)
   toolResult(
     @Actor() actor: ActorContext,

@@ -79,7 +79,10 @@ export class ToolResultsService {
     const scope = snapshotScopeOf(actor);
     let inserted: { id: string; createdKey: string }[];
     try {
-      inserted = await this.repository.recordBatch(scope, conversations, messages, rows, { cap: this.config.toolResults.conversationCap, compacted });
+      inserted = await this.repository.recordBatch(scope, conversations, messages, rows, {
+        cap: this.config.toolResults.conversationCap,
+        compacted,
+      });
     } catch (error) {
       throw refusalError(error, conversations, messages, rows, field);
     }
@@ -102,7 +105,12 @@ export class ToolResultsService {
       const first = rows.findIndex((r) => r.toolUseId === toolUseId && createdKeys.has(r.id));
       return recordOf(rows[first], items[first].spaceId, createdKeys.get(rows[first].id) as string);
     }
-    return { snapshots, createdCount: inserted.length, duplicateCount: items.length - inserted.length, createdIds: inserted.map((r) => r.id) };
+    return {
+      snapshots,
+      createdCount: inserted.length,
+      duplicateCount: items.length - inserted.length,
+      createdIds: inserted.map((r) => r.id),
+    };
   }
 
   /**
@@ -127,7 +135,12 @@ export class ToolResultsService {
   }
 
   /** The value at a JSON path of the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
-  findJsonPathValue(actor: ActorContext, memId: string, path: readonly string[], maxChars: number): Promise<{ value: PathValue | null } | null> {
+  findJsonPathValue(
+    actor: ActorContext,
+    memId: string,
+    path: readonly string[],
+    maxChars: number,
+  ): Promise<{ value: PathValue | null } | null> {
     return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, path, maxChars);
   }
 
@@ -137,7 +150,12 @@ export class ToolResultsService {
   }
 
   /** The K most recent snapshots of the actor's conversation, newest first. */
-  recentInConversation(actor: ActorContext, conversationId: string, limit: number, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
+  recentInConversation(
+    actor: ActorContext,
+    conversationId: string,
+    limit: number,
+    columns: SnapshotColumns = {},
+  ): Promise<ToolResultSnapshot[]> {
     return this.repository.recentInConversation(snapshotScopeOf(actor), conversationId, limit, columns);
   }
 
@@ -147,9 +165,16 @@ export class ToolResultsService {
     return conversation && actor.allowedGeneration(conversation.spaceId) !== undefined ? conversation : null;
   }
 
-  async history(actor: ActorContext, filter: HistoryFilter, first: number, after?: string | null, columns: SnapshotColumns = {}): Promise<HistoryPage> {
+  async history(
+    actor: ActorContext,
+    filter: HistoryFilter,
+    first: number,
+    after?: string | null,
+    columns: SnapshotColumns = {},
+  ): Promise<HistoryPage> {
     const limit = checkPageSize(first);
-    if (filter.toolName && !isStorableText(filter.toolName)) throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
+    if (filter.toolName && !isStorableText(filter.toolName))
+      throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
     const position = after ? decodeCursor(after) : null;
     const records = await this.repository.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };

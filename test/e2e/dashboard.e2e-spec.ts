@@ -41,7 +41,9 @@ function dataPanels(panels: Panel[]): Panel[] {
 /** Metric names in a PromQL expression: label values and other strings removed, prefixes kept. */
 function metricNamesIn(expr: string): string[] {
   const code = expr.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""');
-  const names = (code.match(/[a-zA-Z_:][a-zA-Z0-9_:]*/g) ?? []).filter((token) => METRIC_PREFIXES.some((prefix) => token.startsWith(prefix)));
+  const names = (code.match(/[a-zA-Z_:][a-zA-Z0-9_:]*/g) ?? []).filter((token) =>
+    METRIC_PREFIXES.some((prefix) => token.startsWith(prefix)),
+  );
   return [...new Set(names)];
 }
 
@@ -86,7 +88,8 @@ describe('Grafana dashboard (e2e)', () => {
     const where = new Map<string, string[]>();
     for (const panel of dataPanels(dashboard.panels)) {
       for (const target of panel.targets ?? []) {
-        for (const name of metricNamesIn(target.expr ?? '')) where.set(name, [...(where.get(name) ?? []), `${panel.title}/${target.refId}`]);
+        for (const name of metricNamesIn(target.expr ?? ''))
+          where.set(name, [...(where.get(name) ?? []), `${panel.title}/${target.refId}`]);
       }
     }
     return where;
@@ -96,10 +99,12 @@ describe('Grafana dashboard (e2e)', () => {
     expect(
       metricNamesIn('histogram_quantile(0.95, sum by (le) (rate(tool_results_injection_tokens_histogram_bucket{outcome="recall_x"}[5m])))'),
     ).toEqual(['tool_results_injection_tokens_histogram_bucket']);
-    expect(metricNamesIn('sum(rate(recall_events_total{outcome="degraded"}[5m])) / sum(rate(recall_events_total[5m]))')).toEqual(['recall_events_total']);
-    expect(declaredName('tool_results_injection_tokens_histogram_count', new Map([['tool_results_injection_tokens_histogram', 'histogram']]))).toBe(
-      'tool_results_injection_tokens_histogram',
-    );
+    expect(metricNamesIn('sum(rate(recall_events_total{outcome="degraded"}[5m])) / sum(rate(recall_events_total[5m]))')).toEqual([
+      'recall_events_total',
+    ]);
+    expect(
+      declaredName('tool_results_injection_tokens_histogram_count', new Map([['tool_results_injection_tokens_histogram', 'histogram']])),
+    ).toBe('tool_results_injection_tokens_histogram');
     expect(declaredName('nodejs_active_handles_count', new Map())).toBe('nodejs_active_handles_count');
   });
 
@@ -131,7 +136,7 @@ describe('Grafana dashboard (e2e)', () => {
     expect(provider).toMatch(/^\s*path:\s*\/var\/lib\/grafana\/dashboards\s*$/m);
   });
 
-  it('R-FB-9 R-OP-1 the dashboard covers the service\'s tool-result, recall and feedback metrics', () => {
+  it("R-FB-9 R-OP-1 the dashboard covers the service's tool-result, recall and feedback metrics", () => {
     const queried = [...queriedMetrics().keys()].map((name) => declaredName(name, exposition(metricsText).types));
     for (const name of [
       'tool_results_persisted_total',

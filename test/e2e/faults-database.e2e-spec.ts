@@ -45,7 +45,12 @@ describe('Faults: database (in-process)', () => {
   async function expectHealthy(app: TestApp, member: SpaceMember): Promise<void> {
     // Sequential, then concurrent: the pool hands out working connections again.
     for (let i = 0; i < 3; i++) {
-      const res = await ok<{ recordToolResults: { createdCount: number } }>(app, RECORD, { input: [toolResult(member.spaceId, crypto.randomUUID())] }, member.token);
+      const res = await ok<{ recordToolResults: { createdCount: number } }>(
+        app,
+        RECORD,
+        { input: [toolResult(member.spaceId, crypto.randomUUID())] },
+        member.token,
+      );
       expect(res.recordToolResults.createdCount).toBe(1);
     }
     await Promise.all(Array.from({ length: 4 }, () => ok(app, '{ me { userId } }', {}, member.token)));
@@ -61,7 +66,9 @@ describe('Faults: database (in-process)', () => {
     const pid = await waitForLockWaiter(t.sql);
     const killed = await t.sql.query<{ ok: boolean }>('select pg_terminate_backend($1) as ok', [pid]);
     if (!killed.rows[0].ok) {
-      const who = await t.sql.query('select pid, state, wait_event_type, left(query, 80) as query from pg_stat_activity where datname = current_database()');
+      const who = await t.sql.query(
+        'select pid, state, wait_event_type, left(query, 80) as query from pg_stat_activity where datname = current_database()',
+      );
       throw new Error(`pg_terminate_backend(${pid}) found no such backend; there were ${JSON.stringify(who.rows)}`);
     }
 

@@ -78,7 +78,13 @@ interface HttpAnswer {
 }
 
 /** POST /graphql to the child; `agent` decides whether the connection is kept alive. */
-function postGraphql(port: number, query: string, variables: Record<string, unknown>, token: string, agent: Agent | false = false): Promise<HttpAnswer> {
+function postGraphql(
+  port: number,
+  query: string,
+  variables: Record<string, unknown>,
+  token: string,
+  agent: Agent | false = false,
+): Promise<HttpAnswer> {
   const payload = JSON.stringify({ query, variables });
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -116,7 +122,12 @@ async function childMember(port: number): Promise<SpaceMember> {
   const created = await postGraphql(port, 'mutation { createSpace(name: "faults") { id } }', {}, admin);
   const spaceId = (created.body.data as { createSpace: { id: string } }).createSpace.id;
   const userId = crypto.randomUUID();
-  const added = await postGraphql(port, 'mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }', { s: spaceId, u: userId }, admin);
+  const added = await postGraphql(
+    port,
+    'mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }',
+    { s: spaceId, u: userId },
+    admin,
+  );
   expect(added.body.errors).toBeUndefined();
   const token = await signToken({ userId, teamId, scopes: ['memory:read', 'memory:write'], secret: CHILD_SECRET });
   return { userId, teamId, token, spaceId };
@@ -202,7 +213,9 @@ describe('Faults: graceful shutdown (process)', () => {
     const { port } = started;
     const member = await childMember(port);
     const conversationId = crypto.randomUUID();
-    expect((await postGraphql(port, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token)).body.errors).toBeUndefined();
+    expect(
+      (await postGraphql(port, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token)).body.errors,
+    ).toBeUndefined();
 
     blocker = await lockConversation(database.url, conversationId);
     const slow = postGraphql(port, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token);

@@ -39,8 +39,14 @@ describe('Recall feedback (e2e)', () => {
       const error = expectStopped(payload, 2, 'COMMENT_REQUIRED', 'CORRECT_AND_RESUBMIT_FROM_FAILED');
       expect(error.message).toMatch(/feedbackComment/);
       expect(await Promise.all(recalls.map((id) => rowsFor(t, id)))).toEqual([1, 1, 0, 0, 0]);
-      const stored = (await t.sql.query('select id, recall_event_id from feedback_events where id = any($1)', [payload.feedbackEventIds])).rows;
-      expect(new Map(stored.map((r) => [r.id, r.recall_event_id]))).toEqual(new Map([[payload.feedbackEventIds[0], recalls[0]], [payload.feedbackEventIds[1], recalls[1]]]));
+      const stored = (await t.sql.query('select id, recall_event_id from feedback_events where id = any($1)', [payload.feedbackEventIds]))
+        .rows;
+      expect(new Map(stored.map((r) => [r.id, r.recall_event_id]))).toEqual(
+        new Map([
+          [payload.feedbackEventIds[0], recalls[0]],
+          [payload.feedbackEventIds[1], recalls[1]],
+        ]),
+      );
 
       const rest = batch.slice(2).map((item) => ({ ...item, feedbackComment: 'Missing the button handler; fetched styles instead.' }));
       const resubmitted = await submitOk(t, member, rest);
@@ -72,31 +78,51 @@ describe('Recall feedback (e2e)', () => {
 
       it('R-FB-4 an irrelevant ref the recall did not return is REF_NOT_IN_RECALL', async () => {
         const id = await recallEvent(t, team.member, { spaceId: team.member.spaceId });
-        const bad = fine(id, { irrelevant: true, feedbackComment: 'Off topic.', irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_never_returned', rank: 1 }] });
+        const bad = fine(id, {
+          irrelevant: true,
+          feedbackComment: 'Off topic.',
+          irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_never_returned', rank: 1 }],
+        });
         await expectItemRejected(bad, 'REF_NOT_IN_RECALL', 'CORRECT_AND_RESUBMIT_FROM_FAILED');
         // A returned id under another type is not the returned ref either.
-        const retyped = fine(id, { irrelevant: true, feedbackComment: 'Off topic.', irrelevantResultRefs: [{ type: 'ENTITY', id: 'r_ok', rank: 1 }] });
+        const retyped = fine(id, {
+          irrelevant: true,
+          feedbackComment: 'Off topic.',
+          irrelevantResultRefs: [{ type: 'ENTITY', id: 'r_ok', rank: 1 }],
+        });
         await expectItemRejected(retyped, 'REF_NOT_IN_RECALL', 'CORRECT_AND_RESUBMIT_FROM_FAILED');
       });
 
       it('R-FB-4 a returned ref at the wrong rank is REF_NOT_IN_RECALL; without a rank it is accepted', async () => {
         const id = await recallEvent(t, team.member, { spaceId: team.member.spaceId });
         const judged = { irrelevant: true, feedbackComment: 'Evidence was about another button.' };
-        const error = await expectItemRejected(fine(id, { ...judged, irrelevantResultRefs: [{ type: 'EVIDENCE', id: 'ev_button', rank: 1 }] }), 'REF_NOT_IN_RECALL', 'CORRECT_AND_RESUBMIT_FROM_FAILED');
+        const error = await expectItemRejected(
+          fine(id, { ...judged, irrelevantResultRefs: [{ type: 'EVIDENCE', id: 'ev_button', rank: 1 }] }),
+          'REF_NOT_IN_RECALL',
+          'CORRECT_AND_RESUBMIT_FROM_FAILED',
+        );
         expect(error.message).toContain('rank 2');
-        expect((await submitOk(t, team.member, [fine(id, { ...judged, irrelevantResultRefs: [{ type: 'EVIDENCE', id: 'ev_button', rank: 2 }] })])).error).toBeNull();
+        expect(
+          (
+            await submitOk(t, team.member, [
+              fine(id, { ...judged, irrelevantResultRefs: [{ type: 'EVIDENCE', id: 'ev_button', rank: 2 }] }),
+            ])
+          ).error,
+        ).toBeNull();
       });
 
       it('R-FB-4 a hypothesis the recall did not return (or returned as another type) is HYPOTHESIS_NOT_IN_RECALL', async () => {
         const id = await recallEvent(t, team.member, { spaceId: team.member.spaceId });
         for (const hypothesisId of ['hyp_unknown', 'r_ok']) {
-          const bad = fine(id, { hypothesisFeedback: [{ hypothesisId, contradicted: true, feedbackComment: 'Contradicted by the code.' }] });
+          const bad = fine(id, {
+            hypothesisFeedback: [{ hypothesisId, contradicted: true, feedbackComment: 'Contradicted by the code.' }],
+          });
           const error = await expectItemRejected(bad, 'HYPOTHESIS_NOT_IN_RECALL', 'CORRECT_AND_RESUBMIT_FROM_FAILED');
           expect(error.message).toContain(hypothesisId);
         }
       });
 
-      it('R-FB-4 R-TN-5 another team\'s recall is RECALL_NOT_FOUND, exactly like an unknown id', async () => {
+      it("R-FB-4 R-TN-5 another team's recall is RECALL_NOT_FOUND, exactly like an unknown id", async () => {
         const theirs = await recallEvent(t, other.member, { spaceId: other.member.spaceId });
         const errorTheirs = await expectItemRejected(fine(theirs), 'RECALL_NOT_FOUND', 'DROP_FAILED_AND_RESUBMIT_REST');
         const unknown = 'rec_01JAAAAAAAAAAAAAAAAAAAAAAA';
@@ -121,7 +147,9 @@ describe('Recall feedback (e2e)', () => {
         const { admin, member, spaces } = team;
         const space = spaces[4];
         const old = await recallEvent(t, member, { spaceId: space });
-        expect((await ok<{ bumpSpaceGeneration: { generation: number } }>(t, BUMP, { s: space }, admin.token)).bumpSpaceGeneration.generation).toBe(2);
+        expect(
+          (await ok<{ bumpSpaceGeneration: { generation: number } }>(t, BUMP, { s: space }, admin.token)).bumpSpaceGeneration.generation,
+        ).toBe(2);
         const error = await expectItemRejected(fine(old), 'RECALL_STALE', 'DROP_FAILED_AND_RESUBMIT_REST');
         expect(error.message).toMatch(/generation 2/);
 
@@ -133,7 +161,8 @@ describe('Recall feedback (e2e)', () => {
         const rest = await submitOk(t, member, [fine(fresh), fine(b)]);
         expect(rest).toMatchObject({ recordedCount: 2, error: null });
         expect(await Promise.all([a, old, fresh, b].map((id) => rowsFor(t, id)))).toEqual([1, 0, 1, 1]);
-        const generation = (await t.sql.query('select space_generation from feedback_events where recall_event_id = $1', [fresh])).rows[0].space_generation;
+        const generation = (await t.sql.query('select space_generation from feedback_events where recall_event_id = $1', [fresh])).rows[0]
+          .space_generation;
         expect(generation).toBe(2);
       });
     });
@@ -181,9 +210,13 @@ describe('Recall feedback (e2e)', () => {
       const replay = await submitOk(t, member, batch);
       expect(replay).toEqual(first);
       expect(await teamRows(t, member.teamId)).toBe(rows);
-      expect((await t.sql.query('select client_feedback_id from feedback_events where id = any($1) order by client_feedback_id', [first.feedbackEventIds])).rows.map((r) => r.client_feedback_id)).toEqual(
-        batch.map((b) => b.clientFeedbackId),
-      );
+      expect(
+        (
+          await t.sql.query('select client_feedback_id from feedback_events where id = any($1) order by client_feedback_id', [
+            first.feedbackEventIds,
+          ])
+        ).rows.map((r) => r.client_feedback_id),
+      ).toEqual(batch.map((b) => b.clientFeedbackId));
     });
 
     it('R-FB-5 R-FB-2 replaying a corrected batch after a partial failure skips what was recorded and records the rest', async () => {
@@ -201,7 +234,7 @@ describe('Recall feedback (e2e)', () => {
       expect(await Promise.all(recalls.map((id) => rowsFor(t, id)))).toEqual([1, 1, 1]);
     });
 
-    it('R-FB-5 the same clientFeedbackId twice in a batch records once; another actor\'s same id is its own', async () => {
+    it("R-FB-5 the same clientFeedbackId twice in a batch records once; another actor's same id is its own", async () => {
       const { admin, member } = await newTeam(t);
       const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
       const [a, b] = await recallEvents(t, member, member.spaceId, 2);

@@ -33,14 +33,30 @@ const RESULTS = [
 const QUERY_A = 'Why does the SAVE button do nothing?';
 const QUERY_B = 'zebra roadmap question for Project Nightjar';
 const GITHUB_TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
-const RAW_COMMENT = 'Returned the wrong customer: alice.jones@example.com, card 4111 1111 1111 1111, phone 5551234567; snapshot as of 2026-05-12.';
+const RAW_COMMENT =
+  'Returned the wrong customer: alice.jones@example.com, card 4111 1111 1111 1111, phone 5551234567; snapshot as of 2026-05-12.';
 const REDACTED_COMMENT = 'Returned the wrong customer: [email], card [digits], phone [digits]; snapshot as of 2026-05-12.';
 const RAW_HYPOTHESIS_COMMENT = `Contradicted by the ticket that quoted ${GITHUB_TOKEN} and bob@example.org.`;
 const REDACTED_HYPOTHESIS_COMMENT = 'Contradicted by the ticket that quoted [token] and [email].';
 
 const CASE_KEYS = [
-  'schema', 'caseId', 'recallEventId', 'teamId', 'spaceId', 'spaceGeneration', 'createdAt', 'contractVersion', 'rankingVersion', 'fusionMode',
-  'searchFreshness', 'degradedBranches', 'queryFingerprint', 'query', 'returnedRefs', 'judgment', 'comment',
+  'schema',
+  'caseId',
+  'recallEventId',
+  'teamId',
+  'spaceId',
+  'spaceGeneration',
+  'createdAt',
+  'contractVersion',
+  'rankingVersion',
+  'fusionMode',
+  'searchFreshness',
+  'degradedBranches',
+  'queryFingerprint',
+  'query',
+  'returnedRefs',
+  'judgment',
+  'comment',
 ].sort();
 
 interface Case {
@@ -73,7 +89,11 @@ interface CliRun {
 function runCli(script: string, args: string[], env: Record<string, string>): Promise<CliRun> {
   const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', script, ...args], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', script, ...args], {
+      cwd: ROOT,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -111,21 +131,37 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
   async function recallEvents(who: TestIdentity, spaceId: string, query: string, n: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i += 1) {
-      const input = { spaceId, query, contractVersion: 'graph-retriever.v2', rankingVersion: 'hybrid-rrf-3', fusionMode: 'rrf', searchFreshness: 'vector_pending', degradedBranches: ['vector'], results: RESULTS };
+      const input = {
+        spaceId,
+        query,
+        contractVersion: 'graph-retriever.v2',
+        rankingVersion: 'hybrid-rrf-3',
+        fusionMode: 'rrf',
+        searchFreshness: 'vector_pending',
+        degradedBranches: ['vector'],
+        results: RESULTS,
+      };
       ids.push((await ok<{ recordRecallEvent: { id: string } }>(t, RECORD_EVENT, { input }, who.token)).recordRecallEvent.id);
     }
     return ids;
   }
 
   async function submit(who: TestIdentity, recalls: Record<string, unknown>[]): Promise<string[]> {
-    const payload = (await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(t, SUBMIT, { input: { recalls } }, who.token))
-      .submitRecallFeedback;
+    const payload = (
+      await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(
+        t,
+        SUBMIT,
+        { input: { recalls } },
+        who.token,
+      )
+    ).submitRecallFeedback;
     expect(payload.error).toBeNull();
     expect(payload.recordedCount).toBe(recalls.length);
     return payload.feedbackEventIds;
   }
 
-  const exportCli = (args: string[], env: Record<string, string> = { DATABASE_URL: t.database.url }) => runCli('src/cli/feedback-export.cli.ts', args, env);
+  const exportCli = (args: string[], env: Record<string, string> = { DATABASE_URL: t.database.url }) =>
+    runCli('src/cli/feedback-export.cli.ts', args, env);
   const compareCli = (args: string[]) => runCli('src/cli/feedback-compare.cli.ts', args, {});
   const readCases = (file: string): Case[] =>
     readFileSync(file, 'utf8')
@@ -156,7 +192,9 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
         irrelevant: true,
         feedbackComment: RAW_COMMENT,
         irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_stale_ui' }],
-        hypothesisFeedback: [{ hypothesisId: 'hyp_ok', used: false, quality: 'LOW', contradicted: true, feedbackComment: RAW_HYPOTHESIS_COMMENT }],
+        hypothesisFeedback: [
+          { hypothesisId: 'hyp_ok', used: false, quality: 'LOW', contradicted: true, feedbackComment: RAW_HYPOTHESIS_COMMENT },
+        ],
       },
       ...recallsA.slice(1).map((recallEventId) => ({ recallEventId, used: true, answerSupported: true, quality: 'HIGH' })),
     ]);
@@ -174,7 +212,7 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
   });
 
   it(
-    'R-FB-10 exports every team\'s feedback since --since as versioned, redacted cases; raw query text only for the team that opted in',
+    "R-FB-10 exports every team's feedback since --since as versioned, redacted cases; raw query text only for the team that opted in",
     async () => {
       const out = join(dir, 'cases.jsonl');
       const run = await exportCli(['--since', since, '--out', out]);
@@ -208,7 +246,12 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
         if (c.teamId === teamA.member.teamId) {
           expect(c).toMatchObject({ spaceId: teamA.spaceId, query: QUERY_A, queryFingerprint: sha256(normalizeQuery(QUERY_A)) });
         } else {
-          expect(c).toMatchObject({ teamId: teamB.member.teamId, spaceId: teamB.spaceId, query: null, queryFingerprint: sha256(normalizeQuery(QUERY_B)) });
+          expect(c).toMatchObject({
+            teamId: teamB.member.teamId,
+            spaceId: teamB.spaceId,
+            query: null,
+            queryFingerprint: sha256(normalizeQuery(QUERY_B)),
+          });
         }
       }
 
@@ -221,10 +264,15 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
         missingContext: true,
         irrelevant: true,
         irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_stale_ui', rank: 1 }],
-        hypothesisFeedback: [{ hypothesisId: 'hyp_ok', used: false, quality: 'LOW', contradicted: true, feedbackComment: REDACTED_HYPOTHESIS_COMMENT }],
+        hypothesisFeedback: [
+          { hypothesisId: 'hyp_ok', used: false, quality: 'LOW', contradicted: true, feedbackComment: REDACTED_HYPOTHESIS_COMMENT },
+        ],
       });
       const bCase = cases.find((c) => c.teamId === teamB.member.teamId)!;
-      expect(bCase).toMatchObject({ comment: null, judgment: { used: false, answerSupported: null, quality: 'MEDIUM', hypothesisFeedback: [] } });
+      expect(bCase).toMatchObject({
+        comment: null,
+        judgment: { used: false, answerSupported: null, quality: 'MEDIUM', hypothesisFeedback: [] },
+      });
 
       // Nothing raw leaves: not the e-mail addresses, the digit runs, the token, team B's query, or who judged.
       for (const secret of ['alice.jones@example.com', 'bob@example.org', '4111 1111', '5551234567', GITHUB_TOKEN, QUERY_B, 'Nightjar']) {
@@ -237,7 +285,9 @@ describe('Feedback export and paired comparison (e2e, CLIs as child processes)',
       expect(readFileSync(paged, 'utf8')).toBe(text);
 
       // The stored rows still hold the raw comment: redaction happens on the way out only.
-      expect((await t.sql.query('select feedback_comment from feedback_events where id = $1', [redactedCase])).rows[0].feedback_comment).toBe(RAW_COMMENT);
+      expect(
+        (await t.sql.query('select feedback_comment from feedback_events where id = $1', [redactedCase])).rows[0].feedback_comment,
+      ).toBe(RAW_COMMENT);
     },
     CLI_TIMEOUT_MS,
   );

@@ -3,7 +3,17 @@
  * and input PostgreSQL cannot store (R-FB-2, R-FB-3, R-FB-5).
  */
 import { FEEDBACK_EVENT, SUBMIT, type FeedbackInput } from '../support/feedback-api';
-import { createFeedbackApp, FEEDBACK_FLAG, fine, newTeam, recallEvents, rowsFor, submit, submitOk, teamRows } from '../support/feedback-fixtures';
+import {
+  createFeedbackApp,
+  FEEDBACK_FLAG,
+  fine,
+  newTeam,
+  recallEvents,
+  rowsFor,
+  submit,
+  submitOk,
+  teamRows,
+} from '../support/feedback-fixtures';
 import { expectErrorCode, gql, ok } from '../support/graphql';
 import { newMember, setFlag } from '../support/tenancy';
 import type { TestApp } from '../support/test-app';
@@ -32,10 +42,13 @@ describe('Recall feedback (e2e)', () => {
       expectErrorCode(await submit(t, member, [fine(b)]), 'FEATURE_DISABLED');
       expect(await teamRows(t, member.teamId)).toBe(1);
       // Still inspectable by the admin.
-      expect((await ok<{ feedbackEvent: { id: string } | null }>(t, FEEDBACK_EVENT, { id: recorded.feedbackEventIds[0] }, admin.token)).feedbackEvent?.id).toBe(recorded.feedbackEventIds[0]);
+      expect(
+        (await ok<{ feedbackEvent: { id: string } | null }>(t, FEEDBACK_EVENT, { id: recorded.feedbackEventIds[0] }, admin.token))
+          .feedbackEvent?.id,
+      ).toBe(recorded.feedbackEventIds[0]);
     });
 
-    it('R-FB-1 R-TN-2 a token without feedback:write is FORBIDDEN, even an admin\'s or a memory:write member\'s', async () => {
+    it("R-FB-1 R-TN-2 a token without feedback:write is FORBIDDEN, even an admin's or a memory:write member's", async () => {
       const { admin, member } = await newTeam(t);
       const [a] = await recallEvents(t, member, member.spaceId, 1);
       const writer = await newMember(t, admin, [member.spaceId], ['memory:read', 'memory:write']);
@@ -58,10 +71,29 @@ describe('Recall feedback (e2e)', () => {
       const cases: [FeedbackInput[], string][] = [
         [many(51, (i) => fine(recalls[i % 3])), 'input.recalls'],
         [[], 'input.recalls'],
-        [[...valid, fine(recalls[0], { irrelevantResultRefs: many(51, () => ({ type: 'EVIDENCE', id: 'ev_button', rank: 2 })), irrelevant: true, feedbackComment: 'x' })], 'input.recalls.3.irrelevantResultRefs'],
-        [[...valid, fine(recalls[0], { hypothesisFeedback: many(51, () => ({ hypothesisId: 'hyp_ok' })) })], 'input.recalls.3.hypothesisFeedback'],
+        [
+          [
+            ...valid,
+            fine(recalls[0], {
+              irrelevantResultRefs: many(51, () => ({ type: 'EVIDENCE', id: 'ev_button', rank: 2 })),
+              irrelevant: true,
+              feedbackComment: 'x',
+            }),
+          ],
+          'input.recalls.3.irrelevantResultRefs',
+        ],
+        [
+          [...valid, fine(recalls[0], { hypothesisFeedback: many(51, () => ({ hypothesisId: 'hyp_ok' })) })],
+          'input.recalls.3.hypothesisFeedback',
+        ],
         [[...valid, fine(recalls[1], { quality: 'LOW', feedbackComment: 'c'.repeat(1001) })], 'input.recalls.3.feedbackComment'],
-        [[...valid, fine(recalls[1], { hypothesisFeedback: [{ hypothesisId: 'hyp_ok', contradicted: true, feedbackComment: 'h'.repeat(1001) }] })], 'input.recalls.3.hypothesisFeedback.0.feedbackComment'],
+        [
+          [
+            ...valid,
+            fine(recalls[1], { hypothesisFeedback: [{ hypothesisId: 'hyp_ok', contradicted: true, feedbackComment: 'h'.repeat(1001) }] }),
+          ],
+          'input.recalls.3.hypothesisFeedback.0.feedbackComment',
+        ],
         [[...valid, fine(recalls[2], { clientFeedbackId: 'k'.repeat(129) })], 'input.recalls.3.clientFeedbackId'],
       ];
       for (const [batch, field] of cases) {
@@ -72,14 +104,28 @@ describe('Recall feedback (e2e)', () => {
       expect(await teamRows(t, member.teamId)).toBe(0);
 
       // The bounds themselves: 50 items, 50 refs, a 1000-character comment kept whole.
-      const fifty = await submitOk(t, member, many(50, (i) => fine(recalls[i % 3])));
+      const fifty = await submitOk(
+        t,
+        member,
+        many(50, (i) => fine(recalls[i % 3])),
+      );
       expect(fifty).toMatchObject({ recordedCount: 50, error: null });
       const comment = `${'c'.repeat(999)}!`;
       const edge = await submitOk(t, member, [
-        fine(recalls[0], { quality: 'LOW', feedbackComment: comment, irrelevant: true, irrelevantResultRefs: many(50, () => ({ type: 'EVIDENCE', id: 'ev_button', rank: 2 })) }),
+        fine(recalls[0], {
+          quality: 'LOW',
+          feedbackComment: comment,
+          irrelevant: true,
+          irrelevantResultRefs: many(50, () => ({ type: 'EVIDENCE', id: 'ev_button', rank: 2 })),
+        }),
       ]);
       expect(edge.error).toBeNull();
-      const stored = (await t.sql.query('select feedback_comment, jsonb_array_length(irrelevant_result_refs) as refs from feedback_events where id = $1', [edge.feedbackEventIds[0]])).rows[0];
+      const stored = (
+        await t.sql.query(
+          'select feedback_comment, jsonb_array_length(irrelevant_result_refs) as refs from feedback_events where id = $1',
+          [edge.feedbackEventIds[0]],
+        )
+      ).rows[0];
       expect(stored).toEqual({ feedback_comment: comment, refs: 50 });
       expect(await teamRows(t, member.teamId)).toBe(51);
     });

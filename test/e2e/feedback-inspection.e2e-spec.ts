@@ -41,7 +41,14 @@ describe('Recall feedback (e2e)', () => {
   describe('inspection', () => {
     let team: Team;
     /** The visible events, oldest first, as submitted. */
-    let visible: { id: string; spaceId: string; quality: Quality | null; used: boolean; answerSupported: boolean | null; contractVersion: string }[];
+    let visible: {
+      id: string;
+      spaceId: string;
+      quality: Quality | null;
+      used: boolean;
+      answerSupported: boolean | null;
+      contractVersion: string;
+    }[];
     let hidden: string[];
 
     beforeAll(async () => {
@@ -64,17 +71,20 @@ describe('Recall feedback (e2e)', () => {
         visible.push({ id, spaceId: main, quality, used, answerSupported, contractVersion });
       }
       for (const space of [toSeal, toRetire, toBump]) {
-        const [id] = (await submitOk(t, member, [fine(await recallEvent(t, member, { spaceId: space, contractVersion: 'c.v1' }))])).feedbackEventIds;
+        const [id] = (await submitOk(t, member, [fine(await recallEvent(t, member, { spaceId: space, contractVersion: 'c.v1' }))]))
+          .feedbackEventIds;
         hidden.push(id);
       }
       await ok(t, SEAL, { s: toSeal }, admin.token);
       await ok(t, RETIRE, { s: toRetire }, admin.token);
       await ok(t, BUMP, { s: toBump }, admin.token);
-      const [id] = (await submitOk(t, member, [fine(await recallEvent(t, member, { spaceId: toBump, contractVersion: 'c.v2' }))])).feedbackEventIds;
+      const [id] = (await submitOk(t, member, [fine(await recallEvent(t, member, { spaceId: toBump, contractVersion: 'c.v2' }))]))
+        .feedbackEventIds;
       visible.push({ id, spaceId: toBump, quality: 'HIGH', used: true, answerSupported: true, contractVersion: 'c.v2' });
     });
 
-    const list = async (who: TestIdentity, variables: Record<string, unknown> = {}) => (await ok<{ feedbackEvents: Connection }>(t, FEEDBACK_EVENTS, { first: 100, ...variables }, who.token)).feedbackEvents;
+    const list = async (who: TestIdentity, variables: Record<string, unknown> = {}) =>
+      (await ok<{ feedbackEvents: Connection }>(t, FEEDBACK_EVENTS, { first: 100, ...variables }, who.token)).feedbackEvents;
     const newestFirst = () => [...visible].reverse().map((v) => v.id);
 
     it('R-FB-8 lists only events whose space is ACTIVE at their generation, newest first; hidden ones are not gettable', async () => {
@@ -84,16 +94,20 @@ describe('Recall feedback (e2e)', () => {
       expect(page.pageInfo.hasNextPage).toBe(false);
       const bumped = page.edges[0].node;
       expect(bumped).toMatchObject({ spaceId: team.spaces[3], spaceGeneration: 2 });
-      for (const id of hidden) expect((await ok<{ feedbackEvent: unknown }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent).toBeNull();
-      for (const { id } of visible) expect((await ok<{ feedbackEvent: { id: string } | null }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent?.id).toBe(id);
+      for (const id of hidden)
+        expect((await ok<{ feedbackEvent: unknown }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent).toBeNull();
+      for (const { id } of visible)
+        expect((await ok<{ feedbackEvent: { id: string } | null }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent?.id).toBe(id);
       // The rows of hidden events are kept, only not shown.
       expect(await countFeedbackRows(t, 'id = any($1)', [hidden])).toBe(3);
     });
 
-    it('R-FB-8 R-TN-5 another team\'s admin sees none of them', async () => {
+    it("R-FB-8 R-TN-5 another team's admin sees none of them", async () => {
       const stranger = await newTeam(t);
       expect((await list(stranger.admin)).edges).toEqual([]);
-      expect((await ok<{ feedbackEvent: unknown }>(t, FEEDBACK_EVENT, { id: visible[0].id }, stranger.admin.token)).feedbackEvent).toBeNull();
+      expect(
+        (await ok<{ feedbackEvent: unknown }>(t, FEEDBACK_EVENT, { id: visible[0].id }, stranger.admin.token)).feedbackEvent,
+      ).toBeNull();
       expect(await ok<{ feedbackMetrics: MetricsRow[] }>(t, METRICS, {}, stranger.admin.token)).toEqual({ feedbackMetrics: [] });
     });
 
@@ -126,14 +140,17 @@ describe('Recall feedback (e2e)', () => {
         expect(seen).toEqual(newestFirst());
         expect(pages).toBe(Math.ceil(visible.length / first));
       }
-      expectErrorCode(await gql(t, FEEDBACK_EVENTS, { first: 2, after: 'not-a-cursor' }, team.admin.token), 'BAD_USER_INPUT', { field: 'after' });
+      expectErrorCode(await gql(t, FEEDBACK_EVENTS, { first: 2, after: 'not-a-cursor' }, team.admin.token), 'BAD_USER_INPUT', {
+        field: 'after',
+      });
       expectErrorCode(await gql(t, FEEDBACK_EVENTS, { first: 0 }, team.admin.token), 'BAD_USER_INPUT', { field: 'first' });
     });
 
     it('R-FB-8 each filter narrows the list: space, time range, quality, used, answerSupported, contract version', async () => {
       const { admin, spaces } = team;
       const ids = async (filter: Record<string, unknown>) => (await list(admin, { filter })).edges.map((e) => e.node.id);
-      const expected = (keep: (v: (typeof visible)[number], index: number) => boolean) => [...visible.filter(keep)].reverse().map((v) => v.id);
+      const expected = (keep: (v: (typeof visible)[number], index: number) => boolean) =>
+        [...visible.filter(keep)].reverse().map((v) => v.id);
 
       expect(await ids({ spaceId: spaces[3] })).toEqual(expected((v) => v.spaceId === spaces[3]));
       expect(await ids({ spaceId: spaces[0] })).toEqual(expected((v) => v.spaceId === spaces[0]));
@@ -153,8 +170,18 @@ describe('Recall feedback (e2e)', () => {
       const since = all[2].createdAt;
       const until = all[4].createdAt;
       expect(await ids({ since, until })).toEqual([all[3].id, all[2].id]);
-      expect(await ids({ since })).toEqual(all.slice(2).map((e) => e.id).reverse());
-      expect(await ids({ until })).toEqual(all.slice(0, 4).map((e) => e.id).reverse());
+      expect(await ids({ since })).toEqual(
+        all
+          .slice(2)
+          .map((e) => e.id)
+          .reverse(),
+      );
+      expect(await ids({ until })).toEqual(
+        all
+          .slice(0, 4)
+          .map((e) => e.id)
+          .reverse(),
+      );
       const bad = await gql(t, FEEDBACK_EVENTS, { filter: { spaceId: 'not-a-uuid' } }, admin.token);
       expectErrorCode(bad, 'BAD_USER_INPUT');
     });

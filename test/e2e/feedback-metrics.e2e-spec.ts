@@ -28,20 +28,71 @@ describe('Recall feedback (e2e)', () => {
       // 6  m.v2     single  (none)          T     T         HIGH    null    null
       const fixture: [string, string, string | null, Omit<FeedbackInput, 'recallEventId'>][] = [
         ['m.v1', 'rrf', 'synchronous', { used: true, answerSupported: true, quality: 'HIGH' }],
-        ['m.v1', 'rrf', 'vector_pending', { used: true, answerSupported: false, quality: 'LOW', missingContext: true, irrelevant: true, feedbackComment: 'Stale.' }],
+        [
+          'm.v1',
+          'rrf',
+          'vector_pending',
+          { used: true, answerSupported: false, quality: 'LOW', missingContext: true, irrelevant: true, feedbackComment: 'Stale.' },
+        ],
         ['m.v1', 'single', 'synchronous', { used: false, answerSupported: null, quality: null, missingContext: false, irrelevant: false }],
-        ['m.v2', 'rrf', 'vector_pending', { used: true, answerSupported: true, quality: 'MEDIUM', missingContext: false, irrelevant: true, feedbackComment: 'One bad hit.' }],
-        ['m.v2', 'single', 'synchronous', { used: false, answerSupported: false, quality: 'LOW', missingContext: true, irrelevant: false, feedbackComment: 'Nothing useful.' }],
+        [
+          'm.v2',
+          'rrf',
+          'vector_pending',
+          {
+            used: true,
+            answerSupported: true,
+            quality: 'MEDIUM',
+            missingContext: false,
+            irrelevant: true,
+            feedbackComment: 'One bad hit.',
+          },
+        ],
+        [
+          'm.v2',
+          'single',
+          'synchronous',
+          {
+            used: false,
+            answerSupported: false,
+            quality: 'LOW',
+            missingContext: true,
+            irrelevant: false,
+            feedbackComment: 'Nothing useful.',
+          },
+        ],
         ['m.v2', 'single', null, { used: true, answerSupported: true, quality: 'HIGH', missingContext: null, irrelevant: null }],
       ];
       const items: FeedbackInput[] = [];
       for (const [contractVersion, fusionMode, searchFreshness, judgment] of fixture) {
-        items.push({ recallEventId: await recallEvent(t, member, { spaceId: spaces[0], contractVersion, fusionMode, searchFreshness }), ...judgment });
+        items.push({
+          recallEventId: await recallEvent(t, member, { spaceId: spaces[0], contractVersion, fusionMode, searchFreshness }),
+          ...judgment,
+        });
       }
       expect(await submitOk(t, member, items)).toMatchObject({ recordedCount: 6, error: null });
       // A seventh event, in a space sealed afterwards: never counted.
-      const sealedRecall = await recallEvent(t, member, { spaceId: spaces[1], contractVersion: 'm.v1', fusionMode: 'rrf', searchFreshness: 'synchronous' });
-      expect((await submitOk(t, member, [{ recallEventId: sealedRecall, used: true, answerSupported: true, quality: 'LOW', missingContext: true, irrelevant: true, feedbackComment: 'x' }])).error).toBeNull();
+      const sealedRecall = await recallEvent(t, member, {
+        spaceId: spaces[1],
+        contractVersion: 'm.v1',
+        fusionMode: 'rrf',
+        searchFreshness: 'synchronous',
+      });
+      expect(
+        (
+          await submitOk(t, member, [
+            {
+              recallEventId: sealedRecall,
+              used: true,
+              answerSupported: true,
+              quality: 'LOW',
+              missingContext: true,
+              irrelevant: true,
+              feedbackComment: 'x',
+            },
+          ])
+        ).error,
+      ).toBeNull();
       await ok(t, SEAL, { s: spaces[1] }, admin.token);
 
       const metrics = async (groupBy?: string, filter?: Record<string, unknown>) =>
@@ -63,15 +114,36 @@ describe('Recall feedback (e2e)', () => {
       }
 
       // All six: used 1,2,4,6; supported 1,4,6 (null counts as not); quality (3+1+2+1+3)/5; missing 2,5; irrelevant 2,4.
-      const all: Expected = { events: 6, usedRate: 4 / 6, answerSupportedRate: 3 / 6, averageQuality: 10 / 5, missingContextRate: 2 / 6, irrelevantRate: 2 / 6 };
+      const all: Expected = {
+        events: 6,
+        usedRate: 4 / 6,
+        answerSupportedRate: 3 / 6,
+        averageQuality: 10 / 5,
+        missingContextRate: 2 / 6,
+        irrelevantRate: 2 / 6,
+      };
       expectRows(await metrics(), { '(null)': all });
       expectRows(await metrics('NONE'), { '(null)': all });
 
       expectRows(await metrics('CONTRACT_VERSION'), {
         // 1, 2, 3: used 2/3, supported 1/3, quality (3+1)/2, missing 1/3, irrelevant 1/3
-        'm.v1': { events: 3, usedRate: 2 / 3, answerSupportedRate: 1 / 3, averageQuality: 2, missingContextRate: 1 / 3, irrelevantRate: 1 / 3 },
+        'm.v1': {
+          events: 3,
+          usedRate: 2 / 3,
+          answerSupportedRate: 1 / 3,
+          averageQuality: 2,
+          missingContextRate: 1 / 3,
+          irrelevantRate: 1 / 3,
+        },
         // 4, 5, 6: used 2/3, supported 2/3, quality (2+1+3)/3, missing 1/3, irrelevant 1/3
-        'm.v2': { events: 3, usedRate: 2 / 3, answerSupportedRate: 2 / 3, averageQuality: 2, missingContextRate: 1 / 3, irrelevantRate: 1 / 3 },
+        'm.v2': {
+          events: 3,
+          usedRate: 2 / 3,
+          answerSupportedRate: 2 / 3,
+          averageQuality: 2,
+          missingContextRate: 1 / 3,
+          irrelevantRate: 1 / 3,
+        },
       });
       expectRows(await metrics('FUSION_MODE'), {
         // 1, 2, 4: used 3/3, supported 2/3, quality (3+1+2)/3, missing 1/3, irrelevant 2/3
@@ -81,9 +153,23 @@ describe('Recall feedback (e2e)', () => {
       });
       expectRows(await metrics('SEARCH_FRESHNESS'), {
         // 1, 3, 5: used 1/3, supported 1/3, quality (3+1)/2, missing 1/3, irrelevant 0
-        synchronous: { events: 3, usedRate: 1 / 3, answerSupportedRate: 1 / 3, averageQuality: 2, missingContextRate: 1 / 3, irrelevantRate: 0 },
+        synchronous: {
+          events: 3,
+          usedRate: 1 / 3,
+          answerSupportedRate: 1 / 3,
+          averageQuality: 2,
+          missingContextRate: 1 / 3,
+          irrelevantRate: 0,
+        },
         // 2, 4: used 1, supported 1/2, quality (1+2)/2, missing 1/2, irrelevant 1
-        vector_pending: { events: 2, usedRate: 1, answerSupportedRate: 1 / 2, averageQuality: 1.5, missingContextRate: 1 / 2, irrelevantRate: 1 },
+        vector_pending: {
+          events: 2,
+          usedRate: 1,
+          answerSupportedRate: 1 / 2,
+          averageQuality: 1.5,
+          missingContextRate: 1 / 2,
+          irrelevantRate: 1,
+        },
         // 6
         '(null)': { events: 1, usedRate: 1, answerSupportedRate: 1, averageQuality: 3, missingContextRate: 0, irrelevantRate: 0 },
       });
@@ -181,11 +267,25 @@ describe('Recall feedback (e2e)', () => {
         }
       }
       const lines = after.split('\n').filter((l) => l.startsWith('recall_feedback_'));
-      for (const line of lines) expect(line).toMatch(/^recall_feedback_(submissions|items|missing_context|irrelevant)_total(\{[^}]*\})? \d+$/);
+      for (const line of lines)
+        expect(line).toMatch(/^recall_feedback_(submissions|items|missing_context|irrelevant)_total(\{[^}]*\})? \d+$/);
 
       // No id, comment or ref text anywhere in the exposition.
-      const ids = (await t.sql.query('select id, recall_event_id from feedback_events where team_id = $1', [member.teamId])).rows.flatMap((r) => [r.id, r.recall_event_id]);
-      for (const secret of [...ids, ...recalls, secretComment, 'ACME-7781', clientId, 'ev_button', 'hyp_ok', member.teamId, member.userId, member.spaceId]) {
+      const ids = (await t.sql.query('select id, recall_event_id from feedback_events where team_id = $1', [member.teamId])).rows.flatMap(
+        (r) => [r.id, r.recall_event_id],
+      );
+      for (const secret of [
+        ...ids,
+        ...recalls,
+        secretComment,
+        'ACME-7781',
+        clientId,
+        'ev_button',
+        'hyp_ok',
+        member.teamId,
+        member.userId,
+        member.spaceId,
+      ]) {
         expect(after).not.toContain(secret);
       }
     });

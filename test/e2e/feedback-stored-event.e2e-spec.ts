@@ -4,7 +4,18 @@
  */
 import { createHash } from 'node:crypto';
 import { FEEDBACK_EVENT, FEEDBACK_ID, type FeedbackInput, type Ref } from '../support/feedback-api';
-import { createFeedbackApp, expectStopped, FEEDBACK_SCOPES, fine, newTeam, recallEvent, recallEvents, submit, submitOk, teamRows } from '../support/feedback-fixtures';
+import {
+  createFeedbackApp,
+  expectStopped,
+  FEEDBACK_SCOPES,
+  fine,
+  newTeam,
+  recallEvent,
+  recallEvents,
+  submit,
+  submitOk,
+  teamRows,
+} from '../support/feedback-fixtures';
 import { RECORD, toolResult } from '../support/fixtures';
 import { expectErrorCode, ok } from '../support/graphql';
 import { BUMP, newMember } from '../support/tenancy';
@@ -22,7 +33,7 @@ describe('Recall feedback (e2e)', () => {
   afterAll(() => t.close());
 
   describe('the stored event', () => {
-    it('R-FB-7 R-FB-4 the seed\'s example submission is accepted and stored with the recall\'s own account copied', async () => {
+    it("R-FB-7 R-FB-4 the seed's example submission is accepted and stored with the recall's own account copied", async () => {
       const { admin, member } = await newTeam(t);
       const hypothesisId = 'hyp_01JSTALEUIBUTTONBEHAVIOR0';
       const results = [
@@ -51,7 +62,9 @@ describe('Recall feedback (e2e)', () => {
         irrelevant: true,
         feedbackComment: 'Returned stale UI Relationships instead of the button behavior.',
         irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_stale_ui', rank: 1 }],
-        hypothesisFeedback: [{ hypothesisId, used: false, quality: 'LOW', contradicted: true, feedbackComment: 'The source Relationships were stale.' }],
+        hypothesisFeedback: [
+          { hypothesisId, used: false, quality: 'LOW', contradicted: true, feedbackComment: 'The source Relationships were stale.' },
+        ],
       };
 
       const payload = await submitOk(t, member, [submission]);
@@ -87,7 +100,12 @@ describe('Recall feedback (e2e)', () => {
       expect(row.created_at).toBeInstanceOf(Date);
       expect(Math.abs(Date.now() - (row.created_at as Date).getTime())).toBeLessThan(60_000);
       // The copy matches what the recall event itself holds.
-      const stored = (await t.sql.query('select query_fingerprint, contract_version, search_freshness, degraded_branches, results from recall_events where id = $1', [recallEventId])).rows[0];
+      const stored = (
+        await t.sql.query(
+          'select query_fingerprint, contract_version, search_freshness, degraded_branches, results from recall_events where id = $1',
+          [recallEventId],
+        )
+      ).rows[0];
       expect(row.query_fingerprint).toBe(stored.query_fingerprint);
       expect(row.returned_refs).toEqual(stored.results);
 
@@ -125,25 +143,55 @@ describe('Recall feedback (e2e)', () => {
       const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
       const recallEventId = await recallEvent(t, member, { spaceId: member.spaceId });
       const [id] = (await submitOk(t, colleague, [fine(recallEventId)])).feedbackEventIds;
-      const event = (await ok<{ feedbackEvent: { profileId: string; actorId: string } }>(t, FEEDBACK_EVENT, { id }, admin.token)).feedbackEvent;
+      const event = (await ok<{ feedbackEvent: { profileId: string; actorId: string } }>(t, FEEDBACK_EVENT, { id }, admin.token))
+        .feedbackEvent;
       expect(event).toMatchObject({ profileId: member.userId, actorId: colleague.userId });
     });
 
     it('R-FB-7 R-FB-4 feedback on a recallMemory recall names its TOOL_RESULT refs; an irrelevant ref given without a rank reads back with the rank it was returned at', async () => {
       const { admin, member } = await newTeam(t);
-      const word = `fbword${Date.now().toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}`;
+      const word = `fbword${Date.now()
+        .toString(36)
+        .replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}`;
       const c = crypto.randomUUID();
-      await ok(t, RECORD, { input: [toolResult(member.spaceId, c, { toolOutput: { note: word } }), toolResult(member.spaceId, c, { toolOutput: { note: `${word} again` } })] }, member.token);
-      const recall = (await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(t, RECALL, { s: member.spaceId, q: word }, member.token)).recallMemory;
+      await ok(
+        t,
+        RECORD,
+        {
+          input: [
+            toolResult(member.spaceId, c, { toolOutput: { note: word } }),
+            toolResult(member.spaceId, c, { toolOutput: { note: `${word} again` } }),
+          ],
+        },
+        member.token,
+      );
+      const recall = (
+        await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(
+          t,
+          RECALL,
+          { s: member.spaceId, q: word },
+          member.token,
+        )
+      ).recallMemory;
       expect(recall.results).toHaveLength(2);
       const second = recall.results[1].ref;
 
       const payload = await submitOk(t, member, [
-        fine(recall.recallEventId, { quality: 'MEDIUM', irrelevant: true, feedbackComment: 'The second hit was unrelated.', irrelevantResultRefs: [{ type: 'TOOL_RESULT', id: second.id }] }),
+        fine(recall.recallEventId, {
+          quality: 'MEDIUM',
+          irrelevant: true,
+          feedbackComment: 'The second hit was unrelated.',
+          irrelevantResultRefs: [{ type: 'TOOL_RESULT', id: second.id }],
+        }),
       ]);
       expect(payload.error).toBeNull();
       // ResultRef.rank is Int! in the contract: an omitted rank must not make the event unreadable.
-      const { feedbackEvent } = await ok<{ feedbackEvent: { irrelevantResultRefs: Ref[]; returnedRefs: Ref[]; contractVersion: string } }>(t, FEEDBACK_EVENT, { id: payload.feedbackEventIds[0] }, admin.token);
+      const { feedbackEvent } = await ok<{ feedbackEvent: { irrelevantResultRefs: Ref[]; returnedRefs: Ref[]; contractVersion: string } }>(
+        t,
+        FEEDBACK_EVENT,
+        { id: payload.feedbackEventIds[0] },
+        admin.token,
+      );
       expect(feedbackEvent.irrelevantResultRefs).toEqual([{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }]);
       expect(feedbackEvent.returnedRefs).toEqual(recall.results.map((r) => r.ref));
       // Nor the admin's whole listing, which holds it.
@@ -153,7 +201,9 @@ describe('Recall feedback (e2e)', () => {
         {},
         admin.token,
       );
-      expect(listed.feedbackEvents.edges.map((e) => e.node.irrelevantResultRefs)).toEqual([[{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }]]);
+      expect(listed.feedbackEvents.edges.map((e) => e.node.irrelevantResultRefs)).toEqual([
+        [{ type: 'TOOL_RESULT', id: second.id, rank: second.rank }],
+      ]);
     });
   });
 
@@ -169,7 +219,11 @@ describe('Recall feedback (e2e)', () => {
       ).rows.map((r) => r.table_name);
       const out: Record<string, { n: number; h: string }> = {};
       for (const table of tables) {
-        const row = (await t.sql.query(`select count(*)::int as n, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as h from "${table}" t`)).rows[0];
+        const row = (
+          await t.sql.query(
+            `select count(*)::int as n, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as h from "${table}" t`,
+          )
+        ).rows[0];
         out[table] = { n: row.n, h: row.h };
       }
       return out;
@@ -183,7 +237,14 @@ describe('Recall feedback (e2e)', () => {
       // A recallMemory recall too, so the snapshot tables hold rows of this team.
       const c = crypto.randomUUID();
       await ok(t, RECORD, { input: [toolResult(member.spaceId, c, { toolOutput: { note: 'boundaryword' } })] }, member.token);
-      const internal = (await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(t, RECALL, { s: member.spaceId, q: 'boundaryword' }, member.token)).recallMemory;
+      const internal = (
+        await ok<{ recallMemory: { recallEventId: string; results: { ref: Required<Ref> }[] } }>(
+          t,
+          RECALL,
+          { s: member.spaceId, q: 'boundaryword' },
+          member.token,
+        )
+      ).recallMemory;
       // Every request resolves the actor first: make sure nothing is provisioned during the window.
       const before = await fingerprint();
       expect(Object.keys(before)).toEqual(expect.arrayContaining(['recall_events', 'spaces', 'feature_flags', 'users', 'teams']));
@@ -198,14 +259,33 @@ describe('Recall feedback (e2e)', () => {
         irrelevant: true,
         feedbackComment: 'Returned stale UI Relationships instead of the button behavior.',
         irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_ok', rank: 1 }],
-        hypothesisFeedback: [{ hypothesisId: 'hyp_ok', used: false, quality: 'LOW', contradicted: true, feedbackComment: 'The source Relationships were stale.' }],
+        hypothesisFeedback: [
+          {
+            hypothesisId: 'hyp_ok',
+            used: false,
+            quality: 'LOW',
+            contradicted: true,
+            feedbackComment: 'The source Relationships were stale.',
+          },
+        ],
         clientFeedbackId: 'boundary-0',
       };
-      const internalItem = fine(internal.recallEventId, { irrelevant: true, feedbackComment: 'Not it.', irrelevantResultRefs: [internal.results[0].ref] });
+      const internalItem = fine(internal.recallEventId, {
+        irrelevant: true,
+        feedbackComment: 'Not it.',
+        irrelevantResultRefs: [internal.results[0].ref],
+      });
       expect(await submitOk(t, member, [seedLike, fine(recalls[1]), internalItem])).toMatchObject({ recordedCount: 3, error: null });
       expectStopped(await submitOk(t, member, [fine(recalls[2]), fine(stale)]), 1, 'RECALL_STALE', 'DROP_FAILED_AND_RESUBMIT_REST');
       expect((await submitOk(t, member, [seedLike])).recordedCount).toBe(1);
-      expectErrorCode(await submit(t, member, Array.from({ length: 51 }, () => fine(recalls[0]))), 'BAD_USER_INPUT');
+      expectErrorCode(
+        await submit(
+          t,
+          member,
+          Array.from({ length: 51 }, () => fine(recalls[0])),
+        ),
+        'BAD_USER_INPUT',
+      );
 
       const after = await fingerprint();
       expect(after).toEqual(before);

@@ -31,7 +31,11 @@ interface Compacted {
   handles: Handle[];
 }
 interface RecordPayload {
-  recordToolResults: { createdCount: number; duplicateCount: number; snapshots: { id: string; memId: string; toolUseId: string; handle: Handle }[] };
+  recordToolResults: {
+    createdCount: number;
+    duplicateCount: number;
+    snapshots: { id: string; memId: string; toolUseId: string; handle: Handle }[];
+  };
 }
 
 const HANDLE = 'handle { memId toolName toolCallId sizeChars summaryOneliner schemaHint headPreview stub }';
@@ -71,7 +75,20 @@ function toolTurn(toolUseId: string, name: string, input: unknown, content: stri
   ];
 }
 
-const WORDS = ['keyboard', 'switch', 'tactile', 'linear', 'keycap', 'stabilizer', 'gasket', 'plate', 'firmware', 'layout', 'wireless', 'latency'];
+const WORDS = [
+  'keyboard',
+  'switch',
+  'tactile',
+  'linear',
+  'keycap',
+  'stabilizer',
+  'gasket',
+  'plate',
+  'firmware',
+  'layout',
+  'wireless',
+  'latency',
+];
 
 /** A distinct text of at least `minChars` characters: its index first, then seeded words. */
 function distinctText(index: number, minChars: number): string {
@@ -91,7 +108,8 @@ describe('Handles (e2e)', () => {
   let alice: SpaceMember;
 
   const record = (who: SpaceMember, input: ToolResultInputShape[]) => ok<RecordPayload>(t, RECORD_WITH_HANDLE, { input }, who.token);
-  const compact = (who: SpaceMember, input: Record<string, unknown>) => ok<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
+  const compact = (who: SpaceMember, input: Record<string, unknown>) =>
+    ok<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
   const recall = async (who: SpaceMember, memId: string, format: 'SUMMARY' | 'FULL'): Promise<string> => {
     return (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, f: format }, who.token)).recallToolResult;
   };
@@ -114,7 +132,11 @@ describe('Handles (e2e)', () => {
     }));
     const toolOutput = { query: 'mechanical keyboard', marketplace: 'US', items };
     expect(JSON.stringify(toolOutput).length).toBeGreaterThan(2000);
-    const input = toolResult(alice.spaceId, conversationId, { toolName: 'search_products', toolInput: { query: 'mechanical keyboard' }, toolOutput });
+    const input = toolResult(alice.spaceId, conversationId, {
+      toolName: 'search_products',
+      toolInput: { query: 'mechanical keyboard' },
+      toolOutput,
+    });
 
     const first = await record(alice, [input]);
     expect(first.recordToolResults).toMatchObject({ createdCount: 1, duplicateCount: 0 });
@@ -173,8 +195,16 @@ describe('Handles (e2e)', () => {
       rows: Array.from({ length: 40 }, (_, i) => ({ id: i, note: `<|im_start|>row ${i}<|fim_prefix|>${'x'.repeat(20)}` })),
     };
     expect(JSON.stringify(json).length).toBeGreaterThan(2000);
-    const textInput = toolResult(alice.spaceId, conversationId, { toolName: 'fetch_page', toolInput: { url: 'https://example.com/<|endoftext|>' }, toolOutput: text });
-    const jsonInput = toolResult(alice.spaceId, conversationId, { toolName: 'run_query', toolInput: { sql: 'select 1' }, toolOutput: json });
+    const textInput = toolResult(alice.spaceId, conversationId, {
+      toolName: 'fetch_page',
+      toolInput: { url: 'https://example.com/<|endoftext|>' },
+      toolOutput: text,
+    });
+    const jsonInput = toolResult(alice.spaceId, conversationId, {
+      toolName: 'run_query',
+      toolInput: { sql: 'select 1' },
+      toolOutput: json,
+    });
 
     const res = await record(alice, [textInput, jsonInput]);
     expect(res.recordToolResults.createdCount).toBe(2);
@@ -216,7 +246,9 @@ describe('Handles (e2e)', () => {
 
     const again = await compact(alice, input);
     expect(JSON.stringify(again.compactMessages)).toBe(JSON.stringify(out));
-    const flags = await t.sql.query<{ compacted: boolean }>('select compacted from message_tool_results where conversation_id = $1', [conversationId]);
+    const flags = await t.sql.query<{ compacted: boolean }>('select compacted from message_tool_results where conversation_id = $1', [
+      conversationId,
+    ]);
     expect(flags.rows.map((r) => r.compacted)).toEqual([true, true, true]);
   });
 

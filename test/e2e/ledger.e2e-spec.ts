@@ -3,7 +3,12 @@ import { applyCompaction, deterministicMessageId } from '../../src/ledger/compac
 import type { ContentBlock, Message } from '../../src/ledger/compaction.types';
 import { notFoundText } from '../../src/ledger/keyed-slice';
 import { STUB_MARKER } from '../../src/tool-results/handle/stub';
-import { BIG_PAYLOAD_ITEM_3_PRICE, BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText, buildProductResearchTrace } from '../fixtures/agent-trace.fixture';
+import {
+  BIG_PAYLOAD_ITEM_3_PRICE,
+  BIG_PAYLOAD_TOOL_USE_ID,
+  bigPayloadText,
+  buildProductResearchTrace,
+} from '../fixtures/agent-trace.fixture';
 import { memberOfNewSpace, type SpaceMember } from '../support/fixtures';
 import { expectErrorCode, gql, ok } from '../support/graphql';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -41,7 +46,8 @@ const RECALL = `query($m: String!, $f: RecallFormat, $q: String, $o: Int, $n: In
 /** Every recall answer but the stub is bounded by this many tokens (RECALL_ANSWER_MAX_TOKENS' default), marker included. */
 const ANSWER_MAX_TOKENS = 8_000;
 /** The last line of a cut answer: the exact call that reads on, and which chars were shown. */
-const CONTINUE_MARKER = /\n\[… more: continue with recall_tool_result\(mem_id='(mem_[a-z2-7]{16})'[^\n]*, offset=(\d+)[^\n]*\); chars (\d+)–(\d+) of (≈?\d+) shown\]$/;
+const CONTINUE_MARKER =
+  /\n\[… more: continue with recall_tool_result\(mem_id='(mem_[a-z2-7]{16})'[^\n]*, offset=(\d+)[^\n]*\); chars (\d+)–(\d+) of (≈?\d+) shown\]$/;
 
 interface RecallArgs {
   f?: 'SUMMARY' | 'FULL';
@@ -66,7 +72,8 @@ describe('Ledger (e2e)', () => {
   let first: Compacted;
   let bigMemId: string;
 
-  const compact = (who: SpaceMember, input: Record<string, unknown>) => gql<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
+  const compact = (who: SpaceMember, input: Record<string, unknown>) =>
+    gql<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
   const recall = async (who: SpaceMember, memId: string, args: RecallArgs = {}): Promise<string> => {
     return (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, ...args }, who.token)).recallToolResult;
   };
@@ -100,7 +107,11 @@ describe('Ledger (e2e)', () => {
       });
       expect(first.handles[0].memId).toMatch(/^mem_[a-z2-7]{16}$/);
       expect(first.handles[0].stub.startsWith(STUB_MARKER)).toBe(true);
-      expect(blockAt(first.messages, 4, 0)).toEqual({ type: 'tool_result', tool_use_id: BIG_PAYLOAD_TOOL_USE_ID, content: first.handles[0].stub });
+      expect(blockAt(first.messages, 4, 0)).toEqual({
+        type: 'tool_result',
+        tool_use_id: BIG_PAYLOAD_TOOL_USE_ID,
+        content: first.handles[0].stub,
+      });
       const expected = applyCompaction(trace, new Map([[BIG_PAYLOAD_TOOL_USE_ID, first.handles[0].stub]]));
       expect(JSON.stringify(first.messages)).toBe(JSON.stringify(expected));
       // The last three tool results (2.2 KB history among them), byte for byte.
@@ -110,7 +121,10 @@ describe('Ledger (e2e)', () => {
     it('R-LG-3 compacting the trace twice gives byte-identical JSON and records the result once', async () => {
       const again = await compact(alice, { spaceId: alice.spaceId, conversationId, messages: buildProductResearchTrace() });
       expect(JSON.stringify(again.data!.compactMessages)).toBe(JSON.stringify(first));
-      const rows = await t.sql.query('select message_id from message_tool_results where user_id = $1 and tool_use_id = $2', [alice.userId, BIG_PAYLOAD_TOOL_USE_ID]);
+      const rows = await t.sql.query('select message_id from message_tool_results where user_id = $1 and tool_use_id = $2', [
+        alice.userId,
+        BIG_PAYLOAD_TOOL_USE_ID,
+      ]);
       expect(rows.rows).toEqual([{ message_id: deterministicMessageId(conversationId, BIG_PAYLOAD_TOOL_USE_ID) }]);
     });
 
@@ -126,30 +140,55 @@ describe('Ledger (e2e)', () => {
     it('R-LG-3 never compacts is_error results or excluded tools; a client UUID message id is kept', async () => {
       const trace = buildProductResearchTrace();
       const conversation = crypto.randomUUID();
-      const input = { spaceId: alice.spaceId, conversationId: conversation, messages: trace, sizeThreshold: 100, keepLastN: 0, excludeTools: ['get_product_details'] };
+      const input = {
+        spaceId: alice.spaceId,
+        conversationId: conversation,
+        messages: trace,
+        sizeThreshold: 100,
+        keepLastN: 0,
+        excludeTools: ['get_product_details'],
+      };
       const res = await compact(alice, input);
       expect(res.errors).toBeUndefined();
       const out = res.data!.compactMessages;
       expect(out.handles.map((h) => h.toolName)).toEqual(['search_categories', 'search_products', 'get_price_history']);
-      for (const [m, b] of [[2, 0], [4, 0], [10, 0]]) expect(String(blockAt(out.messages, m, b).content).startsWith(STUB_MARKER)).toBe(true);
+      for (const [m, b] of [
+        [2, 0],
+        [4, 0],
+        [10, 0],
+      ])
+        expect(String(blockAt(out.messages, m, b).content).startsWith(STUB_MARKER)).toBe(true);
       // The error result, both product-details results and the short review summary stay as they were.
-      for (const [m, b] of [[6, 0], [8, 0], [12, 0], [12, 1]]) expect(blockAt(out.messages, m, b)).toEqual(blockAt(trace, m, b));
+      for (const [m, b] of [
+        [6, 0],
+        [8, 0],
+        [12, 0],
+        [12, 1],
+      ])
+        expect(blockAt(out.messages, m, b)).toEqual(blockAt(trace, m, b));
       expect(blockAt(out.messages, 6, 0).is_error).toBe(true);
-      const categories = await t.sql.query('select message_id from message_tool_results where user_id = $1 and conversation_id = $2 and tool_name = $3', [
-        alice.userId,
-        conversation,
-        'search_categories',
-      ]);
+      const categories = await t.sql.query(
+        'select message_id from message_tool_results where user_id = $1 and conversation_id = $2 and tool_name = $3',
+        [alice.userId, conversation, 'search_categories'],
+      );
       expect(categories.rows).toEqual([{ message_id: '3f0c9a52-6d1e-4b7a-9c2f-1a8e5d7b4c60' }]);
     });
 
     it('R-LG-3 replaces nothing when the saving is under clearAtLeastTokens, and compacts at exactly the saving', async () => {
       const saving = first.tokensBefore - first.tokensAfter;
       const trace = buildProductResearchTrace();
-      const skipped = (await compact(alice, { spaceId: alice.spaceId, conversationId, messages: trace, clearAtLeastTokens: saving + 1 })).data!.compactMessages;
+      const skipped = (await compact(alice, { spaceId: alice.spaceId, conversationId, messages: trace, clearAtLeastTokens: saving + 1 }))
+        .data!.compactMessages;
       expect(JSON.stringify(skipped.messages)).toBe(JSON.stringify(trace));
-      expect(skipped).toMatchObject({ compactedCount: 0, handles: [], tokensAfter: first.tokensBefore, tokensBefore: first.tokensBefore, charsAfter: first.charsBefore });
-      const exact = (await compact(alice, { spaceId: alice.spaceId, conversationId, messages: trace, clearAtLeastTokens: saving })).data!.compactMessages;
+      expect(skipped).toMatchObject({
+        compactedCount: 0,
+        handles: [],
+        tokensAfter: first.tokensBefore,
+        tokensBefore: first.tokensBefore,
+        charsAfter: first.charsBefore,
+      });
+      const exact = (await compact(alice, { spaceId: alice.spaceId, conversationId, messages: trace, clearAtLeastTokens: saving })).data!
+        .compactMessages;
       expect(JSON.stringify(exact)).toBe(JSON.stringify(first));
     });
 
@@ -158,13 +197,25 @@ describe('Ledger (e2e)', () => {
       expectErrorCode(res, 'NOT_FOUND');
       expect(res.data).toBeNull();
       expect(await rowsOf(bob.userId)).toBe(0);
-      const written = await t.sql.query('select (select count(*) from conversations where user_id = $1) + (select count(*) from messages where user_id = $1) as n', [bob.userId]);
+      const written = await t.sql.query(
+        'select (select count(*) from conversations where user_id = $1) + (select count(*) from messages where user_id = $1) as n',
+        [bob.userId],
+      );
       expect(Number(written.rows[0].n)).toBe(0);
     });
 
     it('R-LG-3 R-OP-4 a malformed message list or out-of-range option is BAD_USER_INPUT naming the field, before any write', async () => {
       const trace: unknown[] = buildProductResearchTrace();
-      const broken = [...trace.slice(0, 3), { role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'tool_result', tool_use_id: 5 }] }];
+      const broken = [
+        ...trace.slice(0, 3),
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'tool_result', tool_use_id: 5 },
+          ],
+        },
+      ];
       const cases: [Record<string, unknown>, string][] = [
         [{ messages: broken }, 'input.messages.3.content.1.tool_use_id'],
         [{ messages: { role: 'user' } }, 'input.messages'],
@@ -202,8 +253,12 @@ describe('Ledger (e2e)', () => {
     });
 
     it('R-LG-2 a path that does not exist, or a malformed one, is answered with bracketed text', async () => {
-      expect(await recall(alice, bigMemId, { p: 'items.999.price' })).toBe(`[tool_memory not found: json_path "items.999.price" in ${bigMemId}]`);
-      expect(await recall(alice, bigMemId, { p: 'items..3' })).toBe('[tool_memory bad json_path: "items..3"; use a dotted path such as items.3.price]');
+      expect(await recall(alice, bigMemId, { p: 'items.999.price' })).toBe(
+        `[tool_memory not found: json_path "items.999.price" in ${bigMemId}]`,
+      );
+      expect(await recall(alice, bigMemId, { p: 'items..3' })).toBe(
+        '[tool_memory bad json_path: "items..3"; use a dotted path such as items.3.price]',
+      );
     });
 
     it('R-LG-2 query finds a known substring, case-insensitively, with ±200 chars of context and its offset', async () => {
@@ -224,7 +279,8 @@ describe('Ledger (e2e)', () => {
     });
 
     it('R-LG-2 FULL is cut at the 8,000-token bound (under the 100,000-char ceiling), and following the markers gives back the stored payload', async () => {
-      const stored = (await t.sql.query(`select tool_output #>> '{}' as text from message_tool_results where mem_id = $1`, [bigMemId])).rows[0].text as string;
+      const stored = (await t.sql.query(`select tool_output #>> '{}' as text from message_tool_results where mem_id = $1`, [bigMemId]))
+        .rows[0].text as string;
       expect(stored).toBe(text);
       let answer = await recall(alice, bigMemId, { f: 'FULL' });
       const firstEnd = Number(CONTINUE_MARKER.exec(answer)?.[4]);
@@ -240,7 +296,12 @@ describe('Ledger (e2e)', () => {
         const window = marker ? answer.slice(0, marker.index) : answer;
         expect(window.length).toBeLessThanOrEqual(100_000);
         if (marker) {
-          expect([marker[1], Number(marker[3]), Number(marker[4]), marker[5]]).toEqual([bigMemId, rebuilt.length, rebuilt.length + window.length, String(text.length)]);
+          expect([marker[1], Number(marker[3]), Number(marker[4]), marker[5]]).toEqual([
+            bigMemId,
+            rebuilt.length,
+            rebuilt.length + window.length,
+            String(text.length),
+          ]);
         }
         rebuilt += window;
         if (!marker) break;
@@ -267,16 +328,28 @@ describe('Ledger (e2e)', () => {
     });
 
     it('R-LG-2 bad arguments are bracketed text, never a GraphQL error', async () => {
-      expect(await recall(alice, bigMemId, { o: -1, n: 10 })).toBe('[tool_memory bad range: offset must be a non-negative integer, got -1]');
+      expect(await recall(alice, bigMemId, { o: -1, n: 10 })).toBe(
+        '[tool_memory bad range: offset must be a non-negative integer, got -1]',
+      );
       expect(await recall(alice, bigMemId, { o: 0, n: 0 })).toBe('[tool_memory bad range: max_chars must be a positive integer, got 0]');
-      expect(await recall(alice, bigMemId, { o: text.length, n: 5 })).toBe(`[tool_memory bad range: offset ${text.length} is past the end (length ${text.length})]`);
-      expect(await recall(alice, bigMemId, { o: text.length })).toBe(`[tool_memory bad range: offset ${text.length} is past the end (length ${text.length})]`);
-      expect(await recall(alice, bigMemId, { q: 'price', p: 'items.3' })).toBe('[tool_memory bad arguments: give one of query or json_path, not both]');
+      expect(await recall(alice, bigMemId, { o: text.length, n: 5 })).toBe(
+        `[tool_memory bad range: offset ${text.length} is past the end (length ${text.length})]`,
+      );
+      expect(await recall(alice, bigMemId, { o: text.length })).toBe(
+        `[tool_memory bad range: offset ${text.length} is past the end (length ${text.length})]`,
+      );
+      expect(await recall(alice, bigMemId, { q: 'price', p: 'items.3' })).toBe(
+        '[tool_memory bad arguments: give one of query or json_path, not both]',
+      );
       expect(await recall(alice, bigMemId, { q: 'price', p: 'items.3', o: 10, n: 10, t: 500 })).toBe(
         '[tool_memory bad arguments: give one of query or json_path, not both]',
       );
-      expect(await recall(alice, bigMemId, { f: 'FULL', t: 99 })).toBe('[tool_memory bad max_tokens: must be an integer of at least 100, got 99]');
-      expect(await recall(alice, bigMemId, { p: 'items.3', t: 0 })).toBe('[tool_memory bad max_tokens: must be an integer of at least 100, got 0]');
+      expect(await recall(alice, bigMemId, { f: 'FULL', t: 99 })).toBe(
+        '[tool_memory bad max_tokens: must be an integer of at least 100, got 99]',
+      );
+      expect(await recall(alice, bigMemId, { p: 'items.3', t: 0 })).toBe(
+        '[tool_memory bad max_tokens: must be an integer of at least 100, got 0]',
+      );
       expect(await recall(alice, 'not a mem id')).toBe('[tool_memory not found: not a mem id]');
     });
 
@@ -321,7 +394,10 @@ describe('Ledger (e2e)', () => {
       const full = await ok<{ recallToolResult: string }>(roomy, RECALL, { m: memId, f: 'FULL' }, carol.token);
       expect(full.recallToolResult === payload).toBe(true);
       const cut = await gql<{ recallToolResult: string }>(roomy, RECALL, { m: memId, o: 0, n: 100_000 }, carol.token);
-      expect(cut.data!.recallToolResult === `${payload.slice(0, 100_000)}\n[… more: continue with recall_tool_result(mem_id='${memId}', offset=100000, max_chars=100000); chars 0–100000 of ${payload.length} shown]`).toBe(true);
+      expect(
+        cut.data!.recallToolResult ===
+          `${payload.slice(0, 100_000)}\n[… more: continue with recall_tool_result(mem_id='${memId}', offset=100000, max_chars=100000); chars 0–100000 of ${payload.length} shown]`,
+      ).toBe(true);
       // Under this bound the payload is small: its stub keeps the v1 re-expand line.
       expect(handle.sizeTokens).toBe(o200kTokenizer.count(payload));
       expect(handle.stub.split('\n').at(-1)).toBe(

@@ -25,12 +25,31 @@ describe('list bounds before SQL (e2e)', () => {
   beforeEach(() => statements.mockClear());
 
   const FEEDBACK = `mutation($input: RecallFeedbackBatchInput!) { submitRecallFeedback(input: $input) { recordedCount } }`;
-  const item = (refs = 0) => ({ recallEventId: 'rec_x', used: true, irrelevantResultRefs: Array.from({ length: refs }, (_, i) => ({ type: 'EVIDENCE', id: `e${i}` })) });
+  const item = (refs = 0) => ({
+    recallEventId: 'rec_x',
+    used: true,
+    irrelevantResultRefs: Array.from({ length: refs }, (_, i) => ({ type: 'EVIDENCE', id: `e${i}` })),
+  });
 
   it.each([
-    ['recordToolResults with 101 items', RECORD, () => ({ input: Array.from({ length: 101 }, () => toolResult(alice.spaceId, crypto.randomUUID())) }), 'input'],
-    ['submitRecallFeedback with 51 items', FEEDBACK, () => ({ input: { recalls: Array.from({ length: 51 }, () => item()) } }), 'input.recalls'],
-    ['submitRecallFeedback with an item of 51 refs', FEEDBACK, () => ({ input: { recalls: [item(), item(51)] } }), 'input.recalls.1.irrelevantResultRefs'],
+    [
+      'recordToolResults with 101 items',
+      RECORD,
+      () => ({ input: Array.from({ length: 101 }, () => toolResult(alice.spaceId, crypto.randomUUID())) }),
+      'input',
+    ],
+    [
+      'submitRecallFeedback with 51 items',
+      FEEDBACK,
+      () => ({ input: { recalls: Array.from({ length: 51 }, () => item()) } }),
+      'input.recalls',
+    ],
+    [
+      'submitRecallFeedback with an item of 51 refs',
+      FEEDBACK,
+      () => ({ input: { recalls: [item(), item(51)] } }),
+      'input.recalls.1.irrelevantResultRefs',
+    ],
   ])('R-OP-5 %s is BAD_USER_INPUT naming the list, and runs no SQL statement', async (_name, query, variables, field) => {
     const res = await gql(t, query, variables(), alice.token);
     expectErrorCode(res, 'BAD_USER_INPUT', { field });

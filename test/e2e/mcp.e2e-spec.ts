@@ -54,7 +54,8 @@ function memberOf(team: Pick<Team, 'admin' | 'spaceId'>, scopes: string[]): Prom
 /** Records one tool result through GraphQL, as an agent backend would. */
 async function record(team: Team, output: unknown, toolName = 'query_site_data'): Promise<RecordedSnapshot> {
   const input = toolResult(team.spaceId, crypto.randomUUID(), { toolName, toolOutput: output });
-  return (await ok<{ recordToolResults: { snapshots: RecordedSnapshot[] } }>(t, RECORD, { input: [input] }, team.member.token)).recordToolResults.snapshots[0];
+  return (await ok<{ recordToolResults: { snapshots: RecordedSnapshot[] } }>(t, RECORD, { input: [input] }, team.member.token))
+    .recordToolResults.snapshots[0];
 }
 
 async function connect(token: string): Promise<Client> {
@@ -95,7 +96,15 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     const recall = listedOff.tools.find((tool) => tool.name === 'recall_tool_result')!;
     expect(recall.description).toBeTruthy();
     expect(recall.inputSchema.type).toBe('object');
-    expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual(['format', 'json_path', 'max_chars', 'max_tokens', 'mem_id', 'offset', 'query']);
+    expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual([
+      'format',
+      'json_path',
+      'max_chars',
+      'max_tokens',
+      'mem_id',
+      'offset',
+      'query',
+    ]);
     expect(recall.inputSchema.required).toEqual(['mem_id']);
     const memory = listedOff.tools.find((tool) => tool.name === 'recall_memory')!;
     expect(memory.inputSchema.required?.sort()).toEqual(['query', 'space_id']);
@@ -107,7 +116,18 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(feedback.inputSchema.required).toEqual(['recalls']);
     const item = (feedback.inputSchema.properties!.recalls as { items: { properties: Record<string, unknown>; required: string[] } }).items;
     expect(Object.keys(item.properties)).toEqual(
-      expect.arrayContaining(['recall_event_id', 'used', 'answer_supported', 'quality', 'missing_context', 'irrelevant', 'feedback_comment', 'irrelevant_result_refs', 'hypothesis_feedback', 'client_feedback_id']),
+      expect.arrayContaining([
+        'recall_event_id',
+        'used',
+        'answer_supported',
+        'quality',
+        'missing_context',
+        'irrelevant',
+        'feedback_comment',
+        'irrelevant_result_refs',
+        'hypothesis_feedback',
+        'client_feedback_id',
+      ]),
     );
     expect(item.required.sort()).toEqual(['recall_event_id', 'used']);
 
@@ -119,7 +139,12 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
 
   it('R-MCP-1 recall_tool_result reads the value at a json_path of a result recorded over GraphQL', async () => {
     const team = await newTeam(false);
-    const snapshot = await record(team, { members: [{ name: 'Ada Lovelace', registered_at: '2026-05-10' }, { name: 'Grace Hopper', registered_at: '2026-05-11' }] });
+    const snapshot = await record(team, {
+      members: [
+        { name: 'Ada Lovelace', registered_at: '2026-05-10' },
+        { name: 'Grace Hopper', registered_at: '2026-05-11' },
+      ],
+    });
     const client = await connect(team.member.token);
 
     const value = await call(client, 'recall_tool_result', { mem_id: snapshot.memId, json_path: 'members.1.name' });
@@ -138,7 +163,10 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
 
     // Another user's mem id reads like an unknown one.
     const stranger = await newTeam(false);
-    const foreign = await call(await connect(stranger.member.token), 'recall_tool_result', { mem_id: snapshot.memId, json_path: 'members.1.name' });
+    const foreign = await call(await connect(stranger.member.token), 'recall_tool_result', {
+      mem_id: snapshot.memId,
+      json_path: 'members.1.name',
+    });
     expect(foreign.text).toContain('not found');
     expect(foreign.text).not.toContain('Grace');
   });
@@ -161,7 +189,11 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(both.text.indexOf(older.memId)).toBeGreaterThan(both.text.indexOf(newer.memId));
 
     // A large payload is windowed within the answer bound, ending with the call that reads on.
-    const big = await record(team, { items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item number ${i}`, price: i * 1.5 })) }, 'list_items');
+    const big = await record(
+      team,
+      { items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item number ${i}`, price: i * 1.5 })) },
+      'list_items',
+    );
     const windowed = await call(client, 'recall_prior_tool_result', { tool_name: 'list_items' });
     expect(windowed.text).toContain(`mem_id ${big.memId}`);
     expect(windowed.text).toMatch(new RegExp(`\\[… more: continue with recall_tool_result\\(mem_id='${big.memId}', offset=\\d+`));
@@ -240,7 +272,13 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     const ids = submitted.text.match(new RegExp(FEEDBACK_EVENT_ID.source, 'g'));
     expect(ids).toHaveLength(2);
 
-    const rows = await t.sql.query<{ id: string; quality: string; used: boolean; irrelevant_result_refs: unknown; client_feedback_id: string | null }>(
+    const rows = await t.sql.query<{
+      id: string;
+      quality: string;
+      used: boolean;
+      irrelevant_result_refs: unknown;
+      client_feedback_id: string | null;
+    }>(
       'select id, quality, used, irrelevant_result_refs, client_feedback_id from feedback_events where recall_event_id = $1 order by created_at',
       [recallEventId],
     );
@@ -318,9 +356,17 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     const anonymous = await fetch(mcpUrl, { method: 'POST', headers, body: JSON.stringify(initialize) });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await anonymous.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Send Authorization: Bearer <token>.', data: { code: 'UNAUTHENTICATED' } } });
+    expect(await anonymous.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32001, message: 'Send Authorization: Bearer <token>.', data: { code: 'UNAUTHENTICATED' } },
+    });
 
-    const forged = await fetch(mcpUrl, { method: 'POST', headers: { ...headers, authorization: 'Bearer not.a.jwt' }, body: JSON.stringify(initialize) });
+    const forged = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer not.a.jwt' },
+      body: JSON.stringify(initialize),
+    });
     expect(forged.status).toBe(401);
     expect(((await forged.json()) as { error: { data: { code: string } } }).error.data.code).toBe('UNAUTHENTICATED');
 
@@ -328,7 +374,11 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
 
     // A valid token gets MCP's own answer.
     const team = await newTeam(false);
-    const ok = await fetch(mcpUrl, { method: 'POST', headers: { ...headers, authorization: `Bearer ${team.member.token}` }, body: JSON.stringify(initialize) });
+    const ok = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${team.member.token}` },
+      body: JSON.stringify(initialize),
+    });
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { result: { serverInfo: { name: string }; capabilities: { tools?: unknown } } };
     expect(body.result.serverInfo.name).toBe('recall-ledger');
@@ -341,10 +391,15 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
     });
     expect(list.status).toBe(200);
-    expect(((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
+    expect(((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name).sort()).toEqual(
+      READ_TOOLS,
+    );
 
     // Stateless: no session stream to open.
-    const get = await fetch(mcpUrl, { method: 'GET', headers: { authorization: `Bearer ${team.member.token}`, accept: 'text/event-stream' } });
+    const get = await fetch(mcpUrl, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${team.member.token}`, accept: 'text/event-stream' },
+    });
     expect(get.status).toBe(405);
   });
 });

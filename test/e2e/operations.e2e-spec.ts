@@ -24,14 +24,14 @@ describe('Operations (e2e)', () => {
     expect(res.text).toContain('process_cpu_user_seconds_total');
   });
 
-  it('R-OP-1 every response carries a request id, the caller\'s when well-formed', async () => {
+  it("R-OP-1 every response carries a request id, the caller's when well-formed", async () => {
     const mine = await request(t.app.getHttpServer()).get('/health').set('x-request-id', 'trace-123');
     expect(mine.headers['x-request-id']).toBe('trace-123');
     const made = await request(t.app.getHttpServer()).get('/health').set('x-request-id', 'bad id with spaces');
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('R-TR-5 a request body over Express\' 100 kB default is accepted', async () => {
+  it("R-TR-5 a request body over Express' 100 kB default is accepted", async () => {
     const admin = await identity(['admin']);
     const res = await gql(t, `mutation($n: String!) { createSpace(name: $n) { id } }`, { n: 'x'.repeat(150_000) }, admin.token);
     expect(res.status).toBe(200);

@@ -58,7 +58,12 @@ if (!available) console.warn('pgbouncer is not installed: the PgBouncer e2e test
     const before = await bouncerTransactions();
     const conversationId = crypto.randomUUID();
     const item = toolResult(alice.spaceId, conversationId, { toolOutput: { items: [{ price: 68.44, title: 'walnut keyboard' }] } });
-    const recorded = await ok<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(t, RECORD, { input: [item] }, alice.token);
+    const recorded = await ok<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(
+      t,
+      RECORD,
+      { input: [item] },
+      alice.token,
+    );
     expect(recorded.recordToolResults.createdCount).toBe(1);
     const memId = recorded.recordToolResults.snapshots[0].memId;
 
@@ -78,7 +83,12 @@ if (!available) console.warn('pgbouncer is not installed: the PgBouncer e2e test
     );
     expect(search.recallMemory).toMatchObject({ results: [expect.anything()], degradations: [] });
 
-    const keyed = await ok<{ recallToolResult: string }>(t, `query($m: String!) { recallToolResult(memId: $m, jsonPath: "items.0.price") }`, { m: memId }, alice.token);
+    const keyed = await ok<{ recallToolResult: string }>(
+      t,
+      `query($m: String!) { recallToolResult(memId: $m, jsonPath: "items.0.price") }`,
+      { m: memId },
+      alice.token,
+    );
     expect(keyed.recallToolResult).toBe('68.44');
 
     const compacted = await ok<{ compactMessages: { compactedCount: number } }>(

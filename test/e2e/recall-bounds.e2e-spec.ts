@@ -56,7 +56,8 @@ function cutOf(answer: string): Cut | null {
 
 /** The call a marker must name to read on from `offset` with the same key and bounds. */
 function expectedCall(memId: string, args: RecallArgs, offset: number): string {
-  const key = args.p !== undefined ? `, json_path=${JSON.stringify(args.p)}` : args.q !== undefined ? `, query=${JSON.stringify(args.q)}` : '';
+  const key =
+    args.p !== undefined ? `, json_path=${JSON.stringify(args.p)}` : args.q !== undefined ? `, query=${JSON.stringify(args.q)}` : '';
   const maxChars = args.n !== undefined ? `, max_chars=${args.n}` : '';
   const maxTokens = args.t !== undefined ? `, max_tokens=${args.t}` : '';
   return `recall_tool_result(mem_id='${memId}'${key}, offset=${offset}${maxChars}${maxTokens})`;
@@ -80,7 +81,10 @@ function astralText(minChars: number): string {
   const parts: string[] = [];
   let length = 0;
   while (length < minChars) {
-    const part = random() < 0.45 ? astral[Math.floor(random() * astral.length)] : `${words[Math.floor(random() * words.length)]}${random() < 0.1 ? '\n' : ''}`;
+    const part =
+      random() < 0.45
+        ? astral[Math.floor(random() * astral.length)]
+        : `${words[Math.floor(random() * words.length)]}${random() < 0.1 ? '\n' : ''}`;
     parts.push(part);
     length += part.length + 1;
   }
@@ -95,14 +99,16 @@ describe('Recall answer bounds (e2e)', () => {
   let bigText: string;
 
   const record = async (who: SpaceMember, input: ToolResultInputShape): Promise<Handle> => {
-    return (await ok<{ recordToolResults: { snapshots: { handle: Handle }[] } }>(t, RECORD_WITH_HANDLE, { input: [input] }, who.token)).recordToolResults.snapshots[0].handle;
+    return (await ok<{ recordToolResults: { snapshots: { handle: Handle }[] } }>(t, RECORD_WITH_HANDLE, { input: [input] }, who.token))
+      .recordToolResults.snapshots[0].handle;
   };
   const recall = async (who: SpaceMember, memId: string, args: RecallArgs = {}): Promise<string> => {
     return (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, ...args }, who.token)).recallToolResult;
   };
   /** The text FULL answers from: the stored output as read back, a JSON text as itself, any other value as JSON. */
   const storedFullText = async (memId: string): Promise<string> => {
-    const output = (await t.sql.query('select tool_output from message_tool_results where mem_id = $1', [memId])).rows[0].tool_output as unknown;
+    const output = (await t.sql.query('select tool_output from message_tool_results where mem_id = $1', [memId])).rows[0]
+      .tool_output as unknown;
     return typeof output === 'string' ? output : JSON.stringify(output);
   };
 
@@ -111,7 +117,11 @@ describe('Recall answer bounds (e2e)', () => {
    * and bounds, the next offset. Checks every answer against `maxTokens` and the marker's exact
    * form; `total` is what the marker must state as the whole size.
    */
-  const walk = async (memId: string, first: RecallArgs, options: { maxTokens: number; total: (cut: Cut) => boolean | string }): Promise<Walk> => {
+  const walk = async (
+    memId: string,
+    first: RecallArgs,
+    options: { maxTokens: number; total: (cut: Cut) => boolean | string },
+  ): Promise<Walk> => {
     const { f: _format, o: _offset, ...bounds } = first;
     const answers: string[] = [];
     const cuts: Cut[] = [];
@@ -149,7 +159,11 @@ describe('Recall answer bounds (e2e)', () => {
     bigText = bigPayloadText();
     big = await record(
       alice,
-      toolResult(alice.spaceId, crypto.randomUUID(), { toolName: 'search_products', toolInput: { query: 'mechanical keyboard' }, toolOutput: bigText }),
+      toolResult(alice.spaceId, crypto.randomUUID(), {
+        toolName: 'search_products',
+        toolInput: { query: 'mechanical keyboard' },
+        toolOutput: bigText,
+      }),
     );
     expect(await storedFullText(big.memId)).toBe(bigText);
   });
@@ -231,7 +245,11 @@ describe('Recall answer bounds (e2e)', () => {
     expect(first).toBe(
       `${whole.slice(0, 300)}\n[… more: continue with recall_tool_result(mem_id='${big.memId}', query="price_history", offset=300, max_chars=300); chars 0–300 of ${whole.length} shown]`,
     );
-    const walked = await walk(big.memId, { q: 'price_history', n: 300 }, { maxTokens: ANSWER_MAX_TOKENS, total: () => String(whole.length) });
+    const walked = await walk(
+      big.memId,
+      { q: 'price_history', n: 300 },
+      { maxTokens: ANSWER_MAX_TOKENS, total: () => String(whole.length) },
+    );
     expect(walked.text).toBe(whole);
     expect(walked.answers.length).toBe(Math.ceil(whole.length / 300));
     const fewTokens = await recall(alice, big.memId, { q: 'price_history', t: 200 });
@@ -264,7 +282,10 @@ describe('Recall answer bounds (e2e)', () => {
       rowsJson = JSON.stringify(rows);
       expect(rowsJson.length).toBeGreaterThan(90_000);
       expect(rowsJson.length).toBeLessThan(120_000);
-      const handle = await record(alice, toolResult(alice.spaceId, crypto.randomUUID(), { toolName: 'run_query', toolInput: { sql: 'select * from parts' }, toolOutput }));
+      const handle = await record(
+        alice,
+        toolResult(alice.spaceId, crypto.randomUUID(), { toolName: 'run_query', toolInput: { sql: 'select * from parts' }, toolOutput }),
+      );
       memId = handle.memId;
       // What the service answers from: the value as stored, read back, as compact JSON.
       expect(JSON.stringify((JSON.parse(await storedFullText(memId)) as { rows: unknown }).rows)).toBe(rowsJson);
@@ -294,7 +315,9 @@ describe('Recall answer bounds (e2e)', () => {
     });
 
     it('R-LG-2 a value fetched in part states its total as ≈N, and walking it with max_chars still gives back the array exactly', async () => {
-      const stored = await t.sql.query(`select length((tool_output #> '{rows}')::text) as n from message_tool_results where mem_id = $1`, [memId]);
+      const stored = await t.sql.query(`select length((tool_output #> '{rows}')::text) as n from message_tool_results where mem_id = $1`, [
+        memId,
+      ]);
       const jsonbLength = Number(stored.rows[0].n);
       const walked = await walk(
         memId,
@@ -321,7 +344,12 @@ describe('Recall answer bounds (e2e)', () => {
     expect(bigStub).not.toContain('re-expand: ');
     expect(countTokens(bigStub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
 
-    const smallOutput = { members: Array.from({ length: 40 }, (_, i) => ({ name: `member ${i}`, registered_at: `2026-05-${String(1 + (i % 28)).padStart(2, '0')}` })) };
+    const smallOutput = {
+      members: Array.from({ length: 40 }, (_, i) => ({
+        name: `member ${i}`,
+        registered_at: `2026-05-${String(1 + (i % 28)).padStart(2, '0')}`,
+      })),
+    };
     const small = await record(alice, toolResult(alice.spaceId, crypto.randomUUID(), { toolOutput: smallOutput }));
     expect(small.sizeTokens).toBeLessThanOrEqual(ANSWER_MAX_TOKENS);
     const smallStub = await recall(alice, small.memId, { f: 'SUMMARY' });
@@ -342,7 +370,14 @@ describe('Recall answer bounds (e2e)', () => {
     const text = astralText(50_000);
     expect(text.length).toBeGreaterThanOrEqual(50_000);
     expect(Array.from(text).length).toBeLessThan(text.length);
-    const handle = await record(alice, toolResult(alice.spaceId, crypto.randomUUID(), { toolName: 'fetch_page', toolInput: { url: 'https://example.com/emoji' }, toolOutput: text }));
+    const handle = await record(
+      alice,
+      toolResult(alice.spaceId, crypto.randomUUID(), {
+        toolName: 'fetch_page',
+        toolInput: { url: 'https://example.com/emoji' },
+        toolOutput: text,
+      }),
+    );
     expect(await storedFullText(handle.memId)).toBe(text);
 
     const walked = await walk(handle.memId, { f: 'FULL', t: 1000 }, { maxTokens: 1000, total: () => String(text.length) });

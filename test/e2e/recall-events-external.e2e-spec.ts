@@ -62,10 +62,14 @@ describe('Recall search and recall events (e2e)', () => {
       expect(stored.id).toMatch(EVENT_ID);
       expect(await eventOf(t, member, stored.id)).toEqual(stored);
       expect(await eventOf(t, admin, stored.id)).toEqual(stored);
-      expect((await t.sql.query('select source, results from recall_events where id = $1', [stored.id])).rows[0]).toEqual({ source: 'EXTERNAL', results });
+      expect((await t.sql.query('select source, results from recall_events where id = $1', [stored.id])).rows[0]).toEqual({
+        source: 'EXTERNAL',
+        results,
+      });
 
       await setFlag(t, admin, 'recall_query_text_enabled', true);
-      const withText = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input: { ...input, results: [] } }, member.token)).recordRecallEvent;
+      const withText = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input: { ...input, results: [] } }, member.token))
+        .recordRecallEvent;
       expect(withText).toMatchObject({ queryText: input.query, results: [], source: 'EXTERNAL' });
 
       const metrics = (await request(t.app.getHttpServer()).get('/metrics')).text;
@@ -93,7 +97,14 @@ describe('Recall search and recall events (e2e)', () => {
       const fifty = Array.from({ length: 50 }, (_, i) => ({ type: 'EVIDENCE', id: `ev${i}`, rank: i + 1 }));
       const groups = { blob: 'g'.repeat(16 * 1024 - 20) };
       expect(Buffer.byteLength(JSON.stringify(groups))).toBeLessThanOrEqual(16 * 1024);
-      const okRes = (await ok<{ recordRecallEvent: RecallEvent }>(t, RECORD_EVENT, { input: { ...base, results: fifty, semanticGroups: groups } }, member.token)).recordRecallEvent;
+      const okRes = (
+        await ok<{ recordRecallEvent: RecallEvent }>(
+          t,
+          RECORD_EVENT,
+          { input: { ...base, results: fifty, semanticGroups: groups } },
+          member.token,
+        )
+      ).recordRecallEvent;
       expect(okRes.results).toEqual(fifty);
       expect(await count()).toBe(before + 1);
     });

@@ -7,7 +7,17 @@ import request from 'supertest';
 import { toolResult } from '../support/fixtures';
 import { expectErrorCode, gql, ok } from '../support/graphql';
 import { EVENT, EVENT_ID, type Suggestion } from '../support/recall-events-api';
-import { createRecallEventsApp, eventOf, eventRows, join, newTeam, recallOk, record, sha256, uniqueWord } from '../support/recall-events-fixtures';
+import {
+  createRecallEventsApp,
+  eventOf,
+  eventRows,
+  join,
+  newTeam,
+  recallOk,
+  record,
+  sha256,
+  uniqueWord,
+} from '../support/recall-events-fixtures';
 import { BUMP, newSpace, SEAL, setFlag } from '../support/tenancy';
 import { identity, type TestApp } from '../support/test-app';
 
@@ -43,10 +53,18 @@ describe('Recall search and recall events (e2e)', () => {
   describe('events and generations', () => {
     it('R-RC-9 R-FB-8 a recall at generation 3 stores generation 3 and its refs; a bump hides it, and so does a seal', async () => {
       const { admin, member } = await newTeam(t);
-      for (const expected of [2, 3]) expect((await ok<{ bumpSpaceGeneration: { generation: number } }>(t, BUMP, { s: member.spaceId }, admin.token)).bumpSpaceGeneration.generation).toBe(expected);
+      for (const expected of [2, 3])
+        expect(
+          (await ok<{ bumpSpaceGeneration: { generation: number } }>(t, BUMP, { s: member.spaceId }, admin.token)).bumpSpaceGeneration
+            .generation,
+        ).toBe(expected);
       const word = uniqueWord('gen');
       const c = crypto.randomUUID();
-      await record(t, member, [0, 1, 2].map(() => toolResult(member.spaceId, c, { toolOutput: { note: word } })));
+      await record(
+        t,
+        member,
+        [0, 1, 2].map(() => toolResult(member.spaceId, c, { toolOutput: { note: word } })),
+      );
 
       const res = await recallOk(t, member, { s: member.spaceId, q: word });
       expect(res.results).toHaveLength(3);
@@ -80,7 +98,7 @@ describe('Recall search and recall events (e2e)', () => {
       expect(await eventRows(t, 'id = any($1)', [[res.recallEventId, fresh.recallEventId]])).toBe(2);
     });
 
-    it('R-FB-8 R-TN-5 the team admin sees a member\'s event; another member, another team\'s admin do not; feedback:write alone is FORBIDDEN', async () => {
+    it("R-FB-8 R-TN-5 the team admin sees a member's event; another member, another team's admin do not; feedback:write alone is FORBIDDEN", async () => {
       const { admin, member } = await newTeam(t);
       const word = uniqueWord('who');
       await record(t, member, [toolResult(member.spaceId, crypto.randomUUID(), { toolOutput: { note: word } })]);
@@ -110,7 +128,10 @@ describe('Recall search and recall events (e2e)', () => {
       const { admin, member } = await newTeam(t);
       const word = uniqueWord('fb');
       const c = crypto.randomUUID();
-      await record(t, member, [toolResult(member.spaceId, c, { toolOutput: { note: word } }), toolResult(member.spaceId, c, { toolName: 'query_kpi_trend' })]);
+      await record(t, member, [
+        toolResult(member.spaceId, c, { toolOutput: { note: word } }),
+        toolResult(member.spaceId, c, { toolName: 'query_kpi_trend' }),
+      ]);
 
       await setFlag(t, admin, 'recall_feedback_enabled', false);
       const off = await recallOk(t, member, { s: member.spaceId, q: word });
@@ -131,7 +152,13 @@ describe('Recall search and recall events (e2e)', () => {
       expect(block.degradations).toEqual([]);
       expect(block.lines).toHaveLength(2);
       const blockEvent = await eventOf(t, member, block.recallEventId!);
-      expect(blockEvent).toMatchObject({ spaceId: member.spaceId, spaceGeneration: 1, source: 'INTERNAL', queryFingerprint: sha256('what did we fetch before?'), queryText: null });
+      expect(blockEvent).toMatchObject({
+        spaceId: member.spaceId,
+        spaceGeneration: 1,
+        source: 'INTERNAL',
+        queryFingerprint: sha256('what did we fetch before?'),
+        queryText: null,
+      });
       expect(blockEvent!.results).toEqual(block.lines.map((l, i) => ({ type: 'TOOL_RESULT', id: l.snapshotId, rank: i + 1 })));
 
       // Another team's flag is its own.
@@ -144,7 +171,8 @@ describe('Recall search and recall events (e2e)', () => {
       const { admin, member } = await newTeam(t);
       const word = uniqueWord('qt');
       await record(t, member, [toolResult(member.spaceId, crypto.randomUUID(), { toolOutput: { note: word } })]);
-      const queryText = async (id: string) => (await t.sql.query('select query_text, query_fingerprint from recall_events where id = $1', [id])).rows[0];
+      const queryText = async (id: string) =>
+        (await t.sql.query('select query_text, query_fingerprint from recall_events where id = $1', [id])).rows[0];
 
       const plain = await recallOk(t, member, { s: member.spaceId, q: `${word} Report` });
       expect(await queryText(plain.recallEventId)).toEqual({ query_text: null, query_fingerprint: sha256(`${word} report`) });
@@ -180,7 +208,9 @@ describe('Recall search and recall events (e2e)', () => {
       const [snap] = await record(t, member, [toolResult(member.spaceId, c, { toolOutput: { note: word } })]);
       const degradedBefore = await degradedCount();
 
-      await t.sql.query(`create function fail_recall_events() returns trigger language plpgsql as $$ begin raise exception 'recall events are down'; end $$`);
+      await t.sql.query(
+        `create function fail_recall_events() returns trigger language plpgsql as $$ begin raise exception 'recall events are down'; end $$`,
+      );
       await t.sql.query(`create trigger fail before insert on recall_events for each row execute function fail_recall_events()`);
       try {
         const before = await eventRows(t, 'team_id = $1', [member.teamId]);

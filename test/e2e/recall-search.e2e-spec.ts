@@ -5,7 +5,18 @@
 import { toolResult } from '../support/fixtures';
 import { expectErrorCode, gql, ok } from '../support/graphql';
 import { EVENT_ID, RECORD_EVENT, type Hit } from '../support/recall-events-api';
-import { createRecallEventsApp, eventOf, eventRows, join, newTeam, recall, recallOk, record, uniqueWord, type Team } from '../support/recall-events-fixtures';
+import {
+  createRecallEventsApp,
+  eventOf,
+  eventRows,
+  join,
+  newTeam,
+  recall,
+  recallOk,
+  record,
+  uniqueWord,
+  type Team,
+} from '../support/recall-events-fixtures';
 import { addMember, newSpace, SEAL } from '../support/tenancy';
 import type { TestApp } from '../support/test-app';
 
@@ -50,7 +61,9 @@ describe('Recall search and recall events (e2e)', () => {
       expect(json.length).toBeLessThan(310_000);
 
       const conversationId = crypto.randomUUID();
-      const [big] = await record(t, member, [toolResult(member.spaceId, conversationId, { toolName: 'export_rows', toolInput: { table: 'rows' }, toolOutput: output })]);
+      const [big] = await record(t, member, [
+        toolResult(member.spaceId, conversationId, { toolName: 'export_rows', toolInput: { table: 'rows' }, toolOutput: output }),
+      ]);
       // Another snapshot of the same conversation with the filler words but not the needle.
       await record(t, member, [toolResult(member.spaceId, conversationId, { toolName: 'export_rows', toolOutput: { rows: [filler] } })]);
 
@@ -68,8 +81,12 @@ describe('Recall search and recall events (e2e)', () => {
       const word = uniqueWord('rank');
       const c = crypto.randomUUID();
       // Strong: the word in the input (weight B) and the output; weak: only in the output, and newer.
-      const [strong] = await record(t, member, [toolResult(member.spaceId, c, { toolInput: { topic: word }, toolOutput: { note: word }, createdAt: daysAgo(3) })]);
-      const [weak] = await record(t, member, [toolResult(member.spaceId, c, { toolInput: { topic: 'other' }, toolOutput: { note: word }, createdAt: daysAgo(1) })]);
+      const [strong] = await record(t, member, [
+        toolResult(member.spaceId, c, { toolInput: { topic: word }, toolOutput: { note: word }, createdAt: daysAgo(3) }),
+      ]);
+      const [weak] = await record(t, member, [
+        toolResult(member.spaceId, c, { toolInput: { topic: 'other' }, toolOutput: { note: word }, createdAt: daysAgo(1) }),
+      ]);
       const ranked = await recallOk(t, member, { s: member.spaceId, q: word });
       expect(ranked.results.map((r) => r.ref.id)).toEqual([strong.id, weak.id]);
       expectRanked(ranked.results);
@@ -98,7 +115,9 @@ describe('Recall search and recall events (e2e)', () => {
       const [a] = await record(t, member, [toolResult(member.spaceId, c1, { toolName: 'query_site_data', ...out })]);
       const [b] = await record(t, member, [toolResult(member.spaceId, c2, { toolName: 'query_site_data', ...out })]);
       const [c] = await record(t, member, [toolResult(member.spaceId, c1, { toolName: 'query_kpi_trend', ...out })]);
-      const [d] = await record(t, member, [toolResult(member.spaceId, c1, { toolName: 'query_site_data', ...out, createdAt: daysAgo(10) })]);
+      const [d] = await record(t, member, [
+        toolResult(member.spaceId, c1, { toolName: 'query_site_data', ...out, createdAt: daysAgo(10) }),
+      ]);
       const ids = async (vars: { c?: string; tool?: string; days?: number; limit?: number }) => {
         const res = await recallOk(t, member, { s: member.spaceId, q: word, ...vars });
         expectRanked(res.results);
@@ -132,7 +151,7 @@ describe('Recall search and recall events (e2e)', () => {
   });
 
   describe('isolation', () => {
-    it('R-TN-5 R-RC-8 only the actor\'s own snapshot in the space comes back: not another team\'s, another user\'s, or another space\'s', async () => {
+    it("R-TN-5 R-RC-8 only the actor's own snapshot in the space comes back: not another team's, another user's, or another space's", async () => {
       const { admin, member: alice } = await newTeam(t);
       const bob = await join(t, admin, alice.spaceId);
       const otherSpace = await newSpace(t, admin, 'recall-events');
@@ -156,7 +175,7 @@ describe('Recall search and recall events (e2e)', () => {
       expect((await recallOk(t, mallory, { s: mallory.spaceId, q: word })).results.map((r) => r.ref.id)).toEqual([mallorys.id]);
     });
 
-    it('R-TN-5 recallMemory and recordRecallEvent into a space outside the allowed set are NOT_FOUND and store nothing; another team\'s event is null', async () => {
+    it("R-TN-5 recallMemory and recordRecallEvent into a space outside the allowed set are NOT_FOUND and store nothing; another team's event is null", async () => {
       const { admin, member: alice } = await newTeam(t);
       const mallory = (await newTeam(t)).member;
       const sealed = await newSpace(t, admin, 'recall-events');
@@ -170,7 +189,12 @@ describe('Recall search and recall events (e2e)', () => {
       for (const s of [mallory.spaceId, sealed, notMember, crypto.randomUUID()]) {
         const res = await recall(t, alice, { s, q: word });
         expectErrorCode(res, 'NOT_FOUND');
-        const ext = await gql(t, RECORD_EVENT, { input: { spaceId: s, contractVersion: 'ext.v1', results: [{ type: 'ENTITY', id: 'e1', rank: 1 }] } }, alice.token);
+        const ext = await gql(
+          t,
+          RECORD_EVENT,
+          { input: { spaceId: s, contractVersion: 'ext.v1', results: [{ type: 'ENTITY', id: 'e1', rank: 1 }] } },
+          alice.token,
+        );
         expectErrorCode(ext, 'NOT_FOUND');
       }
       // Mallory into Alice's space, too.

@@ -22,18 +22,40 @@ interface Block {
 }
 
 /** Inserts a snapshot at an exact time, as an import older than the write path allows would. */
-async function insertAt(t: TestApp, who: SpaceMember, conversationId: string, createdAt: string, toolName: string, input: unknown, output: unknown) {
+async function insertAt(
+  t: TestApp,
+  who: SpaceMember,
+  conversationId: string,
+  createdAt: string,
+  toolName: string,
+  input: unknown,
+  output: unknown,
+) {
   const messageId = crypto.randomUUID();
   const toolUseId = `toolu_${crypto.randomUUID()}`;
   const memId = `mem_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  await t.sql.query(`insert into conversations (id, user_id, space_id) values ($1, $2, $3) on conflict do nothing`, [conversationId, who.userId, who.spaceId]);
+  await t.sql.query(`insert into conversations (id, user_id, space_id) values ($1, $2, $3) on conflict do nothing`, [
+    conversationId,
+    who.userId,
+    who.spaceId,
+  ]);
   await t.sql.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [messageId, conversationId, who.userId]);
   await t.sql.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
                                        ${HANDLE_COLUMNS})
      values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, 10, $10, $11, $12, $13, $14)`,
-    [who.userId, messageId, conversationId, toolName, JSON.stringify(input), JSON.stringify(output), createdAt, toolUseId, memId,
-     ...handleColumns({ memId, toolName, toolUseId, sizeChars: 10, toolInput: input, toolOutput: output })],
+    [
+      who.userId,
+      messageId,
+      conversationId,
+      toolName,
+      JSON.stringify(input),
+      JSON.stringify(output),
+      createdAt,
+      toolUseId,
+      memId,
+      ...handleColumns({ memId, toolName, toolUseId, sizeChars: 10, toolInput: input, toolOutput: output }),
+    ],
   );
 }
 
@@ -49,17 +71,49 @@ describe('Recall block and prior results (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  it('R-RC-1 renders the ADR\'s three snapshots to exactly the ADR\'s block, newest first, dates in UTC', async () => {
+  it("R-RC-1 renders the ADR's three snapshots to exactly the ADR's block, newest first, dates in UTC", async () => {
     const c = crypto.randomUUID();
-    await insertAt(t, alice, c, '2026-05-08T23:30:00Z', 'query_site_data', { target: 'memberships' }, {
-      plans: [{ name: 'Basic', active_members: 4 }, { name: 'Starter Pack', active_members: 23 }, { name: 'Pro', active_members: 11 }, { name: 'Team', active_members: 2 }, { name: 'Trial', active_members: 9 }],
-    });
-    await insertAt(t, alice, c, '2026-05-12T09:00:00Z', 'query_site_data', { target: 'recent_members' }, {
-      members: Array.from({ length: 8 }, (_, i) => ({ name: `m${i}`, registered_at: `2026-05-${String(3 + i).padStart(2, '0')}` })),
-    });
-    await insertAt(t, alice, c, '2026-05-12T08:00:00Z', 'query_kpi_trend', { metric: 'active_members', granularity: 'week' }, {
-      metric: 'active_members', granularity: 'week', points: [100, 101, 103, 104, 106, 109, 112].map((value, i) => ({ period: `w${i}`, value })),
-    });
+    await insertAt(
+      t,
+      alice,
+      c,
+      '2026-05-08T23:30:00Z',
+      'query_site_data',
+      { target: 'memberships' },
+      {
+        plans: [
+          { name: 'Basic', active_members: 4 },
+          { name: 'Starter Pack', active_members: 23 },
+          { name: 'Pro', active_members: 11 },
+          { name: 'Team', active_members: 2 },
+          { name: 'Trial', active_members: 9 },
+        ],
+      },
+    );
+    await insertAt(
+      t,
+      alice,
+      c,
+      '2026-05-12T09:00:00Z',
+      'query_site_data',
+      { target: 'recent_members' },
+      {
+        members: Array.from({ length: 8 }, (_, i) => ({ name: `m${i}`, registered_at: `2026-05-${String(3 + i).padStart(2, '0')}` })),
+      },
+    );
+    await insertAt(
+      t,
+      alice,
+      c,
+      '2026-05-12T08:00:00Z',
+      'query_kpi_trend',
+      { metric: 'active_members', granularity: 'week' },
+      {
+        metric: 'active_members',
+        granularity: 'week',
+        points: [100, 101, 103, 104, 106, 109, 112].map((value, i) => ({ period: `w${i}`, value })),
+      },
+    );
     const { recallBlock } = await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token);
     expect(recallBlock.text).toBe(
       [
@@ -73,15 +127,30 @@ describe('Recall block and prior results (e2e)', () => {
         'present these snapshots as live data.',
       ].join('\n'),
     );
-    expect(recallBlock).toMatchObject({ injected: true, droppedCount: 0, recallEventId: expect.stringMatching(/^rec_[0-9A-HJKMNP-TV-Z]{26}$/), suggestedActions: [], degradations: [] });
+    expect(recallBlock).toMatchObject({
+      injected: true,
+      droppedCount: 0,
+      recallEventId: expect.stringMatching(/^rec_[0-9A-HJKMNP-TV-Z]{26}$/),
+      suggestedActions: [],
+      degradations: [],
+    });
     expect(recallBlock.tokens).toBe(countTokens(recallBlock.text));
   });
 
   it('R-RC-1 R-RC-2 uses the 5 most recent snapshots and keeps the block within 300 tokens, dropping the oldest', async () => {
     const c = crypto.randomUUID();
-    const long = (i: number) => ({ target: `segment_${i}_${'very_long_argument_value_'.repeat(3)}`, filter: 'x'.repeat(60), sort: 'desc', page: i });
+    const long = (i: number) => ({
+      target: `segment_${i}_${'very_long_argument_value_'.repeat(3)}`,
+      filter: 'x'.repeat(60),
+      sort: 'desc',
+      page: i,
+    });
     const inputs = Array.from({ length: 7 }, (_, i) =>
-      toolResult(alice.spaceId, c, { toolName: `tool_with_a_rather_long_name_${i}`, toolInput: long(i), toolOutput: `${'lorem ipsum dolor sit amet '.repeat(20)} #${i}` }),
+      toolResult(alice.spaceId, c, {
+        toolName: `tool_with_a_rather_long_name_${i}`,
+        toolInput: long(i),
+        toolOutput: `${'lorem ipsum dolor sit amet '.repeat(20)} #${i}`,
+      }),
     );
     for (const input of inputs) await ok(t, RECORD, { input: [input] }, alice.token);
 
@@ -92,13 +161,25 @@ describe('Recall block and prior results (e2e)', () => {
     const kept = block.lines.map((l) => l.toolName);
     // K = 5 newest are considered (6 and 2 are the newest and the oldest of them); dropping takes the oldest.
     expect(kept.length + block.droppedCount).toBe(5);
-    expect(kept).toEqual(['tool_with_a_rather_long_name_6', 'tool_with_a_rather_long_name_5', 'tool_with_a_rather_long_name_4', 'tool_with_a_rather_long_name_3', 'tool_with_a_rather_long_name_2'].slice(0, kept.length));
+    expect(kept).toEqual(
+      [
+        'tool_with_a_rather_long_name_6',
+        'tool_with_a_rather_long_name_5',
+        'tool_with_a_rather_long_name_4',
+        'tool_with_a_rather_long_name_3',
+        'tool_with_a_rather_long_name_2',
+      ].slice(0, kept.length),
+    );
     expect(block.text.startsWith(PREVIOUSLY_FETCHED_HEADER)).toBe(true);
     expect(block.text.endsWith(PREVIOUSLY_FETCHED_FOOTER)).toBe(true);
     for (const line of block.lines) expect(line.tokens).toBe(countTokens(line.text));
     // R-RC-9: the event holds the rows the block shows, not the dropped ones it read.
-    const event = await t.sql.query<{ results: { id: string; rank: number }[] }>('select results from recall_events where id = $1', [block.recallEventId]);
-    expect(event.rows[0].results).toEqual(block.lines.map((line, index) => ({ type: 'TOOL_RESULT', id: line.snapshotId, rank: index + 1 })));
+    const event = await t.sql.query<{ results: { id: string; rank: number }[] }>('select results from recall_events where id = $1', [
+      block.recallEventId,
+    ]);
+    expect(event.rows[0].results).toEqual(
+      block.lines.map((line, index) => ({ type: 'TOOL_RESULT', id: line.snapshotId, rank: index + 1 })),
+    );
   });
 
   it('R-RC-1 an own conversation without snapshots gives an empty block, not injected', async () => {
@@ -108,7 +189,7 @@ describe('Recall block and prior results (e2e)', () => {
     expect(block).toMatchObject({ text: '', tokens: 0, lines: [], droppedCount: 0, injected: false });
   });
 
-  it('R-RC-6 R-TN-5 another user\'s conversation and an unknown one are both NOT_FOUND', async () => {
+  it("R-RC-6 R-TN-5 another user's conversation and an unknown one are both NOT_FOUND", async () => {
     const c = crypto.randomUUID();
     await gql(t, RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
     for (const conversation of [c, crypto.randomUUID()]) {
@@ -117,7 +198,7 @@ describe('Recall block and prior results (e2e)', () => {
     }
   });
 
-  it('R-RC-4 the injection-tokens gauge holds the last block\'s token count', async () => {
+  it("R-RC-4 the injection-tokens gauge holds the last block's token count", async () => {
     const c = crypto.randomUUID();
     await gql(t, RECORD, { input: [toolResult(alice.spaceId, c)] }, alice.token);
     const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token)).recallBlock;
@@ -126,7 +207,7 @@ describe('Recall block and prior results (e2e)', () => {
     expect(metrics).toMatch(/^tool_results_injection_tokens_histogram_count \d+$/m);
   });
 
-  it('R-RC-7 priorToolResults returns the actor\'s full snapshots newest first, filtered and limited', async () => {
+  it("R-RC-7 priorToolResults returns the actor's full snapshots newest first, filtered and limited", async () => {
     const c = crypto.randomUUID();
     const inputs = [
       toolResult(alice.spaceId, c, { toolName: 'query_kpi_trend', toolOutput: { n: 1 } }),

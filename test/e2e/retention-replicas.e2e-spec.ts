@@ -2,7 +2,19 @@
  * Retention through the API (SPEC §7): one sweeper among replicas on one database (R-RT-2).
  */
 import { SWEEP_LEASE } from '../../src/retention/retention.repository';
-import { bulkSnapshots, countsOf, createRetentionApp, metric, newTeam, recallEvent, RETENTION_BATCH_SIZE, scalar, snapshotsOf, sweepOk, sweptCounts } from '../support/retention-fixtures';
+import {
+  bulkSnapshots,
+  countsOf,
+  createRetentionApp,
+  metric,
+  newTeam,
+  recallEvent,
+  RETENTION_BATCH_SIZE,
+  scalar,
+  snapshotsOf,
+  sweepOk,
+  sweptCounts,
+} from '../support/retention-fixtures';
 import { createReplica, identity, type Replica, type TestApp } from '../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {
@@ -72,8 +84,12 @@ describe('Retention and deletion (e2e)', () => {
       await sweepOk(t, admin);
       await bulkSnapshots(t, alice, 'd', 20, 200);
 
-      await t.sql.query(`insert into retention_leases (name, holder, expires_at) values ($1, 'replica-alive', now() + interval '10 minutes')`, [SWEEP_LEASE]);
-      for (const instance of [t, ...replicas]) expect(await sweepOk(instance, admin)).toEqual({ skipped: true, deleted: [], durationMs: expect.any(Number) });
+      await t.sql.query(
+        `insert into retention_leases (name, holder, expires_at) values ($1, 'replica-alive', now() + interval '10 minutes')`,
+        [SWEEP_LEASE],
+      );
+      for (const instance of [t, ...replicas])
+        expect(await sweepOk(instance, admin)).toEqual({ skipped: true, deleted: [], durationMs: expect.any(Number) });
       expect(await snapshotsOf(t, alice.userId, `starts_with(tool_use_id, 'toolu_d_')`)).toBe(20);
       expect(await leases()).toEqual([{ name: SWEEP_LEASE, holder: 'replica-alive' }]);
 

@@ -4,7 +4,21 @@
  */
 import { RECORD, toolResult } from '../support/fixtures';
 import { expectErrorCode, gql } from '../support/graphql';
-import { bulkSnapshots, countsOf, createRetentionApp, feedback, metric, newTeam, recallEvent, scalar, snapshotsOf, SWEEP, sweepAs, sweepOk, sweptCounts } from '../support/retention-fixtures';
+import {
+  bulkSnapshots,
+  countsOf,
+  createRetentionApp,
+  feedback,
+  metric,
+  newTeam,
+  recallEvent,
+  scalar,
+  snapshotsOf,
+  SWEEP,
+  sweepAs,
+  sweepOk,
+  sweptCounts,
+} from '../support/retention-fixtures';
 import { identity, type TestApp } from '../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {
@@ -40,7 +54,12 @@ describe('Retention and deletion (e2e)', () => {
       const writing = (async () => {
         while (sweeping) {
           const started = Date.now();
-          const res = await gql<{ recordToolResults: { createdCount: number } }>(t, RECORD, { input: [toolResult(alice.spaceId, crypto.randomUUID())] }, alice.token);
+          const res = await gql<{ recordToolResults: { createdCount: number } }>(
+            t,
+            RECORD,
+            { input: [toolResult(alice.spaceId, crypto.randomUUID())] },
+            alice.token,
+          );
           writer.calls += 1;
           if (sweeping) writer.duringSweep += 1;
           writer.slowestMs = Math.max(writer.slowestMs, Date.now() - started);
@@ -72,7 +91,9 @@ describe('Retention and deletion (e2e)', () => {
       const again = await sweepOk(t, admin);
       expect(countsOf(again.deleted)).toEqual(sweptCounts({}));
       expect(await metric(t, 'tool_results_retention_deletes_total')).toBe(before + 12_000);
-      await t.sql.query(`drop trigger retention_test_count on message_tool_results; drop function retention_test_count_deletes(); drop table retention_test_deletes;`);
+      await t.sql.query(
+        `drop trigger retention_test_count on message_tool_results; drop function retention_test_count_deletes(); drop table retention_test_deletes;`,
+      );
     });
 
     it('R-RT-6 runRetentionSweep needs the admin scope', async () => {
@@ -97,7 +118,8 @@ describe('Retention and deletion (e2e)', () => {
       const fbFresh = await feedback(t, alice, fresh, 'Spot on.', 'Confirmed.');
       const fbAncient = await feedback(t, alice, ancient, 'Old news.');
 
-      const age = (table: string, ids: string[], days: number) => t.sql.query(`update ${table} set created_at = now() - $2 * interval '1 day' where id = any($1)`, [ids, days]);
+      const age = (table: string, ids: string[], days: number) =>
+        t.sql.query(`update ${table} set created_at = now() - $2 * interval '1 day' where id = any($1)`, [ids, days]);
       await age('recall_events', [gone, kept], 100);
       await age('recall_events', [young], 80);
       await age('recall_events', [fresh], 10);
@@ -116,9 +138,16 @@ describe('Retention and deletion (e2e)', () => {
       // The ancient event lost its only feedback first (365 days), then went itself (90 days).
       expect(countsOf(report.deleted)).toEqual(sweptCounts({ feedback_events: 1, feedback_comments: 1, recall_events: 2 }));
 
-      const events = (await t.sql.query(`select id from recall_events where team_id = $1 order by id`, [alice.teamId])).rows.map((r) => r.id);
+      const events = (await t.sql.query(`select id from recall_events where team_id = $1 order by id`, [alice.teamId])).rows.map(
+        (r) => r.id,
+      );
       expect(events).toEqual([young, kept, fresh].sort());
-      const rows = (await t.sql.query(`select id, feedback_comment, hypothesis_feedback, comments_cleared_at, used, quality from feedback_events where team_id = $1`, [alice.teamId])).rows;
+      const rows = (
+        await t.sql.query(
+          `select id, feedback_comment, hypothesis_feedback, comments_cleared_at, used, quality from feedback_events where team_id = $1`,
+          [alice.teamId],
+        )
+      ).rows;
       const byId = new Map(rows.map((r) => [r.id, r]));
       expect([...byId.keys()].sort()).toEqual([fbKept, fbFresh].sort());
       // Past 90 days: the texts are gone, the judgment stays.

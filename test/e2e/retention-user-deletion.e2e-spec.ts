@@ -2,7 +2,16 @@
  * Deletion through the API (SPEC §7): deleteUserData removes a user and everything of theirs (R-RT-4).
  */
 import { expectErrorCode, gql, ok } from '../support/graphql';
-import { countsOf, createRetentionApp, feedback, newTeam, recallEvent, record, scalar, type TableCount } from '../support/retention-fixtures';
+import {
+  countsOf,
+  createRetentionApp,
+  feedback,
+  newTeam,
+  recallEvent,
+  record,
+  scalar,
+  type TableCount,
+} from '../support/retention-fixtures';
 import type { TestApp, TestIdentity } from '../support/test-app';
 
 const DELETE_USER = `mutation($u: ID!) { deleteUserData(userId: $u) { userId deleted { table count } } }`;
@@ -38,9 +47,13 @@ describe('Retention and deletion (e2e)', () => {
     }
     /** Rows that are a user's alone: feedback the user authored on the user's own recalls. */
     async function ownRows(userId: string): Promise<Record<string, number>> {
-      return { ...(await userRows(userId)), feedback_events: await scalar(t, `select count(*) from feedback_events where actor_id = $1 and profile_id = $1`, [userId]) };
+      return {
+        ...(await userRows(userId)),
+        feedback_events: await scalar(t, `select count(*) from feedback_events where actor_id = $1 and profile_id = $1`, [userId]),
+      };
     }
-    const deleteUser = (admin: TestIdentity, userId: string) => gql<{ deleteUserData: DeletionReport }>(t, DELETE_USER, { u: userId }, admin.token);
+    const deleteUser = (admin: TestIdentity, userId: string) =>
+      gql<{ deleteUserData: DeletionReport }>(t, DELETE_USER, { u: userId }, admin.token);
 
     it('R-RT-4 removes the user and everything of theirs, reports exact counts per table, leaves the teammate untouched, and is idempotent', async () => {
       const { admin, alice, bob } = await newTeam(t);
@@ -48,7 +61,9 @@ describe('Retention and deletion (e2e)', () => {
       const c1 = crypto.randomUUID();
       await record(t, alice, c1, 3);
       await record(t, alice, crypto.randomUUID(), 1);
-      const internal = (await ok<{ recallMemory: { recallEventId: string } }>(t, RECALL, { s: alice.spaceId, q: 'recent members' }, alice.token)).recallMemory.recallEventId;
+      const internal = (
+        await ok<{ recallMemory: { recallEventId: string } }>(t, RECALL, { s: alice.spaceId, q: 'recent members' }, alice.token)
+      ).recallMemory.recallEventId;
       const aliceRecall = await recallEvent(t, alice);
       // Bob: a conversation, two recalls, feedback on his own recall, and a recall Alice judged.
       await record(t, bob, crypto.randomUUID(), 2);
@@ -61,9 +76,25 @@ describe('Retention and deletion (e2e)', () => {
       const bobOwnFeedback = await feedback(t, bob, bobRecall, 'Bob on his own recall.');
 
       const alicesBefore = await userRows(alice.userId);
-      expect(alicesBefore).toEqual({ conversations: 2, messages: 4, message_tool_results: 4, recall_events: 2, feedback_events: 4, space_members: 1, users: 1 });
+      expect(alicesBefore).toEqual({
+        conversations: 2,
+        messages: 4,
+        message_tool_results: 4,
+        recall_events: 2,
+        feedback_events: 4,
+        space_members: 1,
+        users: 1,
+      });
       const bobsBefore = await ownRows(bob.userId);
-      expect(bobsBefore).toMatchObject({ conversations: 1, messages: 2, message_tool_results: 2, recall_events: 2, feedback_events: 1, space_members: 1, users: 1 });
+      expect(bobsBefore).toMatchObject({
+        conversations: 1,
+        messages: 2,
+        message_tool_results: 2,
+        recall_events: 2,
+        feedback_events: 1,
+        space_members: 1,
+        users: 1,
+      });
       const teamBefore = await scalar(t, `select count(*) from users where team_id = $1`, [alice.teamId]);
 
       const res = await deleteUser(admin, alice.userId);

@@ -93,14 +93,20 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
     return gql<{ compactMessages: { handles: { memId: string; toolCallId: string }[] } }>(t, COMPACT, { input }, who.token);
   };
   const recordReusing = (who: SpaceMember, toolUseId: string, conversationId: string) =>
-    gql<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(t, RECORD, { input: [toolResult(who.spaceId, conversationId, { toolUseId })] }, who.token);
+    gql<{ recordToolResults: { createdCount: number; snapshots: { memId: string }[] } }>(
+      t,
+      RECORD,
+      { input: [toolResult(who.spaceId, conversationId, { toolUseId })] },
+      who.token,
+    );
   const conversationExists = async (id: string) => (await t.sql.query('select 1 from conversations where id = $1', [id])).rowCount === 1;
 
   const reads: Read[] = [
     {
       ids: 'R-TR-7',
       name: 'toolResult(id)',
-      read: async (who, s) => (await ok<{ toolResult: { id: string } | null }>(t, TOOL_RESULT, { id: s.id }, who.token)).toolResult?.id ?? null,
+      read: async (who, s) =>
+        (await ok<{ toolResult: { id: string } | null }>(t, TOOL_RESULT, { id: s.id }, who.token)).toolResult?.id ?? null,
       allowed: (s) => s.id,
       missing: () => null,
     },
@@ -108,7 +114,12 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       ids: 'R-TR-7',
       name: `toolResultHistory(${byConversation ? 'conversationId' : ''})`,
       read: async (who, s) => {
-        const data = await ok<{ toolResultHistory: { edges: { node: { id: string } }[] } }>(t, HISTORY, { c: byConversation ? s.conversationId : null }, who.token);
+        const data = await ok<{ toolResultHistory: { edges: { node: { id: string } }[] } }>(
+          t,
+          HISTORY,
+          { c: byConversation ? s.conversationId : null },
+          who.token,
+        );
         return data.toolResultHistory.edges.map((e) => e.node.id);
       },
       allowed: (s) => [s.id],
@@ -118,15 +129,19 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
       ids: 'R-RC-7',
       name: `priorToolResults(${byConversation ? 'conversationId' : ''})`,
       read: async (who, s) =>
-        (await ok<{ priorToolResults: { id: string }[] }>(t, PRIOR, { c: byConversation ? s.conversationId : null }, who.token)).priorToolResults.map((r) => r.id),
+        (
+          await ok<{ priorToolResults: { id: string }[] }>(t, PRIOR, { c: byConversation ? s.conversationId : null }, who.token)
+        ).priorToolResults.map((r) => r.id),
       allowed: (s) => [s.id],
       missing: () => [],
     })),
-    ...([
-      ['format: FULL', { f: 'FULL' }, () => JSON.stringify(OUTPUT)],
-      ['format: SUMMARY', { f: 'SUMMARY' }, (s: Snap) => s.stub],
-      ['jsonPath: items.0.price', { p: 'items.0.price' }, () => '1'],
-    ] as const).map(([mode, args, allowed]): Read => ({
+    ...(
+      [
+        ['format: FULL', { f: 'FULL' }, () => JSON.stringify(OUTPUT)],
+        ['format: SUMMARY', { f: 'SUMMARY' }, (s: Snap) => s.stub],
+        ['jsonPath: items.0.price', { p: 'items.0.price' }, () => '1'],
+      ] as const
+    ).map(([mode, args, allowed]): Read => ({
       ids: 'R-LG-2',
       name: `recallToolResult(${mode})`,
       read: async (who, s) => (await ok<{ recallToolResult: string }>(t, RECALL, { m: s.memId, ...args }, who.token)).recallToolResult,
@@ -151,8 +166,18 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
     return { ...w.owner, spaceId: w.spare };
   };
   const situations: Situation[] = [
-    { ids: 'R-TN-4 R-TN-5 R-TN-6', name: 'the space was sealed', ownerReads: true, apply: adminDoes(SEAL, (w) => ({ s: w.owner.spaceId })) },
-    { ids: 'R-TN-4 R-TN-5 R-TN-6', name: 'the space was retired', ownerReads: true, apply: adminDoes(RETIRE, (w) => ({ s: w.owner.spaceId })) },
+    {
+      ids: 'R-TN-4 R-TN-5 R-TN-6',
+      name: 'the space was sealed',
+      ownerReads: true,
+      apply: adminDoes(SEAL, (w) => ({ s: w.owner.spaceId })),
+    },
+    {
+      ids: 'R-TN-4 R-TN-5 R-TN-6',
+      name: 'the space was retired',
+      ownerReads: true,
+      apply: adminDoes(RETIRE, (w) => ({ s: w.owner.spaceId })),
+    },
     {
       ids: 'R-TN-4 R-TN-5 R-TN-6',
       name: 'the owner was removed from the space',
@@ -174,7 +199,13 @@ describe('Snapshot scoping: IDOR matrix (e2e)', () => {
   describe('reference: what a missing snapshot reads as', () => {
     it.each(reads)('$ids R-TN-5 $name of a made-up snapshot', async (op) => {
       const { owner } = await newWorld();
-      const madeUp: Snap = { id: crypto.randomUUID(), memId: 'mem_aaaaaaaaaaaaaaaa', conversationId: crypto.randomUUID(), toolUseId: 'x', stub: '' };
+      const madeUp: Snap = {
+        id: crypto.randomUUID(),
+        memId: 'mem_aaaaaaaaaaaaaaaa',
+        conversationId: crypto.randomUUID(),
+        toolUseId: 'x',
+        stub: '',
+      };
       expect(await op.read(owner, madeUp)).toEqual(op.missing(madeUp));
     });
   });

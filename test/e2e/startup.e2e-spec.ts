@@ -100,7 +100,9 @@ describe('Start-up (process)', () => {
 
   it('R-LG-2 refuses to start on a SQL_ASCII database named by DATABASE_URL, saying what to do', async () => {
     const name = `rl_ascii_${process.pid}_${Date.now()}`;
-    await withAdminClient((c) => c.query(`create database "${name}" encoding 'SQL_ASCII' locale_provider libc lc_collate 'C' lc_ctype 'C' template template0`));
+    await withAdminClient((c) =>
+      c.query(`create database "${name}" encoding 'SQL_ASCII' locale_provider libc lc_collate 'C' lc_ctype 'C' template template0`),
+    );
     try {
       const started = startService({ DATABASE_URL: withDatabase(process.env[SERVER_URL_ENV] as string, name) });
       expect(await started.exited).toBe(1);

@@ -73,7 +73,7 @@ describe('Tenancy (e2e)', () => {
     expect(me.data!.me.spaces).toEqual([expect.objectContaining({ id: space.id, generation: 3 })]);
   });
 
-  it('R-TN-6 removeSpaceMember takes the space out of the member\'s allowed set', async () => {
+  it("R-TN-6 removeSpaceMember takes the space out of the member's allowed set", async () => {
     const admin = await identity(['admin']);
     const member = await identity(['memory:read'], { teamId: admin.teamId });
     const space = await createSpace(admin.token);
@@ -88,7 +88,11 @@ describe('Tenancy (e2e)', () => {
     const space = await createSpace(admin.token);
     await gql(t, RETIRE, { s: space.id }, admin.token);
     await ok(t, RETIRE, { s: space.id }, admin.token);
-    for (const [query, vars] of [[SEAL, { s: space.id }], [BUMP, { s: space.id }], [ADD_MEMBER, { s: space.id, u: admin.userId }]] as const) {
+    for (const [query, vars] of [
+      [SEAL, { s: space.id }],
+      [BUMP, { s: space.id }],
+      [ADD_MEMBER, { s: space.id, u: admin.userId }],
+    ] as const) {
       const res = await gql(t, query, vars, admin.token);
       expectErrorCode(res, 'CONFLICT');
     }
@@ -118,7 +122,7 @@ describe('Tenancy (e2e)', () => {
     expect(spacesOfA.data!.spaces.map((s) => s.id)).toEqual([spaceA.id]);
   });
 
-  it('R-TN-6 addSpaceMember provisions an unknown user into the admin\'s team', async () => {
+  it("R-TN-6 addSpaceMember provisions an unknown user into the admin's team", async () => {
     const admin = await identity(['admin']);
     const space = await createSpace(admin.token);
     const newcomer = crypto.randomUUID();
@@ -165,11 +169,31 @@ describe('Tenancy (e2e)', () => {
     const adminA = await identity(['admin']);
     const adminB = await identity(['admin']);
     const FLAGS = `{ featureFlags { key enabled } }`;
-    expect((await gql(t, FLAGS, {}, adminA.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: false }, { key: 'recall_query_text_enabled', enabled: false }] });
-    const set = await gql(t, `mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { key enabled } }`, {}, adminA.token);
+    expect((await gql(t, FLAGS, {}, adminA.token)).data).toEqual({
+      featureFlags: [
+        { key: 'recall_feedback_enabled', enabled: false },
+        { key: 'recall_query_text_enabled', enabled: false },
+      ],
+    });
+    const set = await gql(
+      t,
+      `mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { key enabled } }`,
+      {},
+      adminA.token,
+    );
     expect(set.data).toEqual({ setFeatureFlag: { key: 'recall_feedback_enabled', enabled: true } });
-    expect((await gql(t, FLAGS, {}, adminA.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: true }, { key: 'recall_query_text_enabled', enabled: false }] });
-    expect((await gql(t, FLAGS, {}, adminB.token)).data).toEqual({ featureFlags: [{ key: 'recall_feedback_enabled', enabled: false }, { key: 'recall_query_text_enabled', enabled: false }] });
+    expect((await gql(t, FLAGS, {}, adminA.token)).data).toEqual({
+      featureFlags: [
+        { key: 'recall_feedback_enabled', enabled: true },
+        { key: 'recall_query_text_enabled', enabled: false },
+      ],
+    });
+    expect((await gql(t, FLAGS, {}, adminB.token)).data).toEqual({
+      featureFlags: [
+        { key: 'recall_feedback_enabled', enabled: false },
+        { key: 'recall_query_text_enabled', enabled: false },
+      ],
+    });
   });
 
   it('R-TN-7 an unknown flag key is BAD_USER_INPUT naming the known keys', async () => {

@@ -22,7 +22,10 @@ const HISTORY = `query($c: ID, $first: Int, $after: String, $tool: String) {
   }
 }`;
 interface HistoryResult {
-  toolResultHistory: { edges: { cursor: string; node: { id: string; toolUseId: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  toolResultHistory: {
+    edges: { cursor: string; node: { id: string; toolUseId: string } }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
 }
 
 describe('ToolResults (e2e)', () => {
@@ -55,9 +58,17 @@ describe('ToolResults (e2e)', () => {
     const page1 = await gql<HistoryResult>(t, HISTORY, { c: conversationId, first: 2 }, alice.token);
     expect(page1.data!.toolResultHistory.edges.map((e) => e.node.toolUseId)).toEqual(['toolu_hist_c', 'toolu_hist_b']);
     expect(page1.data!.toolResultHistory.pageInfo.hasNextPage).toBe(true);
-    const page2 = await gql<HistoryResult>(t, HISTORY, { c: conversationId, first: 2, after: page1.data!.toolResultHistory.pageInfo.endCursor }, alice.token);
+    const page2 = await gql<HistoryResult>(
+      t,
+      HISTORY,
+      { c: conversationId, first: 2, after: page1.data!.toolResultHistory.pageInfo.endCursor },
+      alice.token,
+    );
     expect(page2.data!.toolResultHistory.edges.map((e) => e.node.toolUseId)).toEqual(['toolu_hist_a']);
-    expect(page2.data!.toolResultHistory.pageInfo).toEqual({ hasNextPage: false, endCursor: page2.data!.toolResultHistory.edges[0].cursor });
+    expect(page2.data!.toolResultHistory.pageInfo).toEqual({
+      hasNextPage: false,
+      endCursor: page2.data!.toolResultHistory.edges[0].cursor,
+    });
   });
 
   it('R-TR-2 a repeated toolUseId returns the original snapshot, counts as a duplicate and leaves the row untouched', async () => {
@@ -99,7 +110,7 @@ describe('ToolResults (e2e)', () => {
     expect(newestDropped).toBeLessThanOrEqual(oldestKept);
   });
 
-  it('R-TR-4 R-TN-5 recording into another user\'s conversation or message, or a space not allowed, writes nothing', async () => {
+  it("R-TR-4 R-TN-5 recording into another user's conversation or message, or a space not allowed, writes nothing", async () => {
     const aliceConversation = crypto.randomUUID();
     const aliceMessage = crypto.randomUUID();
     await record(alice, [toolResult(alice.spaceId, aliceConversation, { messageId: aliceMessage })]);
@@ -116,12 +127,17 @@ describe('ToolResults (e2e)', () => {
     expect(after).toEqual(before);
   });
 
-  it('R-TR-7 R-TN-5 another user\'s snapshot is null by id and never in their history', async () => {
+  it("R-TR-7 R-TN-5 another user's snapshot is null by id and never in their history", async () => {
     const conversationId = crypto.randomUUID();
     const mine = (await record(alice, [toolResult(alice.spaceId, conversationId)])).data!.recordToolResults.snapshots[0];
     const byBob = await ok<{ toolResult: unknown }>(t, `query($id: ID!) { toolResult(id: $id) { id } }`, { id: mine.id }, bob.token);
     expect(byBob.toolResult).toBeNull();
-    const byAlice = await gql<{ toolResult: { id: string } }>(t, `query($id: ID!) { toolResult(id: $id) { id } }`, { id: mine.id }, alice.token);
+    const byAlice = await gql<{ toolResult: { id: string } }>(
+      t,
+      `query($id: ID!) { toolResult(id: $id) { id } }`,
+      { id: mine.id },
+      alice.token,
+    );
     expect(byAlice.data!.toolResult.id).toBe(mine.id);
 
     const bobsHistory = await gql<HistoryResult>(t, HISTORY, { first: 100 }, bob.token);
@@ -131,7 +147,12 @@ describe('ToolResults (e2e)', () => {
   });
 
   it('R-TR-5 R-TR-6 a 1 MiB JSON output round-trips equal; a string output comes back as the same string', async () => {
-    const items = Array.from({ length: 12000 }, (_, i) => ({ sku: `SKU-${i}`, title: `Item number ${i} ✓`, price: i / 7, tags: ['a', 'b'] }));
+    const items = Array.from({ length: 12000 }, (_, i) => ({
+      sku: `SKU-${i}`,
+      title: `Item number ${i} ✓`,
+      price: i / 7,
+      tags: ['a', 'b'],
+    }));
     const big = { items, total: items.length, nested: { deep: { unicode: 'zażółć', nothing: null } } };
     expect(JSON.stringify(big).length).toBeGreaterThan(1024 * 1024);
     const text = 'plain text output\nwith "quotes" and emoji 🚀';
@@ -146,7 +167,12 @@ describe('ToolResults (e2e)', () => {
     expect(bigSnap.sizeChars).toBe(JSON.stringify(big).length);
     expect(textSnap.toolOutput).toBe(text);
     expect(textSnap.sizeChars).toBe(text.length);
-    const fetched = await gql<{ toolResult: { toolOutput: unknown } }>(t, `query($id: ID!) { toolResult(id: $id) { toolOutput } }`, { id: textSnap.id }, alice.token);
+    const fetched = await gql<{ toolResult: { toolOutput: unknown } }>(
+      t,
+      `query($id: ID!) { toolResult(id: $id) { toolOutput } }`,
+      { id: textSnap.id },
+      alice.token,
+    );
     expect(fetched.data!.toolResult.toolOutput).toBe(text);
     const stored = await t.sql.query(`select jsonb_typeof(tool_output) as kind from message_tool_results where id = $1`, [textSnap.id]);
     expect(stored.rows[0].kind).toBe('string');
@@ -155,7 +181,10 @@ describe('ToolResults (e2e)', () => {
   it('R-TR-5 a 3 MiB output is PAYLOAD_TOO_LARGE with the limit in the message, and nothing is written', async () => {
     const before = await countRows('message_tool_results');
     const huge = { blob: 'x'.repeat(3 * 1024 * 1024) };
-    const res = await record(alice, [toolResult(alice.spaceId, crypto.randomUUID()), toolResult(alice.spaceId, crypto.randomUUID(), { toolOutput: huge })]);
+    const res = await record(alice, [
+      toolResult(alice.spaceId, crypto.randomUUID()),
+      toolResult(alice.spaceId, crypto.randomUUID(), { toolOutput: huge }),
+    ]);
     expect(expectErrorCode(res, 'PAYLOAD_TOO_LARGE', { field: 'input.1.toolOutput' }).message).toContain('2 MiB');
     expect(await countRows('message_tool_results')).toBe(before);
   });
@@ -166,7 +195,9 @@ describe('ToolResults (e2e)', () => {
     expectErrorCode(await record(alice, tooMany), 'BAD_USER_INPUT', { field: 'input' });
     const badId = await record(alice, [toolResult(alice.spaceId, 'nope')]);
     expectErrorCode(badId, 'BAD_USER_INPUT', { field: 'input.0.conversationId' });
-    const future = await record(alice, [toolResult(alice.spaceId, conversationId, { createdAt: new Date(Date.now() + 3_600_000).toISOString() })]);
+    const future = await record(alice, [
+      toolResult(alice.spaceId, conversationId, { createdAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    ]);
     expectErrorCode(future, 'BAD_USER_INPUT', { field: 'input.0.createdAt' });
     const ancient = await record(alice, [toolResult(alice.spaceId, conversationId, { createdAt: '2020-01-01T00:00:00Z' })]);
     expect(ancient.errors?.[0].message).toContain('180-day retention window');
@@ -206,7 +237,10 @@ describe('ToolResults (e2e)', () => {
     const conversationId = crypto.randomUUID();
     const names = Array.from({ length: 101 }, (_, i) => `metric_tool_${i}`);
     for (let i = 0; i < names.length; i += 50) {
-      const res = await record(alice, names.slice(i, i + 50).map((toolName) => toolResult(alice.spaceId, conversationId, { toolName })));
+      const res = await record(
+        alice,
+        names.slice(i, i + 50).map((toolName) => toolResult(alice.spaceId, conversationId, { toolName })),
+      );
       expect(res.errors).toBeUndefined();
     }
     const metrics = (await request(t.app.getHttpServer()).get('/metrics')).text;

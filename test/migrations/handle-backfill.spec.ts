@@ -32,7 +32,10 @@ describe('migrations are frozen', () => {
   it('R-LG-1 no migration imports from src/', () => {
     for (const file of readdirSync(MIGRATIONS).filter((name) => name.endsWith('.ts'))) {
       const source = readFileSync(join(MIGRATIONS, file), 'utf8');
-      expect({ file, imports: source.match(/(?:from\s+|require\(\s*|import\(\s*)['"][^'"]*\bsrc\/[^'"]*['"]/g) ?? [] }).toEqual({ file, imports: [] });
+      expect({ file, imports: source.match(/(?:from\s+|require\(\s*|import\(\s*)['"][^'"]*\bsrc\/[^'"]*['"]/g) ?? [] }).toEqual({
+        file,
+        imports: [],
+      });
     }
   });
 });
@@ -97,7 +100,18 @@ describe('Migration20261130004344 handle backfill', () => {
       await client.query(
         `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, tool_use_id, mem_id, size_chars)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [randomUUID(), user, message, conversation, row.toolName, JSON.stringify({ q: 'x' }), JSON.stringify(row.output), `toolu_${index}`, row.memId, row.sizeChars],
+        [
+          randomUUID(),
+          user,
+          message,
+          conversation,
+          row.toolName,
+          JSON.stringify({ q: 'x' }),
+          JSON.stringify(row.output),
+          `toolu_${index}`,
+          row.memId,
+          row.sizeChars,
+        ],
       );
     }
 
@@ -111,7 +125,10 @@ describe('Migration20261130004344 handle backfill', () => {
       `select mem_id, summary_oneliner, schema_hint, head_preview, stub, size_tokens, compacted from message_tool_results order by mem_id`,
     );
     expect(stored.map((r) => r.mem_id)).toEqual(rows.map((r) => r.memId));
-    const { rows: jsonText } = await client.query<{ text: string }>(`select tool_output::text as text from message_tool_results where mem_id = $1`, [rows[0].memId]);
+    const { rows: jsonText } = await client.query<{ text: string }>(
+      `select tool_output::text as text from message_tool_results where mem_id = $1`,
+      [rows[0].memId],
+    );
 
     for (const [index, row] of stored.entries()) {
       const source = rows[index];

@@ -1,5 +1,13 @@
 /** Set-up and checks the recall feedback e2e files share: teams with feedback on, recall events, submissions. */
-import { FEEDBACK_ID, RECORD_EVENT, SUBMIT, type BatchError, type FeedbackInput, type Payload, type RecallEventInput } from './feedback-api';
+import {
+  FEEDBACK_ID,
+  RECORD_EVENT,
+  SUBMIT,
+  type BatchError,
+  type FeedbackInput,
+  type Payload,
+  type RecallEventInput,
+} from './feedback-api';
 import type { SpaceMember } from './fixtures';
 import { gql, ok, type GraphqlResponse } from './graphql';
 import { newMember, newSpace, setFlag } from './tenancy';
@@ -61,7 +69,11 @@ export async function recallEvents(t: TestApp, who: TestIdentity, spaceId: strin
   return ids;
 }
 
-export const submit = (t: TestApp, who: TestIdentity, recalls: FeedbackInput[]): Promise<GraphqlResponse<{ submitRecallFeedback: Payload }>> =>
+export const submit = (
+  t: TestApp,
+  who: TestIdentity,
+  recalls: FeedbackInput[],
+): Promise<GraphqlResponse<{ submitRecallFeedback: Payload }>> =>
   gql<{ submitRecallFeedback: Payload }>(t, SUBMIT, { input: { recalls } }, who.token);
 
 export async function submitOk(t: TestApp, who: TestIdentity, recalls: FeedbackInput[]): Promise<Payload> {

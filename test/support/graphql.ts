@@ -38,10 +38,17 @@ export async function gql<T = Record<string, unknown>>(
 }
 
 /** The data of a request that must succeed; any error fails the test, naming the operation and printing the errors. */
-export async function ok<T = Record<string, unknown>>(target: GraphqlTarget, query: string, variables?: Record<string, unknown>, token?: string): Promise<T> {
+export async function ok<T = Record<string, unknown>>(
+  target: GraphqlTarget,
+  query: string,
+  variables?: Record<string, unknown>,
+  token?: string,
+): Promise<T> {
   const res = await gql<T>(target, query, variables, token);
   if (res.errors !== undefined || res.data === undefined || res.data === null) {
-    throw new Error(`expected ${operation(query)} to succeed, got HTTP ${res.status} with\n${JSON.stringify({ errors: res.errors, data: res.data }, null, 2)}`);
+    throw new Error(
+      `expected ${operation(query)} to succeed, got HTTP ${res.status} with\n${JSON.stringify({ errors: res.errors, data: res.data }, null, 2)}`,
+    );
   }
   return res.data;
 }
@@ -52,7 +59,8 @@ export async function ok<T = Record<string, unknown>>(target: GraphqlTarget, que
  */
 export function expectErrorCode(res: GraphqlResponse<unknown>, code: string, extensions: Record<string, unknown> = {}): GraphqlError {
   const first = res.errors?.[0];
-  if (first === undefined) throw new Error(`expected the error ${code}, got HTTP ${res.status} without errors and the data ${brief(JSON.stringify(res.data))}`);
+  if (first === undefined)
+    throw new Error(`expected the error ${code}, got HTTP ${res.status} without errors and the data ${brief(JSON.stringify(res.data))}`);
   // The message on both sides matches itself: it is there so that a mismatch prints it beside the code.
   expect(first).toMatchObject({ message: first.message, extensions: { code, ...extensions } });
   return first;

@@ -17,7 +17,12 @@ export interface Team {
   member: SpaceMember;
 }
 
-export async function join(t: TestApp, admin: TestIdentity, spaceId: string, scopes = ['memory:read', 'memory:write']): Promise<SpaceMember> {
+export async function join(
+  t: TestApp,
+  admin: TestIdentity,
+  spaceId: string,
+  scopes = ['memory:read', 'memory:write'],
+): Promise<SpaceMember> {
   return { ...(await newMember(t, admin, [spaceId], scopes)), spaceId };
 }
 
@@ -28,11 +33,13 @@ export async function newTeam(t: TestApp): Promise<Team> {
 }
 
 export async function record(t: TestApp, who: TestIdentity, inputs: ToolResultInputShape[]): Promise<{ id: string }[]> {
-  return (await ok<{ recordToolResults: { snapshots: { id: string }[] } }>(t, RECORD, { input: inputs }, who.token)).recordToolResults.snapshots;
+  return (await ok<{ recordToolResults: { snapshots: { id: string }[] } }>(t, RECORD, { input: inputs }, who.token)).recordToolResults
+    .snapshots;
 }
 
 type RecallVariables = { s: string; q: string; c?: string; tool?: string; days?: number; limit?: number };
-export const recall = (t: TestApp, who: TestIdentity, vars: RecallVariables) => gql<{ recallMemory: RecallResult }>(t, RECALL, vars, who.token);
+export const recall = (t: TestApp, who: TestIdentity, vars: RecallVariables) =>
+  gql<{ recallMemory: RecallResult }>(t, RECALL, vars, who.token);
 export async function recallOk(t: TestApp, who: TestIdentity, vars: RecallVariables): Promise<RecallResult> {
   return (await ok<{ recallMemory: RecallResult }>(t, RECALL, vars, who.token)).recallMemory;
 }

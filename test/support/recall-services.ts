@@ -21,6 +21,10 @@ function recallEventMetricsFor(): RecallEventMetrics {
 }
 
 /** The recall event service over the real repositories on a test database (flags uncached). */
-export function recallEventServiceFor(em: EntityManager, metrics = recallEventMetricsFor(), config: AppConfig = testConfig({ FEATURE_FLAG_CACHE_TTL_MS: '0' })): RecallEventService {
+export function recallEventServiceFor(
+  em: EntityManager,
+  metrics = recallEventMetricsFor(),
+  config: AppConfig = testConfig({ FEATURE_FLAG_CACHE_TTL_MS: '0' }),
+): RecallEventService {
   return new RecallEventService(new RecallEventRepository(em), new FeatureFlagService(new FeatureFlagRepository(em), config), metrics);
 }

@@ -37,7 +37,8 @@ export interface SweepReport {
 
 export const countsOf = (deleted: TableCount[]) => Object.fromEntries(deleted.map((d) => [d.table, d.count]));
 /** What a sweep reports for every table it sweeps, 0 where `counts` says nothing. */
-export const sweptCounts = (counts: Partial<Record<string, number>>) => Object.fromEntries(SWEPT_TABLES.map((table) => [table, counts[table] ?? 0]));
+export const sweptCounts = (counts: Partial<Record<string, number>>) =>
+  Object.fromEntries(SWEPT_TABLES.map((table) => [table, counts[table] ?? 0]));
 
 export const sweepAs = (t: TestApp, who: TestIdentity) => gql<{ runRetentionSweep: SweepReport }>(t, SWEEP, {}, who.token);
 export async function sweepOk(t: GraphqlTarget, who: TestIdentity): Promise<SweepReport> {
@@ -62,11 +63,22 @@ export async function newTeam(t: TestApp): Promise<Team> {
 }
 
 export async function recallEvent(t: TestApp, who: SpaceMember): Promise<string> {
-  const input = { spaceId: who.spaceId, query: 'why does the save button do nothing', contractVersion: 'graph-retriever.v2', results: RESULTS };
+  const input = {
+    spaceId: who.spaceId,
+    query: 'why does the save button do nothing',
+    contractVersion: 'graph-retriever.v2',
+    results: RESULTS,
+  };
   return (await ok<{ recordRecallEvent: { id: string } }>(t, RECORD_EVENT, { input }, who.token)).recordRecallEvent.id;
 }
 
-export async function feedback(t: TestApp, who: TestIdentity, recallEventId: string, comment: string | null = null, hypothesisComment: string | null = null): Promise<string> {
+export async function feedback(
+  t: TestApp,
+  who: TestIdentity,
+  recallEventId: string,
+  comment: string | null = null,
+  hypothesisComment: string | null = null,
+): Promise<string> {
   const item = {
     recallEventId,
     used: true,
@@ -74,10 +86,22 @@ export async function feedback(t: TestApp, who: TestIdentity, recallEventId: str
     quality: 'HIGH',
     feedbackComment: comment,
     // Left out rather than null: an explicit null list is refused (see the report).
-    ...(hypothesisComment === null ? {} : { hypothesisFeedback: [{ hypothesisId: 'hyp_ok', used: true, quality: 'MEDIUM', contradicted: false, feedbackComment: hypothesisComment }] }),
+    ...(hypothesisComment === null
+      ? {}
+      : {
+          hypothesisFeedback: [
+            { hypothesisId: 'hyp_ok', used: true, quality: 'MEDIUM', contradicted: false, feedbackComment: hypothesisComment },
+          ],
+        }),
   };
-  const payload = (await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(t, SUBMIT, { input: { recalls: [item] } }, who.token))
-    .submitRecallFeedback;
+  const payload = (
+    await ok<{ submitRecallFeedback: { recordedCount: number; feedbackEventIds: string[]; error: unknown } }>(
+      t,
+      SUBMIT,
+      { input: { recalls: [item] } },
+      who.token,
+    )
+  ).submitRecallFeedback;
   expect(payload.error).toBeNull();
   return payload.feedbackEventIds[0];
 }
@@ -89,8 +113,10 @@ export async function record(t: TestApp, who: SpaceMember, conversationId: strin
 }
 
 /** The one value of a one-row, one-column query, as a number (counts). */
-export const scalar = async (t: TestApp, sql: string, params: unknown[] = []) => Number(Object.values((await t.sql.query(sql, params)).rows[0])[0]);
-export const snapshotsOf = (t: TestApp, userId: string, where = 'true') => scalar(t, `select count(*) from message_tool_results where user_id = $1 and ${where}`, [userId]);
+export const scalar = async (t: TestApp, sql: string, params: unknown[] = []) =>
+  Number(Object.values((await t.sql.query(sql, params)).rows[0])[0]);
+export const snapshotsOf = (t: TestApp, userId: string, where = 'true') =>
+  scalar(t, `select count(*) from message_tool_results where user_id = $1 and ${where}`, [userId]);
 
 /**
  * `n` snapshots of the user, `ageDays` old (one second apart), in one statement: on a
@@ -99,8 +125,17 @@ export const snapshotsOf = (t: TestApp, userId: string, where = 'true') => scala
 export async function bulkSnapshots(t: TestApp, who: SpaceMember, tag: string, n: number, ageDays: number): Promise<void> {
   const conversationId = crypto.randomUUID();
   await record(t, who, conversationId);
-  const { message_id: messageId } = (await t.sql.query(`select message_id from message_tool_results where conversation_id = $1`, [conversationId])).rows[0];
-  const handle = handleColumns({ memId: 'mem_aaaaaaaaaaaaaaaa', toolName: 'query_site_data', toolUseId: 'toolu_x', sizeChars: 9, toolInput: {}, toolOutput: { n: 1 } });
+  const { message_id: messageId } = (
+    await t.sql.query(`select message_id from message_tool_results where conversation_id = $1`, [conversationId])
+  ).rows[0];
+  const handle = handleColumns({
+    memId: 'mem_aaaaaaaaaaaaaaaa',
+    toolName: 'query_site_data',
+    toolUseId: 'toolu_x',
+    sizeChars: 9,
+    toolInput: {},
+    toolOutput: { n: 1 },
+  });
   await t.sql.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars, ${HANDLE_COLUMNS})
      select gen_random_uuid(), $1, $2, $3, 'query_site_data', '{}'::jsonb, '{"n":1}'::jsonb,

@@ -18,15 +18,29 @@ import { toolResultsServiceFor } from './tool-results-service';
 function feedbackServiceFor(em: EntityManager, config: AppConfig): FeedbackService {
   const registers = [new Registry()];
   const counter = (name: string, labelNames: string[] = []) => new Counter({ name, help: name, labelNames, registers });
-  const metrics = new FeedbackMetrics(counter('s', ['outcome']), counter('i', ['used', 'answer_supported', 'quality']), counter('m'), counter('r'));
-  return new FeedbackService(new FeedbackEventRepository(em), recallEventServiceFor(em), new FeatureFlagService(new FeatureFlagRepository(em), config), metrics);
+  const metrics = new FeedbackMetrics(
+    counter('s', ['outcome']),
+    counter('i', ['used', 'answer_supported', 'quality']),
+    counter('m'),
+    counter('r'),
+  );
+  return new FeedbackService(
+    new FeedbackEventRepository(em),
+    recallEventServiceFor(em),
+    new FeatureFlagService(new FeatureFlagRepository(em), config),
+    metrics,
+  );
 }
 
 /**
  * The retention service with every module's real service under it. `em` must be the ORM's own
  * (context-aware) EntityManager: each batch is a transaction the modules' repositories join.
  */
-export function retentionServiceFor(em: EntityManager, config: AppConfig, metrics: RetentionMetrics): { service: RetentionService; repository: RetentionRepository } {
+export function retentionServiceFor(
+  em: EntityManager,
+  config: AppConfig,
+  metrics: RetentionMetrics,
+): { service: RetentionService; repository: RetentionRepository } {
   const repository = new RetentionRepository(em);
   const service = new RetentionService(
     repository,

@@ -48,6 +48,8 @@ export async function waitForLockWaiter(sql: Pool | Client, timeoutMs = 5000): P
 }
 
 export async function snapshotCount(sql: Pool | Client, toolUseId: string): Promise<number> {
-  const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from message_tool_results where tool_use_id = $1', [toolUseId]);
+  const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from message_tool_results where tool_use_id = $1', [
+    toolUseId,
+  ]);
   return rows[0].n;
 }

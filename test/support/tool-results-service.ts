@@ -29,7 +29,14 @@ export function toolResultRepositoryFor(em: EntityManager): ToolResultRepository
 export const HANDLE_COLUMNS = 'summary_oneliner, schema_hint, head_preview, stub, size_tokens';
 
 /** The handle column values for a row a test inserts with SQL, built as the write path builds them. */
-export function handleColumns(row: { memId: string; toolName: string; toolUseId: string; sizeChars: number; toolInput: unknown; toolOutput: unknown }): [string, string | null, string | null, string, number] {
+export function handleColumns(row: {
+  memId: string;
+  toolName: string;
+  toolUseId: string;
+  sizeChars: number;
+  toolInput: unknown;
+  toolOutput: unknown;
+}): [string, string | null, string | null, string, number] {
   const handle: ToolResultHandle = buildHandle(row);
   return [handle.summaryOneliner, handle.schemaHint, handle.headPreview, handle.stub, handle.sizeTokens];
 }

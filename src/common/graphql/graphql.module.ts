@@ -22,51 +22,53 @@ export class AppGraphqlModule {
 
 function graphqlModule(listLimits: ListLimits): DynamicModule {
   return GraphQLModule.forRootAsync<ApolloDriverConfig>({
-      driver: ApolloDriver,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): ApolloDriverConfig => {
-        const armor = new ApolloArmor({
-          maxDepth: { n: config.graphql.maxDepth, flattenFragments: true },
-          maxAliases: { n: config.graphql.maxAliases },
-          costLimit: { maxCost: config.graphql.maxCost },
-          maxTokens: { n: config.graphql.maxTokens },
-          maxDirectives: { n: 20 },
-          blockFieldSuggestion: { enabled: config.isProduction },
-        }).protect();
-        return {
-          autoSchemaFile: true,
-          sortSchema: true,
-          path: '/graphql',
-          playground: false,
-          introspection: !config.isProduction,
-          csrfPrevention: true,
-          allowBatchedHttpRequests: false,
-          includeStacktraceInErrorResponses: false,
-          // Nest owns shutdown (R-OP-2): Apollo must not install its own signal handlers.
-          stopOnTerminationSignals: false,
-          context: ({ req, res }: { req: unknown; res: unknown }) => ({ req, res }),
-          plugins: [
-            // graphql-armor ships ESM types of @apollo/server; the runtime objects are the same.
-            ...(armor.plugins as NonNullable<ApolloDriverConfig['plugins']>),
-            {
-              // After parsing and validation, before execution: over-long lists cost no SQL (R-OP-5).
-              requestDidStart: () =>
-                Promise.resolve({
+    driver: ApolloDriver,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig): ApolloDriverConfig => {
+      const armor = new ApolloArmor({
+        maxDepth: { n: config.graphql.maxDepth, flattenFragments: true },
+        maxAliases: { n: config.graphql.maxAliases },
+        costLimit: { maxCost: config.graphql.maxCost },
+        maxTokens: { n: config.graphql.maxTokens },
+        maxDirectives: { n: 20 },
+        blockFieldSuggestion: { enabled: config.isProduction },
+      }).protect();
+      return {
+        autoSchemaFile: true,
+        sortSchema: true,
+        path: '/graphql',
+        playground: false,
+        introspection: !config.isProduction,
+        csrfPrevention: true,
+        allowBatchedHttpRequests: false,
+        includeStacktraceInErrorResponses: false,
+        // Nest owns shutdown (R-OP-2): Apollo must not install its own signal handlers.
+        stopOnTerminationSignals: false,
+        context: ({ req, res }: { req: unknown; res: unknown }) => ({ req, res }),
+        plugins: [
+          // graphql-armor ships ESM types of @apollo/server; the runtime objects are the same.
+          ...(armor.plugins as NonNullable<ApolloDriverConfig['plugins']>),
+          {
+            // After parsing and validation, before execution: over-long lists cost no SQL (R-OP-5).
+            requestDidStart: () =>
+              Promise.resolve({
                 didResolveOperation: (context) => {
                   const { schema, operation, document, request } = context as unknown as DidResolveOperation;
                   const fragments = Object.fromEntries(
-                    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+                    document.definitions
+                      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+                      .map((d) => [d.name.value, d]),
                   );
                   checkListLimits(schema, operation, fragments, request.variables ?? {}, listLimits);
                   return Promise.resolve();
                 },
               }),
-            },
-          ],
-          validationRules: armor.validationRules,
-          formatError: (formatted, error) => formatGraphqlError(formatted, unwrapResolverError(error), currentRequestId(), errorLog),
-        };
-      },
+          },
+        ],
+        validationRules: armor.validationRules,
+        formatError: (formatted, error) => formatGraphqlError(formatted, unwrapResolverError(error), currentRequestId(), errorLog),
+      };
+    },
   });
 }
 

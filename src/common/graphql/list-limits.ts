@@ -39,10 +39,15 @@ export function checkListLimits(
   variables: Readonly<Record<string, unknown>>,
   limits: ListLimits,
 ): void {
-  const root = operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : operation.operation === OperationTypeNode.SUBSCRIPTION ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === OperationTypeNode.MUTATION
+      ? schema.getMutationType()
+      : operation.operation === OperationTypeNode.SUBSCRIPTION
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (!root) return;
   for (const field of topLevelFields(operation.selectionSet, fragments)) {
-    const definition = (root).getFields()[field.name.value] as GraphQLField<unknown, unknown> | undefined;
+    const definition = root.getFields()[field.name.value] as GraphQLField<unknown, unknown> | undefined;
     if (!definition) continue;
     for (const argument of field.arguments ?? []) {
       const type = definition.args.find((a) => a.name === argument.name.value)?.type;

@@ -20,7 +20,8 @@ export function decodeCursor(cursor: string, field = 'after', idPattern: RegExp 
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [createdAt, id] = parsed as unknown[];
-      if (typeof createdAt === 'string' && ISO_MICROS.test(createdAt) && typeof id === 'string' && idPattern.test(id)) return { createdAt, id };
+      if (typeof createdAt === 'string' && ISO_MICROS.test(createdAt) && typeof id === 'string' && idPattern.test(id))
+        return { createdAt, id };
     }
   } catch {
     // fall through to the error below

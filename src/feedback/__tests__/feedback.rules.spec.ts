@@ -65,7 +65,7 @@ describe('feedback rules', () => {
       }
     });
 
-    it('R-FB-3 accepts 50 irrelevant refs and 50 hypothesis judgments; 51 of either names the item\'s field', () => {
+    it("R-FB-3 accepts 50 irrelevant refs and 50 hypothesis judgments; 51 of either names the item's field", () => {
       expect(MAX_REFS_PER_ITEM).toBe(50);
       expect(() => checkFeedbackBatch([item({ irrelevantResultRefs: refs(50), hypothesisFeedback: hypotheses(50) })])).not.toThrow();
 
@@ -94,8 +94,14 @@ describe('feedback rules', () => {
     });
 
     it('R-FB-3 a hypothesis comment is bounded the same way', () => {
-      expect(() => checkFeedbackBatch([item({ hypothesisFeedback: [{ hypothesisId: 'h', contradicted: true, feedbackComment: 'h'.repeat(1000) }] })])).not.toThrow();
-      const batch = [item({ hypothesisFeedback: [{ hypothesisId: 'h0' }, { hypothesisId: 'h1', contradicted: true, feedbackComment: 'h'.repeat(1001) }] })];
+      expect(() =>
+        checkFeedbackBatch([item({ hypothesisFeedback: [{ hypothesisId: 'h', contradicted: true, feedbackComment: 'h'.repeat(1000) }] })]),
+      ).not.toThrow();
+      const batch = [
+        item({
+          hypothesisFeedback: [{ hypothesisId: 'h0' }, { hypothesisId: 'h1', contradicted: true, feedbackComment: 'h'.repeat(1001) }],
+        }),
+      ];
       expect(rejection(() => checkFeedbackBatch(batch)).details).toEqual({ field: 'input.recalls.0.hypothesisFeedback.1.feedbackComment' });
     });
 
@@ -103,7 +109,9 @@ describe('feedback rules', () => {
       expect(() => checkFeedbackBatch([item({ clientFeedbackId: 'k'.repeat(128) })])).not.toThrow();
       expect(() => checkFeedbackBatch([item({ clientFeedbackId: null })])).not.toThrow();
       for (const id of ['', 'k'.repeat(129)]) {
-        expect(rejection(() => checkFeedbackBatch([item(), item({ clientFeedbackId: id })])).details).toEqual({ field: 'input.recalls.1.clientFeedbackId' });
+        expect(rejection(() => checkFeedbackBatch([item(), item({ clientFeedbackId: id })])).details).toEqual({
+          field: 'input.recalls.1.clientFeedbackId',
+        });
       }
     });
 
@@ -131,16 +139,24 @@ describe('feedback rules', () => {
         ? { hypothesisFeedback: overrides.hypothesisFeedback.map((h) => ({ ...h, feedbackComment: blank })) }
         : { ...overrides, feedbackComment: blank };
       expectFailure(judgmentProblem(item(withBlank)), 'COMMENT_REQUIRED', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
-      expectFailure(judgmentProblem(item({ ...withBlank, feedbackComment: '' })), 'COMMENT_REQUIRED', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
+      expectFailure(
+        judgmentProblem(item({ ...withBlank, feedbackComment: '' })),
+        'COMMENT_REQUIRED',
+        FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED,
+      );
     });
 
     it('R-FB-3 the message names why the comment is needed', () => {
       expect(judgmentProblem(item({ quality: FeedbackQuality.LOW, irrelevant: true }))!.message).toMatch(/LOW.*irrelevant/s);
-      expect(judgmentProblem(item({ hypothesisFeedback: [{ hypothesisId: 'ok' }, { hypothesisId: 'h', contradicted: true }] }))!.message).toContain('hypothesisFeedback.1');
+      expect(
+        judgmentProblem(item({ hypothesisFeedback: [{ hypothesisId: 'ok' }, { hypothesisId: 'h', contradicted: true }] }))!.message,
+      ).toContain('hypothesisFeedback.1');
     });
 
     it('R-FB-3 each judgment with its comment is complete', () => {
-      expect(judgmentProblem(item({ quality: FeedbackQuality.LOW, missingContext: true, irrelevant: true, feedbackComment: 'Stale results.' }))).toBeNull();
+      expect(
+        judgmentProblem(item({ quality: FeedbackQuality.LOW, missingContext: true, irrelevant: true, feedbackComment: 'Stale results.' })),
+      ).toBeNull();
       expect(
         judgmentProblem(
           item({
@@ -153,8 +169,10 @@ describe('feedback rules', () => {
       ).toBeNull();
     });
 
-    it('R-FB-3 the item\'s comment does not stand in for a hypothesis\'s', () => {
-      const problem = judgmentProblem(item({ feedbackComment: 'Overall fine.', hypothesisFeedback: [{ hypothesisId: 'h1', contradicted: true }] }));
+    it("R-FB-3 the item's comment does not stand in for a hypothesis's", () => {
+      const problem = judgmentProblem(
+        item({ feedbackComment: 'Overall fine.', hypothesisFeedback: [{ hypothesisId: 'h1', contradicted: true }] }),
+      );
       expectFailure(problem, 'COMMENT_REQUIRED', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
     });
 
@@ -164,7 +182,11 @@ describe('feedback rules', () => {
       expect(judgmentProblem(item())).toBeNull();
       expect(judgmentProblem(item({ used: false, answerSupported: false, missingContext: false, irrelevant: false }))).toBeNull();
       expect(judgmentProblem(item({ missingContext: null, irrelevant: null, quality: null }))).toBeNull();
-      expect(judgmentProblem(item({ hypothesisFeedback: [{ hypothesisId: 'h1', contradicted: false, quality: FeedbackQuality.HIGH, used: true }] }))).toBeNull();
+      expect(
+        judgmentProblem(
+          item({ hypothesisFeedback: [{ hypothesisId: 'h1', contradicted: false, quality: FeedbackQuality.HIGH, used: true }] }),
+        ),
+      ).toBeNull();
     });
   });
 
@@ -185,7 +207,15 @@ describe('feedback rules', () => {
 
     it('R-FB-4 an id the recall did not return is REF_NOT_IN_RECALL', () => {
       const failure = expectFailure(
-        refsProblem(item({ irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_stale_ui', rank: 1 }, { type: 'EVIDENCE', id: 'ev_other', rank: 2 }] }), returned),
+        refsProblem(
+          item({
+            irrelevantResultRefs: [
+              { type: 'RELATIONSHIP', id: 'r_stale_ui', rank: 1 },
+              { type: 'EVIDENCE', id: 'ev_other', rank: 2 },
+            ],
+          }),
+          returned,
+        ),
         'REF_NOT_IN_RECALL',
         FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED,
       );
@@ -193,7 +223,11 @@ describe('feedback rules', () => {
     });
 
     it('R-FB-4 the right id under another type is REF_NOT_IN_RECALL', () => {
-      expectFailure(refsProblem(item({ irrelevantResultRefs: [{ type: 'EVIDENCE', id: 'r_stale_ui', rank: 1 }] }), returned), 'REF_NOT_IN_RECALL', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
+      expectFailure(
+        refsProblem(item({ irrelevantResultRefs: [{ type: 'EVIDENCE', id: 'r_stale_ui', rank: 1 }] }), returned),
+        'REF_NOT_IN_RECALL',
+        FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED,
+      );
     });
 
     it('R-FB-4 a returned ref at the wrong rank is REF_NOT_IN_RECALL, and the message gives the right rank', () => {
@@ -207,9 +241,17 @@ describe('feedback rules', () => {
 
     it('R-FB-4 a hypothesis must be a returned HYPOTHESIS ref', () => {
       expect(refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'hyp_1' }] }), returned)).toBeNull();
-      expectFailure(refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'hyp_2' }] }), returned), 'HYPOTHESIS_NOT_IN_RECALL', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
+      expectFailure(
+        refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'hyp_2' }] }), returned),
+        'HYPOTHESIS_NOT_IN_RECALL',
+        FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED,
+      );
       // Returned, but not as a hypothesis.
-      expectFailure(refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'ev_7' }] }), returned), 'HYPOTHESIS_NOT_IN_RECALL', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
+      expectFailure(
+        refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'ev_7' }] }), returned),
+        'HYPOTHESIS_NOT_IN_RECALL',
+        FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED,
+      );
       const failure = refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'hyp_1' }, { hypothesisId: 'hyp_9' }] }), returned);
       expect(failure?.message).toContain('hypothesisFeedback.1');
       expect(failure?.message).toContain('hyp_9');
@@ -220,19 +262,31 @@ describe('feedback rules', () => {
     const SPACE = '4b7c3b1e-6d2a-4f57-9a51-2f1d3b0f7c11';
     const event = { spaceId: SPACE, spaceGeneration: 2 };
 
-    it('R-FB-4 an unknown recall (or another team\'s, which reads as unknown) is RECALL_NOT_FOUND: drop it', () => {
-      const failure = expectFailure(recallProblem(RECALL, null, () => 2), 'RECALL_NOT_FOUND', FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST);
+    it("R-FB-4 an unknown recall (or another team's, which reads as unknown) is RECALL_NOT_FOUND: drop it", () => {
+      const failure = expectFailure(
+        recallProblem(RECALL, null, () => 2),
+        'RECALL_NOT_FOUND',
+        FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
+      );
       expect(failure.message).toContain(RECALL);
     });
 
     it('R-FB-4 a recall whose space is at another generation is RECALL_STALE: drop it', () => {
       for (const current of [3, 1]) {
-        expectFailure(recallProblem(RECALL, event, (id) => (id === SPACE ? current : undefined)), 'RECALL_STALE', FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST);
+        expectFailure(
+          recallProblem(RECALL, event, (id) => (id === SPACE ? current : undefined)),
+          'RECALL_STALE',
+          FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
+        );
       }
     });
 
     it('R-FB-4 a recall whose space is not in the allowed set (sealed, retired, not a member) is RECALL_STALE: drop it', () => {
-      expectFailure(recallProblem(RECALL, event, () => undefined), 'RECALL_STALE', FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST);
+      expectFailure(
+        recallProblem(RECALL, event, () => undefined),
+        'RECALL_STALE',
+        FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
+      );
     });
 
     it('R-FB-4 a recall in an allowed space at the same generation is fine', () => {

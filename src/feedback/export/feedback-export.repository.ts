@@ -27,7 +27,6 @@ export interface ExportCasesOptions {
   limit: number;
 }
 
-
 /**
  * Reads feedback events for offline evaluation (R-FB-10, `npm run feedback:export`).
  *

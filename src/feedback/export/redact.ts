@@ -32,7 +32,8 @@ const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}
 const BEARER = /(?<![A-Za-z])(Bearer)\s+[A-Za-z0-9._~+/=-]{16,}/giu;
 
 /** A JWT: `eyJ…` header (JSON `{"` in base64url) with any segment sizes, or three long segments. */
-const JWT = /(?<![A-Za-z])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/gu;
+const JWT =
+  /(?<![A-Za-z])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/gu;
 
 const PREFIXED_SECRET = new RegExp(
   [

@@ -31,7 +31,7 @@ export class SubmitRecallFeedbackPayload {
   @Field(() => Int)
   recordedCount: number;
 
-  @Field(() => [ID], { description: 'Ids of the recorded items, in input order (a replayed item\'s existing id).' })
+  @Field(() => [ID], { description: "Ids of the recorded items, in input order (a replayed item's existing id)." })
   feedbackEventIds: string[];
 
   @Field(() => FeedbackBatchErrorModel, { nullable: true })
@@ -106,10 +106,10 @@ export class FeedbackEventModel {
   @Field(() => RecallEventModel, { nullable: true })
   recallEvent?: RecallEventModel | null;
 
-  @Field(() => String, { nullable: true, description: 'The recall\'s query fingerprint, copied at submission.' })
+  @Field(() => String, { nullable: true, description: "The recall's query fingerprint, copied at submission." })
   queryFingerprint: string | null;
 
-  @Field({ description: 'The recall\'s contract version, copied at submission.' })
+  @Field({ description: "The recall's contract version, copied at submission." })
   contractVersion: string;
 
   @Field(() => String, { nullable: true })

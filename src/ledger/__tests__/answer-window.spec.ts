@@ -4,7 +4,8 @@ import { CONTINUE_MARKER_PREFIX, continueMarker, windowAnswer, type WindowLimits
 
 const MEM = 'mem_abcdefghijklmnop';
 const next = (offset: number) => `recall_tool_result(mem_id='${MEM}', offset=${offset})`;
-const MARKER_LINE = /\n\[… more: continue with recall_tool_result\(mem_id='mem_abcdefghijklmnop', offset=(\d+)\); chars (\d+)–(\d+) of (\d+) shown\]$/;
+const MARKER_LINE =
+  /\n\[… more: continue with recall_tool_result\(mem_id='mem_abcdefghijklmnop', offset=(\d+)\); chars (\d+)–(\d+) of (\d+) shown\]$/;
 
 /** A client walking the markers from offset 0: the windows it keeps, and how many calls it made. */
 function walk(text: string, limits: WindowLimits): { text: string; calls: number; answers: string[] } {
@@ -45,7 +46,9 @@ describe('windowAnswer', () => {
   });
 
   it('R-LG-2 the whole answer, marker included, stays within the token bound', () => {
-    const json = JSON.stringify(Array.from({ length: 4000 }, (_, i) => ({ sku: `B0${i}`, price: i * 1.37, title: `Product ${i} ${'x'.repeat(i % 13)}` })));
+    const json = JSON.stringify(
+      Array.from({ length: 4000 }, (_, i) => ({ sku: `B0${i}`, price: i * 1.37, title: `Product ${i} ${'x'.repeat(i % 13)}` })),
+    );
     for (const maxTokens of [100, 500, 8000]) {
       const answer = windowAnswer(json, 1234, { maxTokens, maxChars: 500_000 }, next, o200kTokenizer);
       expect(countTokens(answer)).toBeLessThanOrEqual(maxTokens);
@@ -55,7 +58,10 @@ describe('windowAnswer', () => {
   });
 
   it('R-LG-2 an answer that is only the start of a longer text always says more follows', () => {
-    const answer = windowAnswer('abc', 0, { maxTokens: 8000, maxChars: 100 }, next, o200kTokenizer, { complete: false, approximateChars: 900 });
+    const answer = windowAnswer('abc', 0, { maxTokens: 8000, maxChars: 100 }, next, o200kTokenizer, {
+      complete: false,
+      approximateChars: 900,
+    });
     expect(answer).toBe(`abc\n${CONTINUE_MARKER_PREFIX}recall_tool_result(mem_id='${MEM}', offset=3); chars 0–3 of ≈900 shown]`);
   });
 

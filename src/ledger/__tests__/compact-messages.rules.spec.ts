@@ -19,7 +19,13 @@ describe('checkCompactMessagesInput', () => {
   const base = { spaceId: SPACE, conversationId: CONVERSATION, messages: buildProductResearchTrace() };
 
   it('R-LG-3 fills the defaults, also for an explicit null, and lower-cases the ids', () => {
-    const request = checkCompactMessagesInput({ ...base, sizeThreshold: null, keepLastN: null, excludeTools: null, clearAtLeastTokens: null });
+    const request = checkCompactMessagesInput({
+      ...base,
+      sizeThreshold: null,
+      keepLastN: null,
+      excludeTools: null,
+      clearAtLeastTokens: null,
+    });
     expect(request).toMatchObject({
       spaceId: SPACE.toLowerCase(),
       conversationId: CONVERSATION,
@@ -30,7 +36,16 @@ describe('checkCompactMessagesInput', () => {
   });
 
   it('R-LG-3 R-OP-4 names the offending field, inside the message list too', () => {
-    const broken = [{ role: 'user', content: 'hi' }, { role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'tool_result', tool_use_id: 5 }] }];
+    const broken = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'x' },
+          { type: 'tool_result', tool_use_id: 5 },
+        ],
+      },
+    ];
     expect(fieldOf(() => checkCompactMessagesInput({ ...base, messages: broken }))).toEqual({
       code: ErrorCode.BAD_USER_INPUT,
       field: 'input.messages.1.content.1.tool_use_id',
@@ -38,17 +53,31 @@ describe('checkCompactMessagesInput', () => {
     });
     expect(fieldOf(() => checkCompactMessagesInput({ ...base, sizeThreshold: 0 }))).toMatchObject({ field: 'input.sizeThreshold' });
     expect(fieldOf(() => checkCompactMessagesInput({ ...base, keepLastN: -1 }))).toMatchObject({ field: 'input.keepLastN' });
-    expect(fieldOf(() => checkCompactMessagesInput({ ...base, clearAtLeastTokens: -5 }))).toMatchObject({ field: 'input.clearAtLeastTokens' });
-    expect(fieldOf(() => checkCompactMessagesInput({ ...base, excludeTools: Array.from({ length: 101 }, () => 'x') }))).toMatchObject({ field: 'input.excludeTools' });
-    expect(fieldOf(() => checkCompactMessagesInput({ ...base, excludeTools: ['ok', ''] }))).toMatchObject({ field: 'input.excludeTools.1' });
+    expect(fieldOf(() => checkCompactMessagesInput({ ...base, clearAtLeastTokens: -5 }))).toMatchObject({
+      field: 'input.clearAtLeastTokens',
+    });
+    expect(fieldOf(() => checkCompactMessagesInput({ ...base, excludeTools: Array.from({ length: 101 }, () => 'x') }))).toMatchObject({
+      field: 'input.excludeTools',
+    });
+    expect(fieldOf(() => checkCompactMessagesInput({ ...base, excludeTools: ['ok', ''] }))).toMatchObject({
+      field: 'input.excludeTools.1',
+    });
     expect(fieldOf(() => checkCompactMessagesInput({ ...base, spaceId: 'x' }))).toMatchObject({ field: 'input.spaceId' });
-    expect(checkCompactMessagesInput({ ...base, excludeTools: Array.from({ length: 100 }, () => 'x') }).options.excludeTools).toHaveLength(100);
+    expect(checkCompactMessagesInput({ ...base, excludeTools: Array.from({ length: 100 }, () => 'x') }).options.excludeTools).toHaveLength(
+      100,
+    );
   });
 });
 
 describe('recordItemsOf', () => {
   it("R-LG-3 stores the content text under the assistant message's UUID, or one derived from conversation and tool_use id", () => {
-    const request = checkCompactMessagesInput({ spaceId: SPACE, conversationId: CONVERSATION, messages: buildProductResearchTrace(), sizeThreshold: 100, keepLastN: 0 });
+    const request = checkCompactMessagesInput({
+      spaceId: SPACE,
+      conversationId: CONVERSATION,
+      messages: buildProductResearchTrace(),
+      sizeThreshold: 100,
+      keepLastN: 0,
+    });
     const candidates = findCompactionCandidates(request.messages, request.options);
     const items = recordItemsOf(request, candidates);
     expect(items[0]).toMatchObject({ toolName: 'search_categories', messageId: '3f0c9a52-6d1e-4b7a-9c2f-1a8e5d7b4c60' });
@@ -72,12 +101,23 @@ describe('recordItemsOf', () => {
 });
 
 describe('relocateRecordError', () => {
-  const request = checkCompactMessagesInput({ spaceId: SPACE, conversationId: CONVERSATION, messages: buildProductResearchTrace(), sizeThreshold: 100, keepLastN: 0 });
+  const request = checkCompactMessagesInput({
+    spaceId: SPACE,
+    conversationId: CONVERSATION,
+    messages: buildProductResearchTrace(),
+    sizeThreshold: 100,
+    keepLastN: 0,
+  });
   const candidates = findCompactionCandidates(request.messages, request.options);
 
   it("R-LG-3 points a write-path field at the client's message, block or argument", () => {
-    const relocate = (field: string) => relocateRecordError(new BadUserInputError(field, `${field} is wrong.`), 'compaction', candidates, request.messages);
-    expect(relocate('compaction.0.messageId')).toMatchObject({ code: ErrorCode.BAD_USER_INPUT, message: 'input.messages.1.id is wrong.', details: { field: 'input.messages.1.id' } });
+    const relocate = (field: string) =>
+      relocateRecordError(new BadUserInputError(field, `${field} is wrong.`), 'compaction', candidates, request.messages);
+    expect(relocate('compaction.0.messageId')).toMatchObject({
+      code: ErrorCode.BAD_USER_INPUT,
+      message: 'input.messages.1.id is wrong.',
+      details: { field: 'input.messages.1.id' },
+    });
     expect(relocate('compaction.1.toolOutput')).toMatchObject({ details: { field: 'input.messages.4.content.0.content' } });
     expect(relocate('compaction.1.toolInput')).toMatchObject({ details: { field: 'input.messages.3.content.1.input' } });
     expect(relocate('compaction.0.spaceId')).toMatchObject({ details: { field: 'input.spaceId' } });

@@ -106,7 +106,9 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     expect(out.messages).toBe(trace);
     expect(out).toMatchObject({ compactedCount: 0, handles: [], charsAfter: out.charsBefore, tokensAfter: out.tokensBefore });
     // No stub was handed out, so the snapshot stays under the per-conversation cap (R-TR-3).
-    expect(await em.execute('select compacted from message_tool_results where user_id = ?', [actor.userId])).toEqual([{ compacted: false }]);
+    expect(await em.execute('select compacted from message_tool_results where user_id = ?', [actor.userId])).toEqual([
+      { compacted: false },
+    ]);
     // A call that does hand the stub out marks it.
     await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace }));
     expect(await em.execute('select compacted from message_tool_results where user_id = ?', [actor.userId])).toEqual([{ compacted: true }]);
@@ -115,7 +117,9 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
   it('R-TR-3 R-LG-3 a stored result the cap deleted after the lookup is recorded again, never handed out dead', async () => {
     const { actor, conversation } = await newCaller();
     const trace = buildProductResearchTrace();
-    const first = await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace, clearAtLeastTokens: 10_000_000 }));
+    const first = await inRequest(() =>
+      service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace, clearAtLeastTokens: 10_000_000 }),
+    );
     expect(first.compactedCount).toBe(0);
     // The uncompacted row goes (as a concurrent writer's trim would take it) before the next call marks it.
     const found = jest.spyOn(toolResults, 'findByToolUseIds');
@@ -127,7 +131,10 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     const out = await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: trace }));
     found.mockRestore();
     expect(out.compactedCount).toBe(1);
-    const [row] = await em.execute<{ mem_id: string; compacted: boolean }[]>('select mem_id, compacted from message_tool_results where user_id = ?', [actor.userId]);
+    const [row] = await em.execute<{ mem_id: string; compacted: boolean }[]>(
+      'select mem_id, compacted from message_tool_results where user_id = ?',
+      [actor.userId],
+    );
     expect(out.handles[0].memId).toBe(row.mem_id);
     expect(row.compacted).toBe(true);
   });
@@ -151,11 +158,19 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
   it('R-LG-3 refuses a tool name the snapshot columns cannot hold, naming the tool_use, before any write', async () => {
     const { actor, conversation } = await newCaller();
     const messages: Message[] = [
-      { role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'tool_use', id: 'tu_1', name: 'bad name', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'x' },
+          { type: 'tool_use', id: 'tu_1', name: 'bad name', input: {} },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: 'y'.repeat(3000) }] },
     ];
     statements.length = 0;
-    await expect(inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages, keepLastN: 0 }))).rejects.toMatchObject({
+    await expect(
+      inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages, keepLastN: 0 })),
+    ).rejects.toMatchObject({
       code: ErrorCode.BAD_USER_INPUT,
       details: { field: 'input.messages.0.content.1.name' },
     });
@@ -172,9 +187,9 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
        insert into messages (id, conversation_id, user_id) values (?, ?, ?);`,
       [elsewhere, actor.userId, space, messageId, elsewhere, actor.userId],
     );
-    const error = await inRequest(() => service.compact(actor, { spaceId: space, conversationId: conversation, messages: buildProductResearchTrace() })).catch(
-      (e: unknown) => e,
-    );
+    const error = await inRequest(() =>
+      service.compact(actor, { spaceId: space, conversationId: conversation, messages: buildProductResearchTrace() }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     // The real write path's message names the message, not its field (the in-memory version
     // threw one naming `compaction.0.messageId`), so only the field is re-pointed here.

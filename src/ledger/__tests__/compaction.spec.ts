@@ -88,7 +88,14 @@ describe('findCompactionCandidates', () => {
       {
         role: 'user',
         content: [
-          { type: 'tool_result', tool_use_id: 'tu_1', content: [{ type: 'text', text: 'a'.repeat(30) }, { type: 'text', text: 'b' }] },
+          {
+            type: 'tool_result',
+            tool_use_id: 'tu_1',
+            content: [
+              { type: 'text', text: 'a'.repeat(30) },
+              { type: 'text', text: 'b' },
+            ],
+          },
           { type: 'tool_result', tool_use_id: 'tu_orphan', content: 'c'.repeat(30) },
           { type: 'tool_result', tool_use_id: 'tu_image', content: [{ type: 'image', source: {} }] },
           { type: 'tool_result', tool_use_id: 'tu_last', content: 'recent' },

@@ -5,7 +5,9 @@ import { compactJsonbText, pathFetchChars, pathValueText } from '../json-path-va
 function jsonbText(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(jsonbText).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${jsonbText(item)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${jsonbText(item)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value);
 }
@@ -42,7 +44,10 @@ describe('compactJsonbText', () => {
 
 describe('pathValueText', () => {
   it('R-LG-2 a string leaf comes back as the plain string, any other value as compact JSON', () => {
-    expect(pathValueText({ kind: 'number', body: '68.44', bodyLength: 5, complete: true })).toEqual({ text: '68.44', whole: { complete: true } });
+    expect(pathValueText({ kind: 'number', body: '68.44', bodyLength: 5, complete: true })).toEqual({
+      text: '68.44',
+      whole: { complete: true },
+    });
     expect(pathValueText({ kind: 'string', body: 'K75 "pro"', bodyLength: 9, complete: true }).text).toBe('K75 "pro"');
     expect(pathValueText({ kind: 'object', body: '{"a": [1, 2]}', bodyLength: 13, complete: true }).text).toBe('{"a":[1,2]}');
     expect(pathValueText({ kind: 'null', body: 'null', bodyLength: 4, complete: true }).text).toBe('null');

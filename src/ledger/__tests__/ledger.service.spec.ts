@@ -62,7 +62,9 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
       toolInput: {},
       toolOutput,
     });
-    const outcome = await RequestContext.create(em, () => toolResults.record(actor, [item('tu_text', TEXT), item('tu_json', { a: { b: [1, 2] } })]));
+    const outcome = await RequestContext.create(em, () =>
+      toolResults.record(actor, [item('tu_text', TEXT), item('tu_json', { a: { b: [1, 2] } })]),
+    );
     [MEM, JSON_MEM] = outcome.snapshots.map((s) => s.memId);
   });
   afterAll(() => db.close());
@@ -75,7 +77,9 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     expect(statements).toEqual([]);
     // The capture does see a lookup: the empty list above is no blind spot.
     await recallWith(service, actor, { format: 'SUMMARY' });
-    expect(statements).toEqual([expect.stringContaining(`r.user_id = '${owner}' and c.space_id = any('{${space}}'::uuid[]) and r.mem_id = '${MEM}'`)]);
+    expect(statements).toEqual([
+      expect.stringContaining(`r.user_id = '${owner}' and c.space_id = any('{${space}}'::uuid[]) and r.mem_id = '${MEM}'`),
+    ]);
   });
 
   it('R-LG-2 holds every answer to the char ceiling and the token bound, with a marker naming the next call', async () => {
@@ -88,7 +92,9 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     );
     // A single match's context is at most 2 × 200 chars around it, so only a long query overflows a 1000-char ceiling.
     const query = await recallWith(service, actor, { query: NEEDLE.toUpperCase() });
-    expect(query).toMatch(/^\[match 1 of 1 at offset 1000\]\n.{970}\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}', query="NEEDLE.*", offset=1000\); chars 0–1000 of 1032 shown\]$/su);
+    expect(query).toMatch(
+      /^\[match 1 of 1 at offset 1000\]\n.{970}\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}', query="NEEDLE.*", offset=1000\); chars 0–1000 of 1032 shown\]$/su,
+    );
     const tokenBound = await recallWith(service, actor, { format: 'FULL', maxTokens: 100 });
     expect(countTokens(tokenBound)).toBeLessThanOrEqual(100);
     expect(tokenBound).toContain(', max_tokens=100); chars 0–');
@@ -100,7 +106,9 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     expect(await recallWith(service, actor, { memId: MISSING, jsonPath: 'a.b' })).toBe(`[tool_memory not found: ${MISSING}]`);
     // The row is there, the value is not: plain text is no JSON, and a JSON output may lack the path.
     expect(await recallWith(service, actor, { jsonPath: 'a.b' })).toBe(`[tool_memory not found: json_path "a.b" in ${MEM}]`);
-    expect(await recallWith(service, actor, { memId: JSON_MEM, jsonPath: 'a.c' })).toBe(`[tool_memory not found: json_path "a.c" in ${JSON_MEM}]`);
+    expect(await recallWith(service, actor, { memId: JSON_MEM, jsonPath: 'a.c' })).toBe(
+      `[tool_memory not found: json_path "a.c" in ${JSON_MEM}]`,
+    );
     // PostgreSQL's jsonb text is `[1, 2]`; the answer is compact JSON.
     expect(await recallWith(service, actor, { memId: JSON_MEM, jsonPath: 'a.b' })).toBe('[1,2]');
   });

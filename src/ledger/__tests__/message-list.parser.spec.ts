@@ -24,7 +24,10 @@ describe('parseMessages', () => {
       'messages[0].content[0].name must be a string',
     ],
     [
-      [{ role: 'user', content: 'ok' }, { role: 'user', content: [{ type: 'text', text: '' }, { type: 'tool_result' }] }],
+      [
+        { role: 'user', content: 'ok' },
+        { role: 'user', content: [{ type: 'text', text: '' }, { type: 'tool_result' }] },
+      ],
       'messages[1].content[1].tool_use_id',
       'messages[1].content[1].tool_use_id must be a string',
     ],

@@ -18,11 +18,22 @@ describe('planRecall', () => {
   it('R-LG-2 without a key: SUMMARY (also the default) gives the stub, FULL the window from offset 0', () => {
     expect(plan({})).toEqual({ mode: 'summary' });
     expect(plan({ format: 'SUMMARY' })).toEqual({ mode: 'summary' });
-    expect(plan({ format: 'FULL' })).toEqual({ mode: 'range', offset: 0, bounds: BOUNDS, next: `recall_tool_result(mem_id='${MEM}', offset=42)` });
+    expect(plan({ format: 'FULL' })).toEqual({
+      mode: 'range',
+      offset: 0,
+      bounds: BOUNDS,
+      next: `recall_tool_result(mem_id='${MEM}', offset=42)`,
+    });
   });
 
   it('R-LG-2 picks the key mode; offset, max_chars and max_tokens window any of them and reappear in the next call', () => {
-    expect(plan({ query: 'Price', format: 'FULL' })).toEqual({ mode: 'query', query: 'Price', offset: 0, bounds: BOUNDS, next: `recall_tool_result(mem_id='${MEM}', query="Price", offset=42)` });
+    expect(plan({ query: 'Price', format: 'FULL' })).toEqual({
+      mode: 'query',
+      query: 'Price',
+      offset: 0,
+      bounds: BOUNDS,
+      next: `recall_tool_result(mem_id='${MEM}', query="Price", offset=42)`,
+    });
     expect(plan({ offset: 1000, maxChars: 500 })).toEqual({
       mode: 'range',
       offset: 1000,
@@ -39,18 +50,30 @@ describe('planRecall', () => {
     });
   });
 
-  it('R-LG-2 the service bounds cap the caller\'s: max_tokens and max_chars only lower them', () => {
+  it("R-LG-2 the service bounds cap the caller's: max_tokens and max_chars only lower them", () => {
     expect(plan({ offset: 7 })).toMatchObject({ mode: 'range', offset: 7, bounds: BOUNDS });
     expect(plan({ maxChars: 20 })).toMatchObject({ mode: 'range', offset: 0, bounds: { maxTokens: 8000, maxChars: 20 } });
     expect(plan({ offset: 0, maxChars: 5 * CEILING, maxTokens: 90_000 })).toMatchObject({ mode: 'range', bounds: BOUNDS });
   });
 
   it('R-LG-2 answers two keys, a bad range, a bad max_tokens or a bad path with bracketed text, without a query', () => {
-    expect(plan({ query: 'a', jsonPath: 'a' })).toEqual({ mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' });
-    expect(plan({ offset: -1 })).toEqual({ mode: 'answer', text: '[tool_memory bad range: offset must be a non-negative integer, got -1]' });
+    expect(plan({ query: 'a', jsonPath: 'a' })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad arguments: give one of query or json_path, not both]',
+    });
+    expect(plan({ offset: -1 })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad range: offset must be a non-negative integer, got -1]',
+    });
     expect(plan({ maxChars: 0 })).toEqual({ mode: 'answer', text: '[tool_memory bad range: max_chars must be a positive integer, got 0]' });
-    expect(plan({ maxTokens: 99 })).toEqual({ mode: 'answer', text: '[tool_memory bad max_tokens: must be an integer of at least 100, got 99]' });
-    expect(plan({ jsonPath: 'a..b' })).toEqual({ mode: 'answer', text: '[tool_memory bad json_path: "a..b"; use a dotted path such as items.3.price]' });
+    expect(plan({ maxTokens: 99 })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad max_tokens: must be an integer of at least 100, got 99]',
+    });
+    expect(plan({ jsonPath: 'a..b' })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad json_path: "a..b"; use a dotted path such as items.3.price]',
+    });
   });
 
   it('R-LG-2 a malformed mem id reads as an unknown one, in every mode', () => {

@@ -23,7 +23,10 @@ describe('R-MCP-1 MCP tool answers', () => {
   });
 
   it('R-MCP-1 a missing scope is a tool error naming it', () => {
-    expect(missingScopeResult('feedback:write')).toEqual({ content: [{ type: 'text', text: expect.stringMatching(/^FORBIDDEN: .*feedback:write/) }], isError: true });
+    expect(missingScopeResult('feedback:write')).toEqual({
+      content: [{ type: 'text', text: expect.stringMatching(/^FORBIDDEN: .*feedback:write/) }],
+      isError: true,
+    });
   });
 
   it('R-MCP-1 snake_case feedback maps to the service items, quality and ref types upper-cased', () => {
@@ -37,8 +40,13 @@ describe('R-MCP-1 MCP tool answers', () => {
           missing_context: true,
           irrelevant: true,
           feedback_comment: 'stale',
-          irrelevant_result_refs: [{ type: 'tool_result', id: 's1', rank: 2 }, { type: 'RELATIONSHIP', id: 'r1' }],
-          hypothesis_feedback: [{ hypothesis_id: 'h1', used: true, quality: 'Medium' as 'medium', contradicted: false, feedback_comment: 'ok' }],
+          irrelevant_result_refs: [
+            { type: 'tool_result', id: 's1', rank: 2 },
+            { type: 'RELATIONSHIP', id: 'r1' },
+          ],
+          hypothesis_feedback: [
+            { hypothesis_id: 'h1', used: true, quality: 'Medium' as 'medium', contradicted: false, feedback_comment: 'ok' },
+          ],
           client_feedback_id: 'c1',
         },
         { recall_event_id: 'rec_2', used: true },
@@ -79,7 +87,13 @@ describe('R-MCP-1 MCP tool answers', () => {
     const answer = feedbackAnswer({
       recordedCount: 1,
       feedbackEventIds: ['fb_1'],
-      error: { failedIndex: 1, code: 'RECALL_NOT_FOUND', message: 'Recall event rec_x was not found.', nextAction: FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST, remediation: 'Drop this item.' },
+      error: {
+        failedIndex: 1,
+        code: 'RECALL_NOT_FOUND',
+        message: 'Recall event rec_x was not found.',
+        nextAction: FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
+        remediation: 'Drop this item.',
+      },
     });
     expect(answer).toContain('recorded_count: 1');
     expect(answer).toContain('feedback_event_ids: fb_1');

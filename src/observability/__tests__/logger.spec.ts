@@ -17,7 +17,13 @@ describe('NestPinoLogger', () => {
   it('R-OP-1 keeps structured fields as JSON fields instead of "[object Object]"', () => {
     const { lines, logger } = capture();
     logger.error({ msg: 'unhandled error in GraphQL operation', requestId: 'r-1', path: ['me'] }, undefined, 'GraphQL');
-    expect(lines[0]).toMatchObject({ level: 50, msg: 'unhandled error in GraphQL operation', requestId: 'r-1', path: ['me'], context: 'GraphQL' });
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      msg: 'unhandled error in GraphQL operation',
+      requestId: 'r-1',
+      path: ['me'],
+      context: 'GraphQL',
+    });
   });
 
   it('R-OP-1 logs text messages and errors as one JSON line each', () => {

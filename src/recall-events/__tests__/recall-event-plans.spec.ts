@@ -50,7 +50,15 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   let db: TestOrm;
   let em: EntityManager;
   let event: { team_id: string; id: string; profile_id: string };
-  let searcher: { userId: string; teamId: string; spaceId: string; spaceIds: string[]; token: string; toolName: string; conversationId: string };
+  let searcher: {
+    userId: string;
+    teamId: string;
+    spaceId: string;
+    spaceIds: string[];
+    token: string;
+    toolName: string;
+    conversationId: string;
+  };
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
@@ -95,7 +103,9 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     await em.execute('vacuum analyze message_tool_results');
 
     [event] = await em.execute<(typeof event)[]>('select team_id, id, profile_id from recall_events order by id limit 1 offset 5000');
-    const [row] = await em.execute<{ user_id: string; team_id: string; space_id: string; conversation_id: string; tool_name: string; text: string }[]>(
+    const [row] = await em.execute<
+      { user_id: string; team_id: string; space_id: string; conversation_id: string; tool_name: string; text: string }[]
+    >(
       `select r.user_id, u.team_id, c.space_id, r.conversation_id, r.tool_name, r.tool_output->>'text' as text
          from message_tool_results r join conversations c on c.id = r.conversation_id join users u on u.id = r.user_id
         order by r.id limit 1 offset 7000`,
@@ -126,7 +136,12 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   }
 
   const scope = () => ({ userId: searcher.userId, spaceIds: searcher.spaceIds });
-  const search = (query: string, extra: Partial<SnapshotSearch> = {}): SnapshotSearch => ({ spaceId: searcher.spaceId, query, limit: 20, ...extra });
+  const search = (query: string, extra: Partial<SnapshotSearch> = {}): SnapshotSearch => ({
+    spaceId: searcher.spaceId,
+    query,
+    limit: 20,
+    ...extra,
+  });
 
   function expectGinSearch(plan: PlanNode[]): void {
     const scans = scansOf(plan, 'message_tool_results');
@@ -156,7 +171,10 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   it('R-FB-8 SPEC §9 findVisible under another team (which finds nothing) is the same primary-key lookup', async () => {
     let found: unknown = 'unset';
     const plan = await planOf('from recall_events e', async () => {
-      found = await new RecallEventRepository(em).findVisible({ teamId: searcher.teamId === event.team_id ? crypto.randomUUID() : searcher.teamId, profileId: null }, event.id);
+      found = await new RecallEventRepository(em).findVisible(
+        { teamId: searcher.teamId === event.team_id ? crypto.randomUUID() : searcher.teamId, profileId: null },
+        event.id,
+      );
     });
     expect(found).toBeNull();
     expect(scansOf(plan, 'recall_events')).toEqual([[expect.stringMatching(/^Index (Only )?Scan$/), 'recall_events_pkey']]);
@@ -170,14 +188,17 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     // The phrase is the tool name's: the output's part of the document is stripped of
     // positions, and PostgreSQL's phrase operator never matches stripped lexemes.
     ['a phrase and a word', () => `"${searcher.toolName.replace(/_/g, ' ')}" ${searcher.token}`, 1],
-  ])('R-RC-8 SPEC §9 the search for %s is a Bitmap Index Scan of message_tool_results_user_search, no Seq Scan', async (_what, query, hits) => {
-    let rows: unknown[] = [];
-    const plan = await planOf('tool_results_search', async () => {
-      rows = await toolResultRepositoryFor(em).search(scope(), search(query()), { input: true });
-    });
-    if (hits !== null) expect(rows).toHaveLength(hits);
-    expectGinSearch(plan);
-  });
+  ])(
+    'R-RC-8 SPEC §9 the search for %s is a Bitmap Index Scan of message_tool_results_user_search, no Seq Scan',
+    async (_what, query, hits) => {
+      let rows: unknown[] = [];
+      const plan = await planOf('tool_results_search', async () => {
+        rows = await toolResultRepositoryFor(em).search(scope(), search(query()), { input: true });
+      });
+      if (hits !== null) expect(rows).toHaveLength(hits);
+      expectGinSearch(plan);
+    },
+  );
 
   it('R-RC-8 R-RC-9 SPEC §9 recallMemory’s one round trip (search and event insert) reads snapshots through the GIN index', async () => {
     const draft: Omit<NewRecallEvent, 'results'> = {
@@ -211,7 +232,11 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   // start elsewhere; what holds is that the table is never walked.
   it.each([
     ['a word every snapshot has', () => search('report')],
-    ['a conversation, tool and time filter', () => search('topic7', { conversationId: searcher.conversationId, toolName: 'search_docs', since: new Date(Date.now() - 86_400_000) })],
+    [
+      'a conversation, tool and time filter',
+      () =>
+        search('topic7', { conversationId: searcher.conversationId, toolName: 'search_docs', since: new Date(Date.now() - 86_400_000) }),
+    ],
   ])('R-RC-8 SPEC §9 the search for %s never does a Seq Scan of message_tool_results', async (_what, statement) => {
     const plan = await planOf('tool_results_search', () => toolResultRepositoryFor(em).search(scope(), statement(), { input: true }));
     const scans = scansOf(plan, 'message_tool_results');

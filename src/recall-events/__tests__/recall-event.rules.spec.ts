@@ -20,7 +20,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Without the u flag the pattern sees UTF-16 code units: a high surrogate not followed by a low one, or a low one alone. */
 const hasLoneSurrogate = (text: string) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 
-const refs = (count: number, type = ResultRefType.TOOL_RESULT): ResultRef[] => Array.from({ length: count }, (_, i) => ({ type, id: `ref_${i}`, rank: i + 1 }));
+const refs = (count: number, type = ResultRefType.TOOL_RESULT): ResultRef[] =>
+  Array.from({ length: count }, (_, i) => ({ type, id: `ref_${i}`, rank: i + 1 }));
 const event = (overrides: Partial<ExternalRecallEventInput> = {}): ExternalRecallEventInput => ({
   spaceId: '00000000-0000-4000-8000-000000000001',
   query: 'invoice totals',
@@ -85,7 +86,8 @@ describe('queryFingerprint', () => {
         edge,
         (words, lead, trail) => {
           const plain = words.map((w) => w.word).join(' ');
-          const reshuffled = lead + words.map((w, i) => (w.upper ? w.word.toUpperCase() : w.word) + (i < words.length - 1 ? w.gap : '')).join('') + trail;
+          const reshuffled =
+            lead + words.map((w, i) => (w.upper ? w.word.toUpperCase() : w.word) + (i < words.length - 1 ? w.gap : '')).join('') + trail;
           expect(queryFingerprint(reshuffled)).toBe(queryFingerprint(plain));
           expect(queryFingerprint(plain.toUpperCase())).toBe(queryFingerprint(plain));
           expect(queryFingerprint(reshuffled)).toBe(sha256(plain));
@@ -180,7 +182,13 @@ describe('checkExternalRecallEvent', () => {
   });
 
   it('R-RC-11 a rank is a whole number from 1, the error naming .rank', () => {
-    const withRank = (rank: number) => event({ results: [{ type: ResultRefType.TOOL_RESULT, id: 'a', rank: 1 }, { type: ResultRefType.ENTITY, id: 'b', rank }] });
+    const withRank = (rank: number) =>
+      event({
+        results: [
+          { type: ResultRefType.TOOL_RESULT, id: 'a', rank: 1 },
+          { type: ResultRefType.ENTITY, id: 'b', rank },
+        ],
+      });
     expect(() => checkExternalRecallEvent(withRank(2))).not.toThrow();
     expect(() => checkExternalRecallEvent(withRank(1))).not.toThrow();
     for (const rank of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
@@ -189,7 +197,13 @@ describe('checkExternalRecallEvent', () => {
   });
 
   it('R-RC-11 a (type, id) pair is listed once; the same id under another type is fine', () => {
-    const dup = event({ results: [{ type: ResultRefType.TOOL_RESULT, id: 'x', rank: 1 }, { type: ResultRefType.EVIDENCE, id: 'x', rank: 2 }, { type: ResultRefType.TOOL_RESULT, id: 'x', rank: 3 }] });
+    const dup = event({
+      results: [
+        { type: ResultRefType.TOOL_RESULT, id: 'x', rank: 1 },
+        { type: ResultRefType.EVIDENCE, id: 'x', rank: 2 },
+        { type: ResultRefType.TOOL_RESULT, id: 'x', rank: 3 },
+      ],
+    });
     expect(() => checkExternalRecallEvent(dup)).toThrow(badInput('input.results.2.id'));
     expect(() => checkExternalRecallEvent(dup)).toThrow('repeats TOOL_RESULT x');
     const types = Object.values(ResultRefType).map((type, i) => ({ type, id: 'same', rank: i + 1 }));
@@ -213,22 +227,25 @@ describe('checkExternalRecallEvent', () => {
     expect(() => checkExternalRecallEvent(event({ degradedBranches: [''] }))).toThrow(badInput('input.degradedBranches'));
   });
 
-  it.each(['semanticGroups', 'authoredAlternatives'] as const)('R-RC-11 %s is at most 16 KiB serialized, in bytes; exactly at the limit is fine', (name) => {
-    expect(MAX_EVENT_JSON_BYTES).toBe(16 * 1024);
-    // A JSON string: the text plus two quotes.
-    const atLimit = 'g'.repeat(MAX_EVENT_JSON_BYTES - 2);
-    expect(Buffer.byteLength(JSON.stringify(atLimit))).toBe(MAX_EVENT_JSON_BYTES);
-    expect(() => checkExternalRecallEvent(event({ [name]: atLimit }))).not.toThrow();
-    expect(() => checkExternalRecallEvent(event({ [name]: `${atLimit}g` }))).toThrow(badInput(`input.${name}`));
-    expect(() => checkExternalRecallEvent(event({ [name]: `${atLimit}g` }))).toThrow(`${MAX_EVENT_JSON_BYTES + 1} bytes`);
-    // Bytes, not characters: 8,192 two-byte characters are 16,386 bytes with the quotes.
-    expect(() => checkExternalRecallEvent(event({ [name]: 'é'.repeat(8191) }))).not.toThrow();
-    expect(() => checkExternalRecallEvent(event({ [name]: 'é'.repeat(8192) }))).toThrow(badInput(`input.${name}`));
-    // A realistic structure over the limit.
-    const groups = Array.from({ length: 300 }, (_, i) => ({ label: `group ${i}`, refs: refs(5).map((r) => r.id) }));
-    expect(Buffer.byteLength(JSON.stringify(groups))).toBeGreaterThan(MAX_EVENT_JSON_BYTES);
-    expect(() => checkExternalRecallEvent(event({ [name]: groups }))).toThrow(badInput(`input.${name}`));
-  });
+  it.each(['semanticGroups', 'authoredAlternatives'] as const)(
+    'R-RC-11 %s is at most 16 KiB serialized, in bytes; exactly at the limit is fine',
+    (name) => {
+      expect(MAX_EVENT_JSON_BYTES).toBe(16 * 1024);
+      // A JSON string: the text plus two quotes.
+      const atLimit = 'g'.repeat(MAX_EVENT_JSON_BYTES - 2);
+      expect(Buffer.byteLength(JSON.stringify(atLimit))).toBe(MAX_EVENT_JSON_BYTES);
+      expect(() => checkExternalRecallEvent(event({ [name]: atLimit }))).not.toThrow();
+      expect(() => checkExternalRecallEvent(event({ [name]: `${atLimit}g` }))).toThrow(badInput(`input.${name}`));
+      expect(() => checkExternalRecallEvent(event({ [name]: `${atLimit}g` }))).toThrow(`${MAX_EVENT_JSON_BYTES + 1} bytes`);
+      // Bytes, not characters: 8,192 two-byte characters are 16,386 bytes with the quotes.
+      expect(() => checkExternalRecallEvent(event({ [name]: 'é'.repeat(8191) }))).not.toThrow();
+      expect(() => checkExternalRecallEvent(event({ [name]: 'é'.repeat(8192) }))).toThrow(badInput(`input.${name}`));
+      // A realistic structure over the limit.
+      const groups = Array.from({ length: 300 }, (_, i) => ({ label: `group ${i}`, refs: refs(5).map((r) => r.id) }));
+      expect(Buffer.byteLength(JSON.stringify(groups))).toBeGreaterThan(MAX_EVENT_JSON_BYTES);
+      expect(() => checkExternalRecallEvent(event({ [name]: groups }))).toThrow(badInput(`input.${name}`));
+    },
+  );
 
   it('R-RC-11 a query is at most 2000 characters', () => {
     expect(() => checkExternalRecallEvent(event({ query: 'q'.repeat(2000) }))).not.toThrow();

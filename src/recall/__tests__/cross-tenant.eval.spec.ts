@@ -38,16 +38,47 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
        insert into spaces (id, team_id, name) values (?, ?, 's');
        insert into conversations (id, user_id, space_id) values (?, ?, ?);
        insert into messages (id, conversation_id, user_id) values (?, ?, ?), (?, ?, ?);`,
-      [team, userA, team, userB, team, space, team, conversationA, userA, space, messageA, conversationA, userA, messageB, conversationA, userB],
+      [
+        team,
+        userA,
+        team,
+        userB,
+        team,
+        space,
+        team,
+        conversationA,
+        userA,
+        space,
+        messageA,
+        conversationA,
+        userA,
+        messageB,
+        conversationA,
+        userB,
+      ],
     );
     const row = (user: string, message: string, useId: string, target: string, minutesAgo: number) => {
       const snapshot = {
-        memId: `mem_${useId.padEnd(16, 'a').slice(0, 16)}`, toolName: 'query_site_data', toolUseId: useId, sizeChars: 10,
-        toolInput: { target }, toolOutput: { members: [{ name: 'x', registered_at: '2026-05-10' }] },
+        memId: `mem_${useId.padEnd(16, 'a').slice(0, 16)}`,
+        toolName: 'query_site_data',
+        toolUseId: useId,
+        sizeChars: 10,
+        toolInput: { target },
+        toolOutput: { members: [{ name: 'x', registered_at: '2026-05-10' }] },
       };
       return [
-        crypto.randomUUID(), user, message, conversationA, snapshot.toolName, JSON.stringify(snapshot.toolInput), JSON.stringify(snapshot.toolOutput),
-        minutesAgo, useId, snapshot.memId, snapshot.sizeChars, ...handleColumns(snapshot),
+        crypto.randomUUID(),
+        user,
+        message,
+        conversationA,
+        snapshot.toolName,
+        JSON.stringify(snapshot.toolInput),
+        JSON.stringify(snapshot.toolOutput),
+        minutesAgo,
+        useId,
+        snapshot.memId,
+        snapshot.sizeChars,
+        ...handleColumns(snapshot),
       ];
     };
     const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
@@ -59,7 +90,7 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
   });
   afterAll(() => db.close());
 
-  it('R-RC-6 A\'s block never contains B\'s rows, and the SQL carries the user predicate', async () => {
+  it("R-RC-6 A's block never contains B's rows, and the SQL carries the user predicate", async () => {
     statements.length = 0;
     const block = await RequestContext.create(em, () => service.build(actorA, conversationA, 'what did you show me?'));
     expect(block.lines).toHaveLength(1);
@@ -74,7 +105,7 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     expect(statements.filter((s) => s.includes('from conversations where'))).toEqual([]);
   });
 
-  it('R-RC-6 B asking for A\'s conversation gets NOT_FOUND, not B\'s rows, with the user predicate in every statement', async () => {
+  it("R-RC-6 B asking for A's conversation gets NOT_FOUND, not B's rows, with the user predicate in every statement", async () => {
     const actorB = new ActorContext(userB, team, [Scope.MEMORY_READ], [{ id: space, generation: 1 }]);
     statements.length = 0;
     await expect(RequestContext.create(em, () => service.build(actorB, conversationA, null))).rejects.toMatchObject({ code: 'NOT_FOUND' });

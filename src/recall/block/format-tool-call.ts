@@ -42,9 +42,7 @@ function renderKey(key: string): string {
 }
 
 function renderValue(value: unknown): string {
-  return typeof value === 'string'
-    ? quoteBounded(value, TOOL_ARG_VALUE_MAX_CHARS)
-    : renderCompactJson(value, TOOL_ARG_VALUE_MAX_CHARS);
+  return typeof value === 'string' ? quoteBounded(value, TOOL_ARG_VALUE_MAX_CHARS) : renderCompactJson(value, TOOL_ARG_VALUE_MAX_CHARS);
 }
 
 /** A JSON string literal of at most `maxChars`, elided inside the quotes: `"abc…"`. */

@@ -55,10 +55,7 @@ export interface BlockRenderOptions {
  * whole text is over the budget, rows are dropped oldest first; if none fits the text is ''.
  * The text has no trailing newline: the caller decides how it joins the system prompt.
  */
-export function renderPreviouslyFetchedBlock(
-  snapshots: readonly BlockSnapshot[],
-  options: BlockRenderOptions,
-): RenderedBlock {
+export function renderPreviouslyFetchedBlock(snapshots: readonly BlockSnapshot[], options: BlockRenderOptions): RenderedBlock {
   const lines = snapshots.map((snapshot): RenderedBlockLine => {
     const text = renderBlockLine(snapshot);
     let tokens: number | undefined;

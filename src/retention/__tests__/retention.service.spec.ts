@@ -23,7 +23,14 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
   const space = crypto.randomUUID();
   const conversation = crypto.randomUUID();
   const message = crypto.randomUUID();
-  const handle = handleColumns({ memId: 'mem_aaaaaaaaaaaaaaaa', toolName: 'fetch', toolUseId: 'tu', sizeChars: 7, toolInput: {}, toolOutput: { n: 1 } });
+  const handle = handleColumns({
+    memId: 'mem_aaaaaaaaaaaaaaaa',
+    toolName: 'fetch',
+    toolUseId: 'tu',
+    sizeChars: 7,
+    toolInput: {},
+    toolOutput: { n: 1 },
+  });
   let seeded = 0;
 
   function counters() {
@@ -44,7 +51,8 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     return { ...retentionServiceFor(db.orm.em, testConfig(env), c.metrics), ...c };
   }
 
-  const scalar = async (sql: string, params: unknown[] = []) => Number(Object.values((await em.execute<Record<string, unknown>[]>(sql, params))[0])[0]);
+  const scalar = async (sql: string, params: unknown[] = []) =>
+    Number(Object.values((await em.execute<Record<string, unknown>[]>(sql, params))[0])[0]);
   const snapshots = (where = 'true', params: unknown[] = []) => scalar(`select count(*) from message_tool_results where ${where}`, params);
   const leases = () => em.execute<{ name: string; holder: string }[]>(`select name, holder from retention_leases`);
   const countOf = (report: RetentionReport, table: string) => report.deleted.find((d) => d.table === table)?.count;
@@ -66,7 +74,12 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     return names.map((_, i) => `${prefix}${i + 1}`);
   }
   const present = async (toolUseIds: string[]) =>
-    (await em.execute<{ tool_use_id: string }[]>(`select tool_use_id from message_tool_results where tool_use_id in (?) order by created_at`, [toolUseIds])).map((r) => r.tool_use_id);
+    (
+      await em.execute<{ tool_use_id: string }[]>(
+        `select tool_use_id from message_tool_results where tool_use_id in (?) order by created_at`,
+        [toolUseIds],
+      )
+    ).map((r) => r.tool_use_id);
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -143,7 +156,9 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
 
   it('R-RT-2 a live lease of another holder makes the sweep skip, touching nothing; an expired one is taken over', async () => {
     await seed(4, 200);
-    await em.execute(`insert into retention_leases (name, holder, expires_at) values (?, 'replica-b', now() + interval '1 hour')`, [SWEEP_LEASE]);
+    await em.execute(`insert into retention_leases (name, holder, expires_at) values (?, 'replica-b', now() + interval '1 hour')`, [
+      SWEEP_LEASE,
+    ]);
     const { service, toolResults } = serviceWith({});
     statements.length = 0;
     expect(await service.sweep()).toEqual({ skipped: true, deleted: [], durationMs: expect.any(Number) });
@@ -207,12 +222,18 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
       expect(log[end]).toMatch(/^commit\b/);
       expect(end - begin).toBeGreaterThan(2);
     }
-    const inside = new Set(transactions.flatMap((begin) => Array.from({ length: log.findIndex((s, i) => i > begin && /^commit\b/.test(s)) - begin }, (_, k) => begin + k)));
+    const inside = new Set(
+      transactions.flatMap((begin) =>
+        Array.from({ length: log.findIndex((s, i) => i > begin && /^commit\b/.test(s)) - begin }, (_, k) => begin + k),
+      ),
+    );
     const work = log.flatMap((s, i) => (/^with done as \((delete|update) |for update$/.test(s.trim()) ? [i] : []));
     expect(work.length).toBeGreaterThanOrEqual(5);
     expect(work.filter((i) => !inside.has(i))).toEqual([]);
     // Local to the transaction: no pooled connection keeps the batch timeout afterwards.
-    const shown = await Promise.all(Array.from({ length: 4 }, () => em.fork().execute<{ statement_timeout: string }[]>(`show statement_timeout`)));
+    const shown = await Promise.all(
+      Array.from({ length: 4 }, () => em.fork().execute<{ statement_timeout: string }[]>(`show statement_timeout`)),
+    );
     expect(shown.map((rows) => rows[0].statement_timeout)).toEqual(['15s', '15s', '15s', '15s']);
   });
 

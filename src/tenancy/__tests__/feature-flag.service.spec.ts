@@ -16,7 +16,10 @@ describe('FeatureFlagService (medium, real PostgreSQL)', () => {
 
   /** One service per simulated replica, each with its own cache, on the same database. */
   const replica = (ttlMs: number) =>
-    new FeatureFlagService(new FeatureFlagRepository(db.orm.em.fork()), loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40), FEATURE_FLAG_CACHE_TTL_MS: String(ttlMs) }));
+    new FeatureFlagService(
+      new FeatureFlagRepository(db.orm.em.fork()),
+      loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40), FEATURE_FLAG_CACHE_TTL_MS: String(ttlMs) }),
+    );
 
   it('R-TN-7 a change made on one replica reaches another once its cache TTL has passed', async () => {
     const reader = replica(300);

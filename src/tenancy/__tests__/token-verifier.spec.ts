@@ -10,9 +10,19 @@ const USER = '5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f50';
 const TEAM = '6a1d8b3f-2c4e-4d6f-9a0b-1c2d3e4f5061';
 
 describe('TokenVerifier', () => {
-  const verifier = new TokenVerifier(loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'issuer-a', AUTH_JWT_AUDIENCE: 'recall-ledger' }));
+  const verifier = new TokenVerifier(
+    loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'issuer-a', AUTH_JWT_AUDIENCE: 'recall-ledger' }),
+  );
   const mint = (overrides: Partial<Parameters<typeof signToken>[0]> = {}) =>
-    signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read'], secret: SECRET, issuer: 'issuer-a', audience: 'recall-ledger', ...overrides });
+    signToken({
+      userId: USER,
+      teamId: TEAM,
+      scopes: ['memory:read'],
+      secret: SECRET,
+      issuer: 'issuer-a',
+      audience: 'recall-ledger',
+      ...overrides,
+    });
 
   it('R-TN-1 accepts an HS256 token and returns user, team and scopes', async () => {
     await expect(verifier.verify(await mint())).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['memory:read'] });
@@ -30,14 +40,19 @@ describe('TokenVerifier', () => {
   });
 
   it('R-TN-1 rejects a token without exp', async () => {
-    const token = await new SignJWT({ tid: TEAM }).setProtectedHeader({ alg: 'HS256' }).setSubject(USER).setIssuer('issuer-a').setAudience('recall-ledger').sign(new TextEncoder().encode(SECRET));
+    const token = await new SignJWT({ tid: TEAM })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(USER)
+      .setIssuer('issuer-a')
+      .setAudience('recall-ledger')
+      .sign(new TextEncoder().encode(SECRET));
     await expect(verifier.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
   describe('with a JWKS URL', () => {
     let server: Server;
     let url: string;
-    let privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+    let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
     beforeAll(async () => {
       const pair = await generateKeyPair('ES256');
@@ -57,7 +72,9 @@ describe('TokenVerifier', () => {
         .setExpirationTime('5m')
         .sign(privateKey);
       await expect(jwksVerifier.verify(token)).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['admin'] });
-      await expect(jwksVerifier.verify(await mint({ issuer: undefined, audience: undefined }))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(jwksVerifier.verify(await mint({ issuer: undefined, audience: undefined }))).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
     });
   });
 });

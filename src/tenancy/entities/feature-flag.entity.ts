@@ -3,7 +3,10 @@ import { Team } from './team.entity';
 
 /** A flag value: one global default row (team null) per key, and optional team overrides. */
 @Entity({ tableName: 'feature_flags' })
-@Unique({ name: 'feature_flags_key_team_unique', expression: 'create unique index "feature_flags_key_team_unique" on "feature_flags" ("key", "team_id") nulls not distinct' })
+@Unique({
+  name: 'feature_flags_key_team_unique',
+  expression: 'create unique index "feature_flags_key_team_unique" on "feature_flags" ("key", "team_id") nulls not distinct',
+})
 export class FeatureFlag {
   @PrimaryKey({ type: 'uuid' })
   id: string;

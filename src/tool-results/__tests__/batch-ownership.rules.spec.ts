@@ -15,11 +15,11 @@ describe('refusalError (the write function names what it refused)', () => {
     return mapped instanceof AppError ? { code: mapped.code, message: mapped.message, field: mapped.details.field } : mapped;
   };
 
-  it('R-TR-4 R-TN-5 a conversation that is not the user\'s reads as missing', () => {
+  it("R-TR-4 R-TN-5 a conversation that is not the user's reads as missing", () => {
     expect(of(refused('RL001', { kind: 'conversation', id: 'c1', actual: null }))).toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('R-TR-4 the user\'s conversation in another space names the item\'s spaceId', () => {
+  it("R-TR-4 the user's conversation in another space names the item's spaceId", () => {
     expect(of(refused('RL001', { kind: 'conversation', id: 'c1', actual: 's9' }))).toEqual({
       code: 'BAD_USER_INPUT',
       message: 'Conversation c1 belongs to space s9, not s1.',
@@ -27,8 +27,11 @@ describe('refusalError (the write function names what it refused)', () => {
     });
   });
 
-  it('R-TR-4 a message of another conversation names the item\'s messageId; another user\'s reads as missing', () => {
-    expect(of(refused('RL001', { kind: 'message', id: 'm1', actual: 'c7' }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.3.messageId' });
+  it("R-TR-4 a message of another conversation names the item's messageId; another user's reads as missing", () => {
+    expect(of(refused('RL001', { kind: 'message', id: 'm1', actual: 'c7' }))).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'input.3.messageId',
+    });
     expect(of(refused('RL001', { kind: 'message', id: 'm1', actual: null }))).toMatchObject({ code: 'NOT_FOUND' });
   });
 

@@ -66,7 +66,9 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
   }
 
   it('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index', async () => {
-    const plan = await planOf(() => new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }));
+    const plan = await planOf(() =>
+      new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }),
+    );
     // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
     const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
     expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);

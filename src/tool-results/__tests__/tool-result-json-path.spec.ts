@@ -40,9 +40,24 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     const snapshots = Object.entries(outputs).map(([name, toolOutput], index) => {
       memIds[name] = newMemId();
       const source = { memId: memIds[name], toolUseId: `t${index}`, toolName: 'x', toolInput: {}, toolOutput, sizeChars: 1 };
-      return { ...source, id: crypto.randomUUID(), conversationId, messageId, toolInputJson: '{}', toolOutputJson: JSON.stringify(toolOutput), handle: buildHandle(source), compacted: false };
+      return {
+        ...source,
+        id: crypto.randomUUID(),
+        conversationId,
+        messageId,
+        toolInputJson: '{}',
+        toolOutputJson: JSON.stringify(toolOutput),
+        handle: buildHandle(source),
+        compacted: false,
+      };
     });
-    await repo.recordBatch({ userId, spaceIds: [spaceId] }, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }], snapshots, { cap: 200, compacted: false });
+    await repo.recordBatch(
+      { userId, spaceIds: [spaceId] },
+      [{ id: conversationId, spaceId }],
+      [{ id: messageId, conversationId }],
+      snapshots,
+      { cap: 200, compacted: false },
+    );
   });
   afterAll(() => db.close());
 
@@ -50,9 +65,15 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(user), memIds[name], path, maxChars));
 
   it('R-LG-2 reads a JSON output with #>: leaves, sub-structures, JSON null, array indexes', async () => {
-    expect(await value('json', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5, complete: true } });
-    expect(await value('json', ['items', '0', 'id'])).toEqual({ value: { kind: 'string', body: '12345678901234567890', bodyLength: 20, complete: true } });
-    expect(await value('json', ['items', '0', 'tags'])).toEqual({ value: { kind: 'array', body: '["a", "b"]', bodyLength: 10, complete: true } });
+    expect(await value('json', ['items', '0', 'price'])).toEqual({
+      value: { kind: 'number', body: '68.44', bodyLength: 5, complete: true },
+    });
+    expect(await value('json', ['items', '0', 'id'])).toEqual({
+      value: { kind: 'string', body: '12345678901234567890', bodyLength: 20, complete: true },
+    });
+    expect(await value('json', ['items', '0', 'tags'])).toEqual({
+      value: { kind: 'array', body: '["a", "b"]', bodyLength: 10, complete: true },
+    });
     expect(await value('json', ['note'])).toEqual({ value: { kind: 'null', body: 'null', bodyLength: 4, complete: true } });
     expect(await value('json', ['ok'])).toEqual({ value: { kind: 'boolean', body: 'true', bodyLength: 4, complete: true } });
     expect(await value('json', ['items', '1'])).toEqual({ value: null });
@@ -60,9 +81,15 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
   });
 
   it('R-LG-2 reads a text output that holds JSON as JSON, numbers exact', async () => {
-    expect(await value('jsonText', ['items', '0', 'price'])).toEqual({ value: { kind: 'number', body: '68.44', bodyLength: 5, complete: true } });
-    expect(await value('jsonText', ['items', '0', 'name'])).toEqual({ value: { kind: 'string', body: 'K75 "pro"', bodyLength: 9, complete: true } });
-    expect(await value('jsonText', ['big'])).toEqual({ value: { kind: 'number', body: '123456789012345678901234567890', bodyLength: 30, complete: true } });
+    expect(await value('jsonText', ['items', '0', 'price'])).toEqual({
+      value: { kind: 'number', body: '68.44', bodyLength: 5, complete: true },
+    });
+    expect(await value('jsonText', ['items', '0', 'name'])).toEqual({
+      value: { kind: 'string', body: 'K75 "pro"', bodyLength: 9, complete: true },
+    });
+    expect(await value('jsonText', ['big'])).toEqual({
+      value: { kind: 'number', body: '123456789012345678901234567890', bodyLength: 30, complete: true },
+    });
   });
 
   it('R-LG-2 a text output that is not JSON has no paths, whether or not it looks like JSON', async () => {
@@ -85,8 +112,12 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     expect(await RequestContext.create(em, () => repo.findJsonPathValue({ userId, spaceIds: [] }, memIds.json, ['items'], 10))).toBeNull();
     expect(await RequestContext.create(em, () => repo.findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json))).toBeNull();
     expect(await value('json', ['items'], 1000, otherUserId)).toBeNull();
-    expect(await RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(userId), 'mem_aaaaaaaaaaaaaaaa', ['items'], 10))).toBeNull();
+    expect(
+      await RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(userId), 'mem_aaaaaaaaaaaaaaaa', ['items'], 10)),
+    ).toBeNull();
     expect(await RequestContext.create(em, () => repo.findByMemId(scopeOf(otherUserId), memIds.json))).toBeNull();
-    expect((await RequestContext.create(em, () => repo.findByMemId(scopeOf(userId), memIds.json, { output: true })))?.toolOutput).toEqual(outputs.json);
+    expect((await RequestContext.create(em, () => repo.findByMemId(scopeOf(userId), memIds.json, { output: true })))?.toolOutput).toEqual(
+      outputs.json,
+    );
   });
 });

@@ -50,7 +50,10 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       const sql = await sqlOf(call);
       expect(sql).toHaveLength(1);
       // In the statement itself, or as the argument of a read function of this module (checked below).
-      expect({ name, statement: sql[0] }).toEqual({ name, statement: expect.stringMatching(/c\.space_id = any\(|tool_results_\w+\('[0-9a-f-]{36}', '\{[0-9a-f-]{36}\}'::uuid\[\]/) });
+      expect({ name, statement: sql[0] }).toEqual({
+        name,
+        statement: expect.stringMatching(/c\.space_id = any\(|tool_results_\w+\('[0-9a-f-]{36}', '\{[0-9a-f-]{36}\}'::uuid\[\]/),
+      });
       expect(sql[0]).toContain(`{${spaceId}}`);
     }
   });
@@ -61,7 +64,11 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     );
     expect(functions.map((f) => f.name)).toEqual(['tool_results_conversation_space', 'tool_results_recent', 'tool_results_search']);
     for (const { name, body } of functions) {
-      expect({ name, user: /\b[rc]\.user_id = p_user_id\b/.test(body), spaces: /\b(c\.space_id|p_space_id) = any\(p_space_ids\)/.test(body) }).toEqual({ name, user: true, spaces: true });
+      expect({
+        name,
+        user: /\b[rc]\.user_id = p_user_id\b/.test(body),
+        spaces: /\b(c\.space_id|p_space_id) = any\(p_space_ids\)/.test(body),
+      }).toEqual({ name, user: true, spaces: true });
     }
   });
 
@@ -70,13 +77,38 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       [
         'recordBatch',
         () =>
-          repo.recordBatch(scope, [{ id: conversationId, spaceId }], [{ id: messageId, conversationId }], [
-            {
-              ...{ id: crypto.randomUUID(), memId: newMemId(), conversationId, messageId, toolUseId: 't1', toolName: 'x', toolInput: {}, toolOutput: 'out', toolInputJson: '{}', toolOutputJson: '"out"', sizeChars: 3 },
-              handle: buildHandle({ memId: 'mem_aaaaaaaaaaaaaaaa', toolName: 'x', toolUseId: 't1', sizeChars: 3, toolInput: {}, toolOutput: 'out' }),
-              compacted: false,
-            },
-          ], { cap: 200, compacted: false }),
+          repo.recordBatch(
+            scope,
+            [{ id: conversationId, spaceId }],
+            [{ id: messageId, conversationId }],
+            [
+              {
+                ...{
+                  id: crypto.randomUUID(),
+                  memId: newMemId(),
+                  conversationId,
+                  messageId,
+                  toolUseId: 't1',
+                  toolName: 'x',
+                  toolInput: {},
+                  toolOutput: 'out',
+                  toolInputJson: '{}',
+                  toolOutputJson: '"out"',
+                  sizeChars: 3,
+                },
+                handle: buildHandle({
+                  memId: 'mem_aaaaaaaaaaaaaaaa',
+                  toolName: 'x',
+                  toolUseId: 't1',
+                  sizeChars: 3,
+                  toolInput: {},
+                  toolOutput: 'out',
+                }),
+                compacted: false,
+              },
+            ],
+            { cap: 200, compacted: false },
+          ),
       ],
       ['findOwnConversation', () => new ConversationRepository(em).findOwnConversation(userId, conversationId)],
       ['setCompacted', () => repo.setCompacted(userId, [crypto.randomUUID()], true)],
@@ -87,7 +119,10 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       expect(sql.length).toBeGreaterThan(0);
       for (const statement of sql) {
         // The write and read functions take the user id first (their own statements are checked below); every other statement filters by it.
-        expect({ name, statement }).toEqual({ name, statement: expect.stringMatching(/user_id = |(record_tool_results|tool_results_\w+)\('[0-9a-f-]{36}'/) });
+        expect({ name, statement }).toEqual({
+          name,
+          statement: expect.stringMatching(/user_id = |(record_tool_results|tool_results_\w+)\('[0-9a-f-]{36}'/),
+        });
         expect(statement).toContain(userId);
       }
     }
@@ -100,7 +135,12 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     for (const statement of statements) {
       // An insert's own rows take p_user as a value; what it reads and the rest must filter by it.
       const reads = statement.replace(/insert into[\s\S]*?select/i, 'select');
-      expect({ statement: reads.trim().slice(0, 80), filtered: /user_id = p_user|user_id = \$2[\s\S]*using v_conversation, p_user/.test(reads) || !/\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(reads) }).toMatchObject({ filtered: true });
+      expect({
+        statement: reads.trim().slice(0, 80),
+        filtered:
+          /user_id = p_user|user_id = \$2[\s\S]*using v_conversation, p_user/.test(reads) ||
+          !/\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(reads),
+      }).toMatchObject({ filtered: true });
     }
   });
 });

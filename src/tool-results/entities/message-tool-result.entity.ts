@@ -13,7 +13,8 @@ import { Message } from './message.entity';
 // Top-K of a conversation with the user predicate reads K rows, not the whole conversation.
 @Index({
   name: 'message_tool_results_conversation_user_recency',
-  expression: 'create index "message_tool_results_conversation_user_recency" on "message_tool_results" ("conversation_id", "user_id", "created_at" desc, "id" desc)',
+  expression:
+    'create index "message_tool_results_conversation_user_recency" on "message_tool_results" ("conversation_id", "user_id", "created_at" desc, "id" desc)',
 })
 // History across conversations, newest first, keyset on (created_at, id).
 @Index({

@@ -8,7 +8,10 @@ import { renderStub, type StubOptions } from './stub';
 import type { StubSource, ToolResultHandle } from './tool-result-handle';
 
 /** What a handle is built from: a tool result exactly as the client sent it, with its address and size. */
-export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'toolInput' | 'toolOutput'> & { memId: string; sizeChars: number };
+export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'toolInput' | 'toolOutput'> & {
+  memId: string;
+  sizeChars: number;
+};
 
 /** The text the model saw: a string output as is, any other JSON serialized. */
 export function payloadText(output: unknown): string {

@@ -1,6 +1,5 @@
 // ISO 8601 calendar dates, optionally with a time and a zone: what APIs and databases emit.
-const ISO_DATE =
-  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 // Keys such as created_at, createdAt, updated_on, birth_date, timestamp.
 const DATE_KEY = /(?:_at|_AT|At|_on)$|date|Date|DATE|timestamp|Timestamp/;

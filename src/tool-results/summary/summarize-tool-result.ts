@@ -43,4 +43,3 @@ function matches(rule: SummarizerRule, input: unknown): boolean {
   if (!isRecord(input)) return false;
   return Object.entries(rule.when).every(([key, expected]) => Object.hasOwn(input, key) && input[key] === expected);
 }
-

@@ -16,15 +16,15 @@
  */
 export type SummaryPart =
   /** `<n> <label>`: the length of the array at `path`. */
-  | PartBase<'count'> & { readonly label: string; readonly singular?: string }
+  | (PartBase<'count'> & { readonly label: string; readonly singular?: string })
   /** `<label> YYYY-MM-DD`: the newest date in `field` across the rows at `path`. */
-  | PartBase<'maxDate'> & { readonly field: string; readonly label: string }
+  | (PartBase<'maxDate'> & { readonly field: string; readonly label: string })
   /** `<name> <value> <suffix>`: the row at `path` with the largest numeric `orderBy`. */
-  | PartBase<'topBy'> & { readonly orderBy: string; readonly nameField: string; readonly suffix: string }
+  | (PartBase<'topBy'> & { readonly orderBy: string; readonly nameField: string; readonly suffix: string })
   /** `<n>-<unit> <label>`: the length of the series at `path`, its unit read at `unitPath`. */
-  | PartBase<'seriesLength'> & { readonly unitPath: string; readonly label: string }
+  | (PartBase<'seriesLength'> & { readonly unitPath: string; readonly label: string })
   /** `+12%`: the change of `field` from the first to the last row at `path`, rounded, signed. */
-  | PartBase<'percentChange'> & { readonly field: string };
+  | (PartBase<'percentChange'> & { readonly field: string });
 
 interface PartBase<K extends string> {
   readonly kind: K;

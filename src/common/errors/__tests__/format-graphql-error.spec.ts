@@ -11,7 +11,12 @@ describe('formatGraphqlError', () => {
       'req-1',
       log,
     );
-    expect(formatted).toEqual({ message: 'Internal server error.', path: ['me'], locations: undefined, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-1' } });
+    expect(formatted).toEqual({
+      message: 'Internal server error.',
+      path: ['me'],
+      locations: undefined,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-1' },
+    });
     expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ err: original, requestId: 'req-1' }), expect.any(String));
   });
 

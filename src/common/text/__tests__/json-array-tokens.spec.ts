@@ -69,7 +69,10 @@ describe('countTokens long-run split (R-LG-1)', () => {
   const runs = (regex: RegExp, text: string) => [...text.matchAll(regex)].map((m) => [m.index, m[0].length]);
 
   it('R-LG-1 anchoring the runs at their starts finds the same runs', () => {
-    const piece = fc.oneof(fc.constantFrom('a', 'é', '\u0301', '}', ' ', '\n', '7', 'ж'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+    const piece = fc.oneof(
+      fc.constantFrom('a', 'é', '\u0301', '}', ' ', '\n', '7', 'ж'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    );
     const repeated = fc.tuple(piece, fc.integer({ min: 1, max: 400 })).map(([p, n]) => p.repeat(n));
     fc.assert(
       fc.property(fc.array(repeated, { maxLength: 8 }), (parts) => {
@@ -83,7 +86,9 @@ describe('countTokens long-run split (R-LG-1)', () => {
 
 describe('countTokensByLine (R-LG-1 stub budget)', () => {
   it('R-LG-1 equals countTokens of the whole text, with and without reused line counts', () => {
-    const line = fc.tuple(fc.constantFrom('a', 'Z', 'x=', '[', ' ', '1', "'s", ''), edgyText).map(([head, rest]) => head + rest.replace(/\n/g, ' '));
+    const line = fc
+      .tuple(fc.constantFrom('a', 'Z', 'x=', '[', ' ', '1', "'s", ''), edgyText)
+      .map(([head, rest]) => head + rest.replace(/\n/g, ' '));
     const counted = new Map<string, number>();
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
@@ -106,7 +111,9 @@ describe('longRuns (R-LG-1 linear token counting)', () => {
     fc.assert(
       fc.property(fc.array(repeated, { maxLength: 8 }), (parts) => {
         const text = parts.join('');
-        expect(longRuns(text).map((r) => [r.index, r.text.length])).toEqual([...text.matchAll(REFERENCE)].map((m) => [m.index, m[0].length]));
+        expect(longRuns(text).map((r) => [r.index, r.text.length])).toEqual(
+          [...text.matchAll(REFERENCE)].map((m) => [m.index, m[0].length]),
+        );
       }),
       { numRuns: 500 },
     );

@@ -1,4 +1,12 @@
-import { binomialTail, comparePairedRuns, formatFixed, meanDifference, ratioToNumber, type RunResult, signTestPValue } from '../paired-comparison';
+import {
+  binomialTail,
+  comparePairedRuns,
+  formatFixed,
+  meanDifference,
+  ratioToNumber,
+  type RunResult,
+  signTestPValue,
+} from '../paired-comparison';
 
 const run = (scores: Record<string, number>): RunResult[] => Object.entries(scores).map(([caseId, score]) => ({ caseId, score }));
 
@@ -43,7 +51,15 @@ describe('paired comparison', () => {
   });
 
   it('R-FB-10 a caseId twice in one run, or a non-finite score, is refused', () => {
-    expect(() => comparePairedRuns([{ caseId: 'a', score: 1 }, { caseId: 'a', score: 2 }], [])).toThrow(/baseline: caseId a appears more than once/);
+    expect(() =>
+      comparePairedRuns(
+        [
+          { caseId: 'a', score: 1 },
+          { caseId: 'a', score: 2 },
+        ],
+        [],
+      ),
+    ).toThrow(/baseline: caseId a appears more than once/);
     expect(() => comparePairedRuns([], [{ caseId: 'a', score: Number.NaN }])).toThrow(/candidate: caseId a has no finite numeric score/);
   });
 
@@ -95,8 +111,20 @@ describe('paired comparison', () => {
   describe('the mean difference', () => {
     it('R-FB-10 sums decimals exactly: 0.7 − 0.5 is 0.2, not 0.19999999999999996', () => {
       expect(meanDifference([{ baseline: 0.5, candidate: 0.7 }])).toBe(0.2);
-      expect(meanDifference([{ baseline: 0.1, candidate: 0.3 }, { baseline: 0.2, candidate: 0.2 }, { baseline: 0.3, candidate: 0.1 }])).toBe(0);
-      expect(meanDifference([{ baseline: 1, candidate: 2 }, { baseline: 0, candidate: 0 }, { baseline: 0, candidate: 0 }])).toBe(1 / 3);
+      expect(
+        meanDifference([
+          { baseline: 0.1, candidate: 0.3 },
+          { baseline: 0.2, candidate: 0.2 },
+          { baseline: 0.3, candidate: 0.1 },
+        ]),
+      ).toBe(0);
+      expect(
+        meanDifference([
+          { baseline: 1, candidate: 2 },
+          { baseline: 0, candidate: 0 },
+          { baseline: 0, candidate: 0 },
+        ]),
+      ).toBe(1 / 3);
       expect(meanDifference([{ baseline: 3, candidate: 1e-7 }])).toBe(-2.9999999);
       expect(meanDifference([{ baseline: 1e21, candidate: 2e21 }])).toBe(1e21);
     });

@@ -72,7 +72,9 @@ describe('redaction of exported comments', () => {
     });
 
     it('R-FB-10 masks a Bearer credential and keeps the word', () => {
-      expect(redactText('header was Authorization: Bearer abc.DEF-123_456~xyz/789+q= ok')).toBe(`header was Authorization: Bearer ${TOKEN_MASK} ok`);
+      expect(redactText('header was Authorization: Bearer abc.DEF-123_456~xyz/789+q= ok')).toBe(
+        `header was Authorization: Bearer ${TOKEN_MASK} ok`,
+      );
       expect(redactText(`bearer ${JWT}`)).toBe(`bearer ${TOKEN_MASK}`);
     });
 
@@ -100,9 +102,32 @@ describe('redaction of exported comments', () => {
 
   it('R-FB-10 redaction is idempotent and leaves no e-mail address or 6-digit run behind (property)', () => {
     const pieces = fc.constantFrom(
-      ' ', '-', 'the ', 'stale ', 'ada@example.com', '5551234567', '4111 1111 1111 1111', 'ghp_abcdefghijklmnopqrstuvwxyz012345', JWT,
-      '2026-05-12', '12', '@', '.', 'Bearer ', 'eyJ', '0123456789abcdef0123456789abcdef', 'x', '_', 'sk-', 'ghp_', 'AKIA', '[', ']',
-      'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOP', '0000',
+      ' ',
+      '-',
+      'the ',
+      'stale ',
+      'ada@example.com',
+      '5551234567',
+      '4111 1111 1111 1111',
+      'ghp_abcdefghijklmnopqrstuvwxyz012345',
+      JWT,
+      '2026-05-12',
+      '12',
+      '@',
+      '.',
+      'Bearer ',
+      'eyJ',
+      '0123456789abcdef0123456789abcdef',
+      'x',
+      '_',
+      'sk-',
+      'ghp_',
+      'AKIA',
+      '[',
+      ']',
+      'abcdefghijklmnopqrstuvwxyz',
+      'ABCDEFGHIJKLMNOP',
+      '0000',
     );
     fc.assert(
       fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 8 })), { maxLength: 12 }), (parts) => {
@@ -140,7 +165,9 @@ describe('feedback case', () => {
     irrelevant: true,
     feedbackComment: 'mailed eve@example.org about 5551234567',
     irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_1' }],
-    hypothesisFeedback: [{ hypothesisId: 'hyp_1', contradicted: true, quality: 'LOW' as never, feedbackComment: 'token sk-abcdefghijklmnop0123' }],
+    hypothesisFeedback: [
+      { hypothesisId: 'hyp_1', contradicted: true, quality: 'LOW' as never, feedbackComment: 'token sk-abcdefghijklmnop0123' },
+    ],
     clientFeedbackId: 'client-1',
     createdAt: new Date('2026-05-12T10:00:00.123Z'),
     createdKey: '2026-05-12T10:00:00.123456Z',
@@ -173,7 +200,9 @@ describe('feedback case', () => {
         missingContext: true,
         irrelevant: true,
         irrelevantResultRefs: [{ type: 'RELATIONSHIP', id: 'r_1', rank: null }],
-        hypothesisFeedback: [{ hypothesisId: 'hyp_1', used: null, quality: 'LOW', contradicted: true, feedbackComment: `token ${TOKEN_MASK}` }],
+        hypothesisFeedback: [
+          { hypothesisId: 'hyp_1', used: null, quality: 'LOW', contradicted: true, feedbackComment: `token ${TOKEN_MASK}` },
+        ],
       },
       comment: `mailed ${EMAIL_MASK} about ${DIGITS_MASK}`,
     });
@@ -183,9 +212,11 @@ describe('feedback case', () => {
     expect(line).not.toContain('client-1');
   });
 
-  it('R-FB-10 the stored query text is the case\'s query only when the recall event kept it; cleared comments stay null', () => {
+  it("R-FB-10 the stored query text is the case's query only when the recall event kept it; cleared comments stay null", () => {
     expect(buildFeedbackCase(record({ recallQueryText: 'why does save do nothing' })).query).toBe('why does save do nothing');
-    const cleared = buildFeedbackCase(record({ feedbackComment: null, hypothesisFeedback: [{ hypothesisId: 'h', feedbackComment: null }] }));
+    const cleared = buildFeedbackCase(
+      record({ feedbackComment: null, hypothesisFeedback: [{ hypothesisId: 'h', feedbackComment: null }] }),
+    );
     expect(cleared.comment).toBeNull();
     expect(cleared.judgment.hypothesisFeedback[0].feedbackComment).toBeNull();
   });

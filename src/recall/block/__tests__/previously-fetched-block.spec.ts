@@ -13,37 +13,62 @@ const budget = { tokenBudget: DEFAULT_BLOCK_TOKEN_BUDGET, tokenizer: o200kTokeni
 
 /** A snapshot as the write path stores it: its summary is built once, from the output. */
 function snapshot(id: string, iso: string, toolName: string, toolInput: unknown, toolOutput: unknown): BlockSnapshot {
-  return { id, memId: `mem-${id}`, toolName, toolInput, createdAt: new Date(iso), handle: { summaryOneliner: summarizeToolResult(toolName, toolInput, toolOutput) } };
+  return {
+    id,
+    memId: `mem-${id}`,
+    toolName,
+    toolInput,
+    createdAt: new Date(iso),
+    handle: { summaryOneliner: summarizeToolResult(toolName, toolInput, toolOutput) },
+  };
 }
 
-const recentMembers = snapshot('s3', '2026-05-12T14:05:00Z', 'query_site_data', { target: 'recent_members' }, {
-  members: [
-    { name: 'Ada', registered_at: '2026-05-10T09:12:00Z' },
-    { name: 'Ben', registered_at: '2026-05-09T17:40:00Z' },
-    { name: 'Cleo', registered_at: '2026-05-08' },
-    { name: 'Dev', registered_at: '2026-05-07T08:00:00Z' },
-    { name: 'Eli', registered_at: '2026-05-05T12:00:00Z' },
-    { name: 'Fay', registered_at: '2026-05-04T12:00:00Z' },
-    { name: 'Gus', registered_at: '2026-05-02T12:00:00Z' },
-    { name: 'Hal', registered_at: '2026-05-01T12:00:00Z' },
-  ],
-});
+const recentMembers = snapshot(
+  's3',
+  '2026-05-12T14:05:00Z',
+  'query_site_data',
+  { target: 'recent_members' },
+  {
+    members: [
+      { name: 'Ada', registered_at: '2026-05-10T09:12:00Z' },
+      { name: 'Ben', registered_at: '2026-05-09T17:40:00Z' },
+      { name: 'Cleo', registered_at: '2026-05-08' },
+      { name: 'Dev', registered_at: '2026-05-07T08:00:00Z' },
+      { name: 'Eli', registered_at: '2026-05-05T12:00:00Z' },
+      { name: 'Fay', registered_at: '2026-05-04T12:00:00Z' },
+      { name: 'Gus', registered_at: '2026-05-02T12:00:00Z' },
+      { name: 'Hal', registered_at: '2026-05-01T12:00:00Z' },
+    ],
+  },
+);
 
-const kpiTrend = snapshot('s2', '2026-05-12T14:02:00Z', 'query_kpi_trend', { metric: 'active_members', granularity: 'week' }, {
-  metric: 'active_members',
-  granularity: 'week',
-  points: [200, 203, 207, 210, 215, 219, 224].map((value, i) => ({ period: `2026-W${12 + i}`, value })),
-});
+const kpiTrend = snapshot(
+  's2',
+  '2026-05-12T14:02:00Z',
+  'query_kpi_trend',
+  { metric: 'active_members', granularity: 'week' },
+  {
+    metric: 'active_members',
+    granularity: 'week',
+    points: [200, 203, 207, 210, 215, 219, 224].map((value, i) => ({ period: `2026-W${12 + i}`, value })),
+  },
+);
 
-const memberships = snapshot('s1', '2026-05-08T10:00:00Z', 'query_site_data', { target: 'memberships' }, {
-  plans: [
-    { name: 'Basic', active_members: 9 },
-    { name: 'Starter Pack', active_members: 23 },
-    { name: 'Pro', active_members: 14 },
-    { name: 'Team', active_members: 4 },
-    { name: 'Annual', active_members: 23 },
-  ],
-});
+const memberships = snapshot(
+  's1',
+  '2026-05-08T10:00:00Z',
+  'query_site_data',
+  { target: 'memberships' },
+  {
+    plans: [
+      { name: 'Basic', active_members: 9 },
+      { name: 'Starter Pack', active_members: 23 },
+      { name: 'Pro', active_members: 14 },
+      { name: 'Team', active_members: 4 },
+      { name: 'Annual', active_members: 23 },
+    ],
+  },
+);
 
 describe('previously fetched block', () => {
   it('R-RC-1 renders the ADR example snapshots exactly, newest first, without a trailing newline', () => {
@@ -113,9 +138,7 @@ describe('previously fetched block budget', () => {
     expect(block.tokens).toBe(o200kTokenizer.count(block.text));
     expect(block.droppedCount).toBeGreaterThan(0);
     expect(block.lines.length + block.droppedCount).toBe(longRows.length);
-    expect(block.lines.map((line) => line.snapshotId)).toEqual(
-      longRows.slice(0, block.lines.length).map((row) => row.id),
-    );
+    expect(block.lines.map((line) => line.snapshotId)).toEqual(longRows.slice(0, block.lines.length).map((row) => row.id));
     expect(block.text.startsWith(`${PREVIOUSLY_FETCHED_HEADER}\n${block.lines[0].text}\n`)).toBe(true);
     expect(block.text.endsWith(`${block.lines[block.lines.length - 1].text}\n\n${PREVIOUSLY_FETCHED_FOOTER}`)).toBe(true);
   });

@@ -9,7 +9,15 @@ import { STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
  * such payload must give a bounded, deterministic, single-line-per-field stub, never a throw.
  */
 
-const SPECIAL_TOKENS = ['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<|endofprompt|>', '<|fim_prefix|>', '<|fim_middle|>', '<|fim_suffix|>'];
+const SPECIAL_TOKENS = [
+  '<|endoftext|>',
+  '<|im_start|>',
+  '<|im_end|>',
+  '<|endofprompt|>',
+  '<|fim_prefix|>',
+  '<|fim_middle|>',
+  '<|fim_suffix|>',
+];
 const BIDI_MARKS = ['\u202e', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200f', '\u200e', '\u061c'];
 // Every way a field could try to start a line of its own.
 const LINE_BREAKS = ['\n', '\r', '\r\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
@@ -45,7 +53,11 @@ const hostileText: fc.Arbitrary<string> = fc.oneof(
 );
 
 const smallJson = fc.jsonValue({ stringUnit: hostileUnit, maxDepth: 3 });
-const finiteNumber = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e308, -1e308, 5e-324));
+const finiteNumber = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0, -0, 1e308, -1e308, 5e-324),
+);
 const dateLike = fc.oneof(hostileText, fc.constantFrom('2026-05-10', '2026-02-30', '2025-12-31T23:59:59.999999999+14:00', '9999-99-99'));
 
 /** JSON values: arbitrary ones, objects keyed by hostile text, and the shapes the built-in summarizer rules read. */
@@ -53,10 +65,18 @@ const jsonOutput: fc.Arbitrary<unknown> = fc.oneof(
   smallJson,
   fc.dictionary(hostileText, fc.oneof(hostileText, smallJson), { maxKeys: 10 }),
   fc.array(fc.dictionary(hostileText, hostileText, { maxKeys: 4 }), { maxLength: 5 }),
-  fc.record({ query: hostileText, marketplace: hostileText, items: fc.array(fc.dictionary(hostileText, hostileText, { maxKeys: 4 }), { maxLength: 4 }) }),
+  fc.record({
+    query: hostileText,
+    marketplace: hostileText,
+    items: fc.array(fc.dictionary(hostileText, hostileText, { maxKeys: 4 }), { maxLength: 4 }),
+  }),
   fc.record({ members: fc.array(fc.record({ name: hostileText, registered_at: dateLike }), { maxLength: 4 }) }),
   fc.record({ plans: fc.array(fc.record({ name: fc.oneof(hostileText, finiteNumber), active_members: finiteNumber }), { maxLength: 4 }) }),
-  fc.record({ metric: hostileText, granularity: hostileText, points: fc.array(fc.record({ period: dateLike, value: finiteNumber }), { maxLength: 4 }) }),
+  fc.record({
+    metric: hostileText,
+    granularity: hostileText,
+    points: fc.array(fc.record({ period: dateLike, value: finiteNumber }), { maxLength: 4 }),
+  }),
 );
 
 /** Text outputs: plain hostile text, or JSON text (compaction stores what the model saw), sometimes indented. */
@@ -67,8 +87,15 @@ const textOutput: fc.Arbitrary<string> = fc.oneof(
   hostileText.map((text) => `<|endoftext|>${text}`),
 );
 
-const toolName = fc.oneof(hostileText, fc.constantFrom('query_site_data', 'query_kpi_trend', 'search_products', 'constructor', '__proto__'));
-const toolInput = fc.oneof(smallJson, fc.record({ target: fc.oneof(fc.constantFrom('recent_members', 'memberships'), hostileText) }), fc.dictionary(hostileText, hostileText));
+const toolName = fc.oneof(
+  hostileText,
+  fc.constantFrom('query_site_data', 'query_kpi_trend', 'search_products', 'constructor', '__proto__'),
+);
+const toolInput = fc.oneof(
+  smallJson,
+  fc.record({ target: fc.oneof(fc.constantFrom('recent_members', 'memberships'), hostileText) }),
+  fc.dictionary(hostileText, hostileText),
+);
 
 const handleSource: fc.Arbitrary<HandleSource> = fc
   .record({
@@ -108,7 +135,12 @@ describe('buildHandle on arbitrary Unicode', () => {
         const again = buildHandle(copyOf(source));
         expect(again.stub).toBe(handle.stub);
         expect(again).toEqual(handle);
-        expect(handle).toMatchObject({ memId: source.memId, toolName: source.toolName, toolCallId: source.toolUseId, sizeChars: source.sizeChars });
+        expect(handle).toMatchObject({
+          memId: source.memId,
+          toolName: source.toolName,
+          toolCallId: source.toolUseId,
+          sizeChars: source.sizeChars,
+        });
         // A real mem id is never cut: the stub always says how to re-expand it.
         expect(handle.stub).toContain(`recall_tool_result(mem_id='${source.memId}'`);
       }),

@@ -14,14 +14,15 @@ function nested(depth: number): unknown {
 describe('summarizeToolResult rules', () => {
   it('R-RC-3 reads the built-in shapes of the example tools', () => {
     const members = { members: [{ registered_at: '2026-05-03' }, { registered_at: '2026-05-10T08:00:00+02:00' }] };
-    expect(summarizeToolResult('query_site_data', { target: 'recent_members' }, members)).toBe(
-      '2 members, last registered 2026-05-10',
-    );
+    expect(summarizeToolResult('query_site_data', { target: 'recent_members' }, members)).toBe('2 members, last registered 2026-05-10');
     expect(summarizeToolResult('query_site_data', { target: 'recent_members' }, { members: [{}] })).toBe('1 member');
-    const plans = { plans: [{ name: 'Solo', active_members: 3 }, { name: 'Club', active_members: 40 }] };
-    expect(summarizeToolResult('query_site_data', { target: 'memberships' }, JSON.stringify(plans))).toBe(
-      '2 plans, Club 40 active',
-    );
+    const plans = {
+      plans: [
+        { name: 'Solo', active_members: 3 },
+        { name: 'Club', active_members: 40 },
+      ],
+    };
+    expect(summarizeToolResult('query_site_data', { target: 'memberships' }, JSON.stringify(plans))).toBe('2 plans, Club 40 active');
     const falling = { granularity: 'day', points: [{ value: 50 }, { value: 40 }, { value: 44 }] };
     expect(summarizeToolResult('query_kpi_trend', {}, falling)).toBe('3-day trend, -12%');
     const fromZero = { granularity: 'month', points: [{ value: 0 }, { value: 4 }] };
@@ -89,15 +90,21 @@ describe('generic summarizer', () => {
 
 describe('summarizeToolResult properties', () => {
   const toolNames = fc.oneof(fc.constantFrom('query_site_data', 'query_kpi_trend', 'other'), fc.string());
-  const inputs = fc.oneof(
-    fc.record({ target: fc.constantFrom('recent_members', 'memberships') }),
-    fc.jsonValue(),
-  );
+  const inputs = fc.oneof(fc.record({ target: fc.constantFrom('recent_members', 'memberships') }), fc.jsonValue());
   const outputs = fc.oneof(
     fc.jsonValue(),
     fc.json(),
     fc.string({ unit: 'binary', maxLength: 400 }),
-    fc.record({ members: fc.array(fc.record({ registered_at: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())) })) }),
+    fc.record({
+      members: fc.array(
+        fc.record({
+          registered_at: fc.oneof(
+            fc.string(),
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          ),
+        }),
+      ),
+    }),
     fc.record({ plans: fc.array(fc.record({ name: fc.jsonValue(), active_members: fc.jsonValue() })) }),
     fc.record({ granularity: fc.jsonValue(), points: fc.array(fc.record({ value: fc.double() })) }),
   );
