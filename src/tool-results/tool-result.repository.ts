@@ -85,8 +85,8 @@ export class ToolResultRepository {
    * order, checks that every conversation and message of the batch is the user's (else SQLSTATE
    * RL001), inserts the snapshots whose tool_use_id is new, trims each conversation to `cap`
    * uncompacted snapshots, and checks that a repeated tool_use_id is readable in the allowed
-   * spaces (else RL002); a refusal names the offending row in the error's detail. Either all of it happens or none. Returns the inserted rows' ids and
-   * times; the payloads are not sent back.
+   * spaces (else RL002); a refusal names the offending row in the error's detail. Either all of
+   * it happens or none. Returns the inserted rows' ids and times; the payloads are not sent back.
    */
   async recordBatch(
     scope: SnapshotScope,
