@@ -80,3 +80,11 @@ export async function countChanged(em: EntityManager, sql: string, params: reado
   const rows = await runSql<{ n: number }[]>(em, `with done as (${sql} returning 1) select count(*)::int as n from done`, params);
   return rows[0].n;
 }
+
+/**
+ * Values as one PostgreSQL array literal, bound to a `uuid[]` or `text[]` parameter: one
+ * parameter however many values (an empty list is a valid empty array). Each is quoted.
+ */
+export function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}

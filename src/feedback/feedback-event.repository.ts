@@ -1,4 +1,4 @@
-import { countChanged, runSql } from '../database/run-sql';
+import { arrayLiteral, countChanged, runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
@@ -221,7 +221,7 @@ export class FeedbackEventRepository {
       this.em,
       `select distinct f.team_id, f.recall_event_id from feedback_events f
         where (f.team_id, f.recall_event_id) in (select * from unnest(?::uuid[], ?::text[]))`,
-      [`{${events.map((e) => e.teamId).join(',')}}`, `{${events.map((e) => `"${e.id.replace(/["\\]/g, '\\$&')}"`).join(',')}}`],
+      [arrayLiteral(events.map((e) => e.teamId)), arrayLiteral(events.map((e) => e.id))],
     );
     return new Set(rows.map((r) => `${r.team_id}:${r.recall_event_id}`));
   }

@@ -23,42 +23,22 @@ export interface RecallEventRecord {
 }
 
 /** What a recall says about itself: copied into every feedback event on it (R-FB-7). */
-export type RecallAccount = Pick<
-  RecallEventRecord,
-  | 'profileId'
-  | 'spaceId'
-  | 'spaceGeneration'
-  | 'queryFingerprint'
-  | 'contractVersion'
-  | 'rankingVersion'
-  | 'fusionMode'
-  | 'searchFreshness'
-  | 'degradedBranches'
->;
+const RECALL_ACCOUNT_KEYS = [
+  'profileId',
+  'spaceId',
+  'spaceGeneration',
+  'queryFingerprint',
+  'contractVersion',
+  'rankingVersion',
+  'fusionMode',
+  'searchFreshness',
+  'degradedBranches',
+] as const;
+
+export type RecallAccount = Pick<RecallEventRecord, (typeof RECALL_ACCOUNT_KEYS)[number]>;
 
 export function recallAccountOf(event: RecallEventRecord): RecallAccount {
-  const {
-    profileId,
-    spaceId,
-    spaceGeneration,
-    queryFingerprint,
-    contractVersion,
-    rankingVersion,
-    fusionMode,
-    searchFreshness,
-    degradedBranches,
-  } = event;
-  return {
-    profileId,
-    spaceId,
-    spaceGeneration,
-    queryFingerprint,
-    contractVersion,
-    rankingVersion,
-    fusionMode,
-    searchFreshness,
-    degradedBranches,
-  };
+  return Object.fromEntries(RECALL_ACCOUNT_KEYS.map((key) => [key, event[key]])) as RecallAccount;
 }
 
 /** An event to store; the database adds the time. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { countChanged, runSql } from '../database/run-sql';
+import { arrayLiteral, countChanged, runSql } from '../database/run-sql';
 import {
   recentArguments,
   searchArguments,
@@ -147,7 +147,7 @@ export class RecallEventRepository {
       this.em,
       `select e.team_id, e.id, e.query_text from recall_events e
         where (e.team_id, e.id) in (select * from unnest(?::uuid[], ?::text[]))`,
-      [uuidArray(events.map((e) => e.teamId)), textArray(events.map((e) => e.id))],
+      [arrayLiteral(events.map((e) => e.teamId)), arrayLiteral(events.map((e) => e.id))],
     );
     return new Map(rows.map((r) => [`${r.team_id}:${r.id}`, r.query_text]));
   }
@@ -205,7 +205,7 @@ export class RecallEventRepository {
     return countChanged(
       this.em,
       'delete from recall_events e using unnest(?::uuid[], ?::text[]) as k(team_id, id) where e.team_id = k.team_id and e.id = k.id',
-      [uuidArray(events.map((e) => e.teamId)), textArray(events.map((e) => e.id))],
+      [arrayLiteral(events.map((e) => e.teamId)), arrayLiteral(events.map((e) => e.id))],
     );
   }
 
@@ -220,14 +220,4 @@ export interface RecallEventPosition {
   createdKey: string;
   teamId: string;
   id: string;
-}
-
-/** UUIDs as one PostgreSQL array literal (they need no quoting). */
-function uuidArray(ids: readonly string[]): string {
-  return `{${ids.join(',')}}`;
-}
-
-/** Texts as one PostgreSQL text array literal, each quoted. */
-function textArray(texts: readonly string[]): string {
-  return `{${texts.map((text) => `"${text.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }
