@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from '../src/app.module';
-import { loadConfig } from '../src/config/load-config';
+import { loadConfig, secretFile } from '../src/config/load-config';
 import { configureApp } from '../src/configure-app';
+import { prepareDatabase } from '../src/database/request-role';
 import { createRootLogger } from '../src/observability/logger';
 
 /*
@@ -29,9 +30,12 @@ async function main(): Promise<void> {
   // The environment as `npm start` would read it (the harness sets the database, folder, secret
   // and log level), so a run can tune the service like a deployment, e.g. RETENTION_BATCH_PAUSE_MS.
   const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, config.database.url ?? ''), { bufferLogs: true });
+  // As main.ts: migrate as the owner, serve as the request role row-level security applies to.
+  const password = config.database.appPassword ?? secretFile(config.dataDir, 'db-app-password');
+  const appUrl = await prepareDatabase(config.database.url ?? '', { appUrl: config.database.appUrl, password }, () => undefined);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, appUrl), { bufferLogs: true });
   configureApp(app, config, createRootLogger(config.logLevel));
-  await app.listen(0, '127.0.0.1'); // the app applies the migrations during init
+  await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
 
   const profiler = new Session();

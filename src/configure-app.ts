@@ -6,11 +6,14 @@ import type { AppConfig } from './config/app-config';
 import { httpLoggingMiddleware } from './observability/http-logging.middleware';
 import { NestPinoLogger } from './observability/logger';
 import { requestIdMiddleware } from './observability/request-context';
+import { tenantScopeMiddleware } from './database/tenant-scope';
 
 /** HTTP set-up shared by the service and the e2e tests, so both run the same stack. */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.useLogger(new NestPinoLogger(logger));
   app.use(requestIdMiddleware);
+  // Row-level security: the auth guard fills this request's tenant scope (R-TN-8).
+  app.use(tenantScopeMiddleware);
   // Access logs are info lines; above info the middleware would only cost time per request.
   if (logger.isLevelEnabled('info')) app.use(httpLoggingMiddleware(logger));
   // Express' default of 100 kB would refuse legitimate tool outputs (R-TR-5).

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { ConfigError, loadConfig } from './config/load-config';
+import { ConfigError, loadConfig, secretFile } from './config/load-config';
 import { configureApp } from './configure-app';
 import { openDatabase } from './database/open-database';
+import { prepareDatabase } from './database/request-role';
 import { createRootLogger } from './observability/logger';
 
 async function bootstrap(): Promise<void> {
@@ -18,17 +19,22 @@ async function bootstrap(): Promise<void> {
   }
   const logger = createRootLogger(config.logLevel);
   let database;
+  let appUrl: string;
   try {
     database = await openDatabase(config, (line) => logger.info(line));
+    // Migrations run as the owner; requests as a role row-level security applies to (R-TN-8).
+    const password = config.database.appPassword ?? secretFile(config.dataDir, 'db-app-password');
+    appUrl = await prepareDatabase(database.url, { appUrl: config.database.appUrl, password }, (line) => logger.info(line));
   } catch (error) {
     logger.fatal(error instanceof Error ? error.message : String(error));
     logger.flush();
+    await database?.close();
     process.exit(1);
   }
 
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database.url), { bufferLogs: true });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, appUrl), { bufferLogs: true });
     configureApp(app, config, logger);
     await app.listen(config.port);
   } catch (error) {

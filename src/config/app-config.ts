@@ -13,6 +13,10 @@ export class AppConfig {
   readonly database: {
     /** Unset: an embedded PostgreSQL is started under `embeddedDir`. */
     readonly url?: string;
+    /** The request-time login role's URL when an operator provisions it; unset: derived from `url`. */
+    readonly appUrl?: string;
+    /** The password the service gives its own request-time role; unset: generated under `dataDir`. */
+    readonly appPassword?: string;
     readonly embeddedDir: string;
     readonly embeddedPort: number;
     readonly poolMax: number;

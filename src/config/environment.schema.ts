@@ -73,6 +73,16 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /** The login role request-time work runs as (R-TN-8); unset: the service provisions `recall_ledger_app` itself. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_APP_URL must be a postgres:// URL' })
+  DATABASE_APP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'DATABASE_APP_PASSWORD must be at least 16 characters' })
+  DATABASE_APP_PASSWORD?: string;
+
   @IsOptional()
   @IsString()
   @MinLength(1)

@@ -43,6 +43,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir,
     database: {
       url: vars.DATABASE_URL,
+      appUrl: vars.DATABASE_APP_URL,
+      appPassword: vars.DATABASE_APP_PASSWORD,
       embeddedDir: resolve(vars.EMBEDDED_PG_DIR ?? join(dataDir, 'pg')),
       embeddedPort: vars.EMBEDDED_PG_PORT ?? 54329,
       poolMax: vars.DB_POOL_MAX ?? 20,
@@ -94,7 +96,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
 /** Development only: a random HS256 secret created on first use and kept under the data dir. */
 function developmentSecret(dataDir: string): string {
-  const file = join(dataDir, 'dev-jwt-secret');
+  return secretFile(dataDir, 'dev-jwt-secret');
+}
+
+/** A random secret created on first use and kept in `name` under the data dir (0600). */
+export function secretFile(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   try {

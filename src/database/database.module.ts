@@ -1,12 +1,11 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import type { AppConfig } from '../config/app-config';
-import { MigrationRunner } from './migration-runner';
 import { ormOptions } from './orm-options';
 
 /**
- * MikroORM on the database the bootstrap chose (embedded or DATABASE_URL), migrated at start.
- * It names no entity: each feature module registers its own with `MikroOrmModule.forFeature`.
+ * MikroORM on the database the bootstrap chose and migrated (`prepareDatabase`), connected as the
+ * request-time role that row-level security applies to (R-TN-8). It names no entity: each feature module registers its own with `MikroOrmModule.forFeature`.
  */
 @Module({})
 export class DatabaseModule {
@@ -22,7 +21,6 @@ export class DatabaseModule {
           autoLoadEntities: true,
         }),
       ],
-      providers: [MigrationRunner],
     };
   }
 }

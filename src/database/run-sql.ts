@@ -1,6 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type { Client as PgConnection } from 'pg';
+import { currentTenantScope, scopeStatement } from './tenant-scope';
+
+export interface RunSqlOptions {
+  /**
+   * The statement calls a database function that sets the tenant settings itself from its
+   * arguments (`record_tool_results`, `actor_spaces`, …): it needs no transaction of its own.
+   */
+  readonly setsOwnScope?: boolean;
+}
 
 /**
  * Runs a statement with `?` placeholders on the EntityManager's connection, inside its
@@ -8,11 +17,16 @@ import type { Client as PgConnection } from 'pg';
  * every value into the SQL text (escaping kilobytes of JSON in JavaScript on each write), the
  * values travel as bind parameters that PostgreSQL reads as they are. Arrays expand to `?, ?, …`
  * as with `em.execute`; errors keep the driver's SQLSTATE in `code`.
+ *
+ * Under a tenant scope (R-TN-8) the statement sees only the scope's rows: inside a transaction
+ * the settings are made once, at its first statement; a lone statement runs in a transaction
+ * of its own, opened together with the settings in one round trip.
  */
 export async function runSql<Rows = Record<string, unknown>[]>(
   em: EntityManager,
   sql: string,
   params: readonly unknown[] = [],
+  options: RunSqlOptions = {},
 ): Promise<Rows> {
   const bound = expandArrays(sql, params);
   // Query logging (off in production) shows the statement as em.execute would, values inlined.
@@ -22,15 +36,36 @@ export async function runSql<Rows = Record<string, unknown>[]>(
   }
   // The pool's connection itself (the transaction's, inside one): knex's query runner would add its
   // own bookkeeping to every statement, and this one only needs pg's.
-  const client = (em.getTransactionContext<Knex.Transaction>() ?? em.getKnex()).client as PoolClient;
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  const client = (transaction ?? em.getKnex()).client as PoolClient;
+  const scope = options.setsOwnScope ? undefined : currentTenantScope();
+  const statement = { text: positional(bound.sql), values: bound.params };
   const connection = await client.acquireConnection();
   try {
-    const result = await connection.query({ text: positional(bound.sql), values: bound.params });
-    return result.rows as Rows;
+    if (!scope) return (await connection.query(statement)).rows as Rows;
+    if (transaction) {
+      if (!scopedTransactions.has(transaction)) {
+        await connection.query(scopeStatement(scope));
+        scopedTransactions.add(transaction);
+      }
+      return (await connection.query(statement)).rows as Rows;
+    }
+    await connection.query(`begin; ${scopeStatement(scope)}`);
+    try {
+      const result = await connection.query(statement);
+      await connection.query('commit');
+      return result.rows as Rows;
+    } catch (error) {
+      await connection.query('rollback').catch(() => undefined);
+      throw error;
+    }
   } finally {
     await client.releaseConnection(connection);
   }
 }
+
+/** The transactions whose tenant settings are made (they last until the transaction ends). */
+const scopedTransactions = new WeakSet<object>();
 
 /** What runSql uses of a knex client: its pool of pg connections (a transaction's hands out its own). */
 interface PoolClient {

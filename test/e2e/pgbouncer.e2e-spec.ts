@@ -129,6 +129,29 @@ if (!available) console.warn('pgbouncer is not installed: the PgBouncer e2e test
     expect((await bouncerTransactions()) - before).toBeGreaterThan(10);
   });
 
+  it('R-TN-8 R-OP-7 the service connects through it as the request role, and tenant settings end with their transaction', async () => {
+    const other = await memberOfNewSpace(t);
+    await ok(t, RECORD, { input: [toolResult(other.spaceId, crypto.randomUUID())] }, other.token);
+    const clients = [new Client({ connectionString: bouncer.url }), new Client({ connectionString: bouncer.url })];
+    await Promise.all(clients.map((c) => c.connect()));
+    try {
+      const [first, second] = clients;
+      const { rows } = await first.query<{ role: string; superuser: string }>(`select current_user as role, current_setting('is_superuser') as superuser`);
+      expect(rows[0]).toEqual({ role: 'recall_ledger_app', superuser: 'off' });
+      const visible = async (client: Client) =>
+        (await client.query<{ team_id: string }>('select distinct team_id from message_tool_results order by 1')).rows.map((r) => r.team_id);
+
+      await first.query('begin');
+      await first.query(`select set_config('app.team_id', $1, true)`, [alice.teamId]);
+      expect(await visible(first)).toEqual([alice.teamId]);
+      // After the commit, whichever server connection PgBouncer hands either client, nothing is visible.
+      await first.query('commit');
+      for (const client of [first, second, first, second]) expect(await visible(client)).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  });
+
   it('R-OP-6 R-OP-7 a statement through it still runs under the statement timeout', async () => {
     const client = new Client({ connectionString: bouncer.url });
     await client.connect();

@@ -5,7 +5,10 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { withDatabase } from '../../src/database/database-url';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { ormOptions } from '../../src/database/orm-options';
-import { SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from './test-database';
+import { randomBytes } from 'node:crypto';
+import { BootstrapRepository } from '../../src/database/bootstrap.repository';
+import { REQUEST_ROLE } from '../../src/database/request-role';
+import { APP_PASSWORD_ENV, SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from './test-database';
 import { registerServer } from './test-server';
 
 /**
@@ -40,6 +43,13 @@ export default async function globalSetup(): Promise<void> {
     await orm.close(true);
     forgetOrmGlobals();
   }
+  // The services under test connect as the request-time role row-level security applies to (R-TN-8),
+  // with one password for the whole run (a role is the server's, not a database's).
+  const password = randomBytes(24).toString('base64url');
+  await withAdminClient((c) => new BootstrapRepository(c).setLoginPassword(REQUEST_ROLE, password));
+  process.env[APP_PASSWORD_ENV] = password;
+  // A service a test starts as a process (`npm start`'s path) finds the role ready and leaves it.
+  process.env.DATABASE_APP_PASSWORD = password;
 }
 
 /**

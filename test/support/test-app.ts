@@ -21,7 +21,7 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  /** The URL the service connects with, given the test database's (e.g. the same database through PgBouncer). */
+  /** The URL the service connects with, given the test database's request-role URL (e.g. the same database through PgBouncer). */
   connect?: (databaseUrl: string, config: AppConfig) => Promise<string>;
 }
 
@@ -51,7 +51,7 @@ async function startApp(config: AppConfig, databaseUrl: string): Promise<NestExp
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testAppConfig(env);
-  const serviceUrl = options.connect ? await options.connect(database.url, config) : database.url;
+  const serviceUrl = options.connect ? await options.connect(database.appUrl, config) : database.appUrl;
   const app = await startApp(config, serviceUrl);
   const sql = new Pool({ connectionString: database.url, max: 4 });
   // The server may end an idle connection of this pool (a test terminating backends, the database
@@ -79,7 +79,7 @@ export interface Replica {
 
 /** Another instance of the service on `t`'s database, as a second replica would be; `env` as for createTestApp. */
 export async function createReplica(t: TestApp, env: Record<string, string> = {}): Promise<Replica> {
-  const app = await startApp(testAppConfig(env), t.database.url);
+  const app = await startApp(testAppConfig(env), t.database.appUrl);
   return { app, close: () => app.close() };
 }
 

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { withDatabase } from '../../src/database/database-url';
+import { REQUEST_ROLE, withCredentials } from '../../src/database/request-role';
 
 /** Set by the global setup: a server URL and the migrated template to clone per test file. */
 export const SERVER_URL_ENV = 'RECALL_LEDGER_TEST_SERVER_URL';
 export const TEMPLATE_ENV = 'RECALL_LEDGER_TEST_TEMPLATE';
+/** The request-time role's password for this run (set by the global setup). */
+export const APP_PASSWORD_ENV = 'RECALL_LEDGER_TEST_APP_PASSWORD';
 
 export interface TestDatabase {
+  /** As the owner (superuser): for arranging rows and checking what was written. */
   readonly url: string;
+  /** The same database as the request-time role the service connects with (R-TN-8). */
+  readonly appUrl: string;
   readonly name: string;
   drop(): Promise<void>;
 }
@@ -34,9 +40,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (!template) throw new Error(`${TEMPLATE_ENV} is not set`);
   const name = `rl_test_${randomBytes(6).toString('hex')}`;
   await withAdminClient((c) => c.query(`create database "${name}" template "${template}"`));
+  const url = withDatabase(serverUrl(), name);
+  const password = process.env[APP_PASSWORD_ENV];
+  if (!password) throw new Error(`${APP_PASSWORD_ENV} is not set`);
   return {
     name,
-    url: withDatabase(serverUrl(), name),
+    url,
+    appUrl: withCredentials(url, REQUEST_ROLE, password),
     drop: () => withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
   };
 }

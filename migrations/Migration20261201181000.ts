@@ -1,0 +1,110 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** The group role request-time work runs as (directly, or through a login role that is its member). */
+const APP_ROLE = 'recall_ledger_app';
+
+/** Tenant tables and who may see a row of each: `rl_team()`/`rl_user()` read the transaction's settings. */
+const TENANT_POLICIES: Record<string, string> = {
+  teams: 'id = rl_team()',
+  users: 'team_id = rl_team()',
+  spaces: 'team_id = rl_team()',
+  // By the member's team: a space created in the same statement as its first member is not yet visible to a subquery.
+  space_members: 'exists (select 1 from users u where u.id = space_members.user_id and u.team_id = rl_team())',
+  conversations:
+    'exists (select 1 from users u where u.id = conversations.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())',
+  messages:
+    'exists (select 1 from users u where u.id = messages.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())',
+  message_tool_results: 'exists (select 1 from users u where u.id = message_tool_results.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())', // TEMP
+  recall_events: 'team_id = rl_team()',
+  feedback_events: 'team_id = rl_team()',
+};
+
+/**
+ * Row-level security (R-TN-8): defense in depth under the repositories' own tenant predicates.
+ *
+ * Two identities. The migrating role (DATABASE_URL) owns the tables and the maintenance functions
+ * and keeps a policy that lets it see every row (FORCE puts the owner under the policies too, so
+ * that one is explicit). Request-time work runs as `recall_ledger_app`, which owns nothing and has
+ * neither SUPERUSER nor BYPASSRLS: it sees the rows of the team in `app.team_id` and, where a row
+ * belongs to a user and `app.user_id` is set, of that user only. Both settings are
+ * transaction-local (`set_config(…, true)`), made by the app at the start of each transaction or
+ * inside the one-statement functions; unset, nothing is visible. Feature flags' global default
+ * rows (team_id null) are readable by every team and writable by none.
+ */
+export class Migration20261201181000 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+do $do$ begin
+  if not exists (select from pg_roles where rolname = '${APP_ROLE}') then
+    create role ${APP_ROLE} nologin nosuperuser nobypassrls nocreatedb nocreaterole;
+  end if;
+end $do$;`);
+    this.addSql(`grant usage on schema public to ${APP_ROLE};`);
+    this.addSql(`grant select, insert, update, delete on ${[...Object.keys(TENANT_POLICIES), 'feature_flags', 'retention_leases'].join(', ')} to ${APP_ROLE};`);
+    this.addSql(`alter default privileges in schema public grant select, insert, update, delete on tables to ${APP_ROLE};`);
+
+    this.addSql(`create function rl_team() returns uuid language sql stable as $fn$ select nullif(current_setting('app.team_id', true), '')::uuid $fn$;`);
+    this.addSql(`create function rl_user() returns uuid language sql stable as $fn$ select nullif(current_setting('app.user_id', true), '')::uuid $fn$;`);
+
+    for (const [table, visible] of Object.entries(TENANT_POLICIES)) {
+      this.addSql(`alter table ${table} enable row level security, force row level security;`);
+      this.addSql(`create policy tenant_rows on ${table} to ${APP_ROLE} using (${visible}) with check (${visible});`);
+    }
+    this.addSql(`alter table feature_flags enable row level security, force row level security;`);
+    this.addSql(`create policy tenant_rows on feature_flags to ${APP_ROLE} using (team_id is null or team_id = rl_team()) with check (team_id = rl_team());`);
+    this.addSql(`
+do $do$ declare t text; begin
+  foreach t in array array[${[...Object.keys(TENANT_POLICIES), 'feature_flags'].map((t) => `'${t}'`).join(', ')}] loop
+    execute format('create policy owner_rows on %I to %I using (true) with check (true)', t, current_user);
+  end loop;
+end $do$;`);
+
+    // The guard's one statement makes the request's settings itself, from the token's team and user.
+    this.addSql('drop function if exists actor_spaces(uuid);');
+    this.addSql(`
+create function actor_spaces(p_user uuid, p_team uuid) returns table (team_id uuid, space_id uuid, generation int)
+language plpgsql volatile as $fn$
+#variable_conflict use_column
+begin
+  perform set_config('app.team_id', p_team::text, true), set_config('app.user_id', p_user::text, true);
+  return query
+    select u.team_id, s.id, s.generation
+      from users u
+      left join space_members m on m.user_id = u.id
+      left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
+     where u.id = p_user
+     order by s.id;
+end
+$fn$;`);
+    this.addSql('alter function actor_spaces(uuid, uuid) set plan_cache_mode = force_generic_plan;');
+  }
+
+  override async down(): Promise<void> {
+    for (const table of [...Object.keys(TENANT_POLICIES), 'feature_flags']) {
+      this.addSql(`drop policy if exists tenant_rows on ${table};`);
+      this.addSql(`drop policy if exists owner_rows on ${table};`);
+      this.addSql(`alter table ${table} no force row level security, disable row level security;`);
+    }
+    this.addSql('drop function if exists actor_spaces(uuid, uuid);');
+    this.addSql(`
+create function actor_spaces(p_user uuid) returns table (team_id uuid, space_id uuid, generation int)
+language plpgsql stable as $fn$
+#variable_conflict use_column
+begin
+  return query
+    select u.team_id, s.id, s.generation
+      from users u
+      left join space_members m on m.user_id = u.id
+      left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
+     where u.id = p_user
+     order by s.id;
+end
+$fn$;`);
+    this.addSql('alter function actor_spaces(uuid) set plan_cache_mode = force_generic_plan;');
+    this.addSql('drop function if exists rl_team();');
+    this.addSql('drop function if exists rl_user();');
+    this.addSql(`alter default privileges in schema public revoke select, insert, update, delete on tables from ${APP_ROLE};`);
+    this.addSql(`revoke all on all tables in schema public from ${APP_ROLE};`);
+    this.addSql(`revoke usage on schema public from ${APP_ROLE};`);
+  }
+}
