@@ -142,15 +142,16 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
       await client.query(
         `insert into message_tool_results
            (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-            summary_oneliner, schema_hint, head_preview, stub, size_tokens, search_vector)
+            summary_oneliner, schema_hint, head_preview, stub, size_tokens, search_vector, team_id, space_generation)
          select ${seededUuidSql(`'snapshot:' || n`)}, c.user_id, c.message_id, c.id, p.tool_name, p.tool_input, p.tool_output,
                 $1::timestamptz - ($2::int - n) * (interval '90 days' / $2::int), 'toolu_bench_' || n, m.mem_id, p.size_chars,
-                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id), p.size_tokens, p.search_vector
+                p.summary_oneliner, p.schema_hint, p.head_preview, replace(p.stub, '${PLACEHOLDER_MEM_ID}', m.mem_id), p.size_tokens, p.search_vector,
+                $6::uuid, 1
            from generate_series($3::int, $4::int) as n
            cross join lateral (select 'mem_' || translate(substr(md5('${BENCH_SEED}:mem:' || n), 1, 16), '0189', 'wxyz') as mem_id) m
            join bench_conversations c on c.ord = n % $5
            join bench_payloads p on p.ord = ((n::bigint * 2654435761) % 4294967296) >> 24`,
-        [anchor, size.snapshots, from, to, size.conversations],
+        [anchor, size.snapshots, from, to, size.conversations, data.teamId],
       );
       log(`  snapshots ${to.toLocaleString('en-US')} / ${size.snapshots.toLocaleString('en-US')}`);
     }

@@ -13,12 +13,14 @@ const RECORD = `mutation($input: [ToolResultInput!]!) {
 const CAP = 200;
 const TARGET_RATIO = 0.6;
 
-/** The service's insert, same columns and casts (ToolResultRepository.insertSnapshots). */
+/** The service's insert, same columns and casts (record_tool_results), stamped with the space's current generation. */
 const INSERT = `insert into message_tool_results
   (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-   summary_oneliner, schema_hint, head_preview, stub, size_tokens, compacted)
-  values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, coalesce($8::timestamptz, clock_timestamp()), $9, $10, $11, $12, $13, $14, $15, $16, false)
-  on conflict (user_id, tool_use_id) do nothing returning id`;
+   summary_oneliner, schema_hint, head_preview, stub, size_tokens, compacted, team_id, space_generation)
+  select $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, coalesce($8::timestamptz, clock_timestamp()), $9, $10, $11, $12, $13, $14, $15, $16, false,
+         $17, s.generation
+    from spaces s where s.id = $18
+  on conflict (user_id, tool_use_id, space_generation) do nothing returning id`;
 const LOCK = `select id, space_id from conversations where user_id = $1 and id = $2 for no key update`;
 /** The least work that keeps the cap: the rows past the newest CAP of the conversation, by the scoped index. */
 const TRIM = `delete from message_tool_results where id in (
@@ -94,6 +96,8 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
         handle.headPreview,
         handle.stub,
         handle.sizeTokens,
+        ctx.data.teamId,
+        spaceId,
       ]);
       if (inserted.rowCount !== 1) throw new Error('raw: row not inserted');
       await client.query(TRIM, [target.conversationId, userId, CAP]);
@@ -157,12 +161,13 @@ async function hotConversation(ctx: BenchContext): Promise<Target> {
   ]);
   await ctx.raw.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                       summary_oneliner, stub, size_tokens)
+                                       summary_oneliner, stub, size_tokens, team_id, space_generation)
      select gen_random_uuid(), $1, $2, $3, 'query_site_data', '{"target":"recent_members"}', '{"members":[]}',
             now() - (${CAP} - n) * interval '1 second', 'toolu_hot_' || n,
-            'mem_' || translate(substr(md5('hot:' || n), 1, 16), '0189', 'wxyz'), 14, '1 key: members[0]', '[recall-ledger tool_memory v2]', 5
+            'mem_' || translate(substr(md5('hot:' || n), 1, 16), '0189', 'wxyz'), 14, '1 key: members[0]', '[recall-ledger tool_memory v2]', 5,
+            $4, 1
        from generate_series(1, ${CAP}) n`,
-    [userId, target.messageId, target.conversationId],
+    [userId, target.messageId, target.conversationId, ctx.data.teamId],
   );
   return target;
 }

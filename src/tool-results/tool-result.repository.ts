@@ -86,10 +86,12 @@ export class ToolResultRepository {
    * RL001), inserts the snapshots whose tool_use_id is new, trims each conversation to `cap`
    * uncompacted snapshots, and checks that a repeated tool_use_id is readable in the allowed
    * spaces (else RL002); a refusal names the offending row in the error's detail. Either all of
-   * it happens or none. Returns the inserted rows' ids and times; the payloads are not sent back.
+   * it happens or none. Each snapshot is stamped with the writer's team and its space's current
+   * generation; a tool_use_id is new when the user has none in that generation. Returns the
+   * inserted rows' ids and times; the payloads are not sent back.
    */
   async recordBatch(
-    scope: SnapshotScope,
+    scope: SnapshotScope & { readonly teamId: string },
     conversations: readonly { id: string; spaceId: string }[],
     messages: readonly { id: string; conversationId: string }[],
     snapshots: readonly UnsavedSnapshot[],
@@ -97,9 +99,10 @@ export class ToolResultRepository {
   ): Promise<{ id: string; createdKey: string }[]> {
     const rows = await runSql<{ id: string; created_key: string }[]>(
       this.em,
-      `select id, created_key from record_tool_results(?::uuid, array[?]::uuid[], array[?]::uuid[], array[?]::uuid[], array[?]::uuid[], ?::jsonb,
+      `select id, created_key from record_tool_results(?::uuid, ?::uuid, array[?]::uuid[], array[?]::uuid[], array[?]::uuid[], array[?]::uuid[], ?::jsonb,
                                                        array[?]::text[], ?::uuid[], ?::int, ?::boolean)`,
       [
+        scope.teamId,
         scope.userId,
         conversations.map((c) => c.id),
         conversations.map((c) => c.spaceId),

@@ -79,7 +79,7 @@ export class ToolResultsService {
     const scope = snapshotScopeOf(actor);
     let inserted: { id: string; createdKey: string }[];
     try {
-      inserted = await this.repository.recordBatch(scope, conversations, messages, rows, {
+      inserted = await this.repository.recordBatch({ ...scope, teamId: actor.teamId }, conversations, messages, rows, {
         cap: this.config.toolResults.conversationCap,
         compacted,
       });

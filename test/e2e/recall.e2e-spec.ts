@@ -42,8 +42,9 @@ async function insertAt(
   await t.sql.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [messageId, conversationId, who.userId]);
   await t.sql.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                       ${HANDLE_COLUMNS})
-     values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, 10, $10, $11, $12, $13, $14)`,
+                                       ${HANDLE_COLUMNS}, team_id, space_generation)
+     select gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb, $6::jsonb, $7::timestamptz, $8, $9, 10, $10, $11, $12, $13, $14::int, s.team_id, s.generation
+       from conversations c join spaces s on s.id = c.space_id where c.id = $3::uuid`,
     [
       who.userId,
       messageId,

@@ -137,11 +137,13 @@ export async function bulkSnapshots(t: TestApp, who: SpaceMember, tag: string, n
     toolOutput: { n: 1 },
   });
   await t.sql.query(
-    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars, ${HANDLE_COLUMNS})
+    `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars, ${HANDLE_COLUMNS},
+                                       team_id, space_generation)
      select gen_random_uuid(), $1, $2, $3, 'query_site_data', '{}'::jsonb, '{"n":1}'::jsonb,
             now() - $4 * interval '1 day' - g * interval '1 second', $5 || g, 'mem_' || $6 || translate(lpad(g::text, 15, '0'), '0123456789', 'abcdefghij'),
-            9, $7, $8, $9, $10, $11
-       from generate_series(1, $12::int) g`,
+            9, $7, $8, $9, $10, $11, s.team_id, s.generation
+       from generate_series(1, $12::int) g, conversations c join spaces s on s.id = c.space_id
+      where c.id = $3`,
     [who.userId, messageId, conversationId, ageDays, `toolu_${tag}_`, tag, ...handle, n],
   );
 }

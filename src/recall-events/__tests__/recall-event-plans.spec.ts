@@ -88,13 +88,13 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
           where u.team_id in (select id from teams order by id limit 4);
        insert into messages (id, conversation_id, user_id) select gen_random_uuid(), c.id, c.user_id from conversations c;
        insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                         summary_oneliner, stub, size_tokens)
+                                         summary_oneliner, stub, size_tokens, team_id, space_generation)
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, (array['query_site_data', 'search_docs', 'fetch_invoice'])[1 + g % 3],
                 jsonb_build_object('target', 'region' || (g % 20)),
                 jsonb_build_object('text', 'monthly report status tok' || substr(md5(m.id::text || g), 1, 10) || ' topic' || g, 'rows', jsonb_build_array(g, g + 1)),
                 now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 80,
-                '1 key: text', '[recall-ledger tool_memory v2]', 20
-           from messages m, generate_series(1, 25) g;
+                '1 key: text', '[recall-ledger tool_memory v2]', 20, u.team_id, 1
+           from messages m join users u on u.id = m.user_id, generate_series(1, 25) g;
        analyze;`,
     );
     // The steady state: a bulk insert leaves every new GIN entry in the index's pending list

@@ -79,11 +79,14 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
         snapshot.memId,
         snapshot.sizeChars,
         ...handleColumns(snapshot),
+        user,
+        conversationA,
       ];
     };
     const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                                      ${HANDLE_COLUMNS})
-      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?, ?, ?, ?, ?, ?)`;
+                                                      ${HANDLE_COLUMNS}, team_id, space_generation)
+      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?, ?, ?, ?, ?, ?,
+              (select team_id from users where id = ?), (select s.generation from conversations c join spaces s on s.id = c.space_id where c.id = ?))`;
     await em.execute(insert, row(userA, messageA, 'aownrow', 'a_own_target', 30));
     // B's rows are the newest in A's conversation: a query without the user predicate would show them first.
     for (let i = 0; i < 5; i += 1) await em.execute(insert, row(userB, messageB, `bleak${i}`, `b_secret_${i}`, i));

@@ -65,11 +65,14 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     const prefix = `s${(seeded += 1)}_`;
     const names = Array.from({ length: n }, (_, i) => toolName(i + 1));
     await em.execute(
-      `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars, ${HANDLE_COLUMNS})
-       select gen_random_uuid(), ?, ?, ?, ?::jsonb ->> (g - 1), '{}'::jsonb, '{"n":1}'::jsonb,
-              now() - ? * interval '1 day' - (? - g) * interval '1 second', ? || g, 'mem_' || translate(lpad((? * 100000 + g)::text, 16, '0'), '0123456789', 'abcdefghij'), 7, ?, ?, ?, ?, ?
-         from generate_series(1, ?) g`,
-      [user, message, conversation, JSON.stringify(names), ageDays, n, prefix, seeded, ...handle, n],
+      `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars, ${HANDLE_COLUMNS},
+                                         team_id, space_generation)
+       select gen_random_uuid(), c.user_id, ?, c.id, ?::jsonb ->> (g - 1), '{}'::jsonb, '{"n":1}'::jsonb,
+              now() - ? * interval '1 day' - (? - g) * interval '1 second', ? || g, 'mem_' || translate(lpad((? * 100000 + g)::text, 16, '0'), '0123456789', 'abcdefghij'), 7, ?, ?, ?, ?, ?,
+              s.team_id, s.generation
+         from generate_series(1, ?) g, conversations c join spaces s on s.id = c.space_id
+        where c.id = ? and c.user_id = ?`,
+      [message, JSON.stringify(names), ageDays, n, prefix, seeded, ...handle, n, conversation, user],
     );
     return names.map((_, i) => `${prefix}${i + 1}`);
   }

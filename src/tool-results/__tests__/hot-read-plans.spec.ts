@@ -39,13 +39,13 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
        insert into conversations (id, user_id, space_id) select gen_random_uuid(), u.id, ? from users u, generate_series(1, 10);
        insert into messages (id, conversation_id, user_id) select gen_random_uuid(), c.id, c.user_id from conversations c;
        insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
-                                         summary_oneliner, stub, size_tokens)
+                                         summary_oneliner, stub, size_tokens, team_id, space_generation)
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
                 now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
-                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7
+                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, ?, 1
            from messages m, generate_series(1, 100) g;
        analyze;`,
-      [team, space, team, team, space],
+      [team, space, team, team, space, team],
     );
     const [row] = await em.execute<{ user_id: string; id: string }[]>('select user_id, id from conversations limit 1');
     userId = row.user_id;

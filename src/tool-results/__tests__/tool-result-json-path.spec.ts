@@ -52,7 +52,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
       };
     });
     await repo.recordBatch(
-      { userId, spaceIds: [spaceId] },
+      { userId, teamId, spaceIds: [spaceId] },
       [{ id: conversationId, spaceId }],
       [{ id: messageId, conversationId }],
       snapshots,

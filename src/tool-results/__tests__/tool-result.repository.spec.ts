@@ -78,7 +78,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
         'recordBatch',
         () =>
           repo.recordBatch(
-            scope,
+            { ...scope, teamId },
             [{ id: conversationId, spaceId }],
             [{ id: messageId, conversationId }],
             [
@@ -131,7 +131,8 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
   it('R-TR-4 R-RC-6 every statement of the write function that reads, locks, updates or deletes rows filters by the user', async () => {
     const [{ body }] = await em.execute<{ body: string }[]>(`select prosrc as body from pg_proc where proname = 'record_tool_results'`);
     const statements = body.split(';').filter((s) => /\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(s));
-    expect(statements.length).toBe(6); // lock, ownership checks (conversations, messages), trim, repeat check, compacted mark
+    // insert (it reads the conversations' spaces), lock, ownership checks (conversations, messages), trim, repeat check, compacted mark
+    expect(statements.length).toBe(7);
     for (const statement of statements) {
       // An insert's own rows take p_user as a value; what it reads and the rest must filter by it.
       const reads = statement.replace(/insert into[\s\S]*?select/i, 'select');

@@ -1,12 +1,14 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../../tenancy';
+import { Team, User } from '../../tenancy';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 
 /**
  * One tool call's result as the model saw it (SPEC §4): the ADR's columns, plus the
- * idempotency key `tool_use_id` (unique per user), the public address `mem_id` and
- * `size_chars`. Indexes beyond the ADR's serve the scoped reads and the retention scan.
+ * idempotency key `tool_use_id` (unique per user and space generation), the public address
+ * `mem_id`, `size_chars`, the user's team (denormalised for the per-team sweep and row-level
+ * security) and the generation of its space it was written under (reads keep the current one's).
+ * Indexes beyond the ADR's serve the scoped reads and the retention scan.
  */
 @Entity({ tableName: 'message_tool_results' })
 @Index({ name: 'ix_message_tool_results_conversation_recency', properties: ['conversation', 'createdAt'] })
@@ -23,17 +25,23 @@ import { Message } from './message.entity';
 })
 // Retention's global age scan.
 @Index({ name: 'message_tool_results_created_at_index', properties: ['createdAt'] })
+// Retention's per-team age scan; the row-level security policies key on team_id.
+@Index({ name: 'message_tool_results_team_created_at', properties: ['team', 'createdAt'] })
 // Full-text search of a user's snapshots (R-RC-8): one GIN scan answers the user and the words
 // together (btree_gin), instead of AND-ing a words bitmap over every user's rows.
 @Index({
   name: 'message_tool_results_user_search',
   expression: 'create index "message_tool_results_user_search" on "message_tool_results" using gin ("user_id", "search_vector")',
 })
-// Leads with user_id, so it is also the ADR's user_id index (GDPR deletes by user).
-@Unique({ name: 'message_tool_results_user_tool_use_unique', properties: ['user', 'toolUseId'] })
+// Leads with user_id, so it is also the ADR's user_id index (GDPR deletes by user). A replay
+// after a bump records anew in the new generation instead of mapping to the hidden row.
+@Unique({ name: 'message_tool_results_user_tool_use_generation_unique', properties: ['user', 'toolUseId', 'spaceGeneration'] })
 export class MessageToolResult {
   @PrimaryKey({ type: 'uuid' })
   id: string;
+
+  @ManyToOne(() => Team, { deleteRule: 'cascade', fieldName: 'team_id' })
+  team: Team;
 
   @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'user_id' })
   user: User;
@@ -89,6 +97,10 @@ export class MessageToolResult {
    */
   @Property({ columnType: 'tsvector', nullable: true, lazy: true })
   searchVector?: string | null;
+
+  /** The generation of the conversation's space when written; a bump hides it (R-TN-4). */
+  @Property({ type: 'integer' })
+  spaceGeneration: number;
 
   /** Its stub was handed out by compaction: exempt from the per-conversation cap (R-TR-3). */
   @Property({ type: 'boolean', default: false })
