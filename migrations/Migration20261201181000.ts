@@ -14,7 +14,7 @@ const TENANT_POLICIES: Record<string, string> = {
     'exists (select 1 from users u where u.id = conversations.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())',
   messages:
     'exists (select 1 from users u where u.id = messages.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())',
-  message_tool_results: 'exists (select 1 from users u where u.id = message_tool_results.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())', // TEMP
+  message_tool_results: 'team_id = rl_team() and (rl_user() is null or user_id = rl_user())',
   recall_events: 'team_id = rl_team()',
   feedback_events: 'team_id = rl_team()',
 };
@@ -40,18 +40,26 @@ do $do$ begin
   end if;
 end $do$;`);
     this.addSql(`grant usage on schema public to ${APP_ROLE};`);
-    this.addSql(`grant select, insert, update, delete on ${[...Object.keys(TENANT_POLICIES), 'feature_flags', 'retention_leases'].join(', ')} to ${APP_ROLE};`);
+    this.addSql(
+      `grant select, insert, update, delete on ${[...Object.keys(TENANT_POLICIES), 'feature_flags', 'retention_leases'].join(', ')} to ${APP_ROLE};`,
+    );
     this.addSql(`alter default privileges in schema public grant select, insert, update, delete on tables to ${APP_ROLE};`);
 
-    this.addSql(`create function rl_team() returns uuid language sql stable as $fn$ select nullif(current_setting('app.team_id', true), '')::uuid $fn$;`);
-    this.addSql(`create function rl_user() returns uuid language sql stable as $fn$ select nullif(current_setting('app.user_id', true), '')::uuid $fn$;`);
+    this.addSql(
+      `create function rl_team() returns uuid language sql stable as $fn$ select nullif(current_setting('app.team_id', true), '')::uuid $fn$;`,
+    );
+    this.addSql(
+      `create function rl_user() returns uuid language sql stable as $fn$ select nullif(current_setting('app.user_id', true), '')::uuid $fn$;`,
+    );
 
     for (const [table, visible] of Object.entries(TENANT_POLICIES)) {
       this.addSql(`alter table ${table} enable row level security, force row level security;`);
       this.addSql(`create policy tenant_rows on ${table} to ${APP_ROLE} using (${visible}) with check (${visible});`);
     }
     this.addSql(`alter table feature_flags enable row level security, force row level security;`);
-    this.addSql(`create policy tenant_rows on feature_flags to ${APP_ROLE} using (team_id is null or team_id = rl_team()) with check (team_id = rl_team());`);
+    this.addSql(
+      `create policy tenant_rows on feature_flags to ${APP_ROLE} using (team_id is null or team_id = rl_team()) with check (team_id = rl_team());`,
+    );
     this.addSql(`
 do $do$ declare t text; begin
   foreach t in array array[${[...Object.keys(TENANT_POLICIES), 'feature_flags'].map((t) => `'${t}'`).join(', ')}] loop

@@ -33,8 +33,16 @@ export class BootstrapRepository {
   }
 
   /** What the connected role may do: whether it could get round row-level security, and whether it holds `group`. */
-  async readRoleFacts(group: string): Promise<{ role: string; superuser: boolean; bypassRls: boolean; ownsTables: boolean; member: boolean }> {
-    const { rows } = await this.client.query<{ role: string; superuser: boolean; bypassRls: boolean; ownsTables: boolean; member: boolean }>(
+  async readRoleFacts(
+    group: string,
+  ): Promise<{ role: string; superuser: boolean; bypassRls: boolean; ownsTables: boolean; member: boolean }> {
+    const { rows } = await this.client.query<{
+      role: string;
+      superuser: boolean;
+      bypassRls: boolean;
+      ownsTables: boolean;
+      member: boolean;
+    }>(
       `select r.rolname as "role", r.rolsuper as "superuser", r.rolbypassrls as "bypassRls",
               exists (select 1 from pg_tables t where t.schemaname = 'public' and t.tableowner = current_user) as "ownsTables",
               exists (select 1 from pg_roles g where g.rolname = $1) and pg_has_role(current_user, $1, 'usage') as "member"

@@ -7,11 +7,10 @@ import {
   type SnapshotColumns,
   type SnapshotScope,
   type SnapshotSearch,
-  spaceIdsParam,
   type ToolResultSnapshotRow,
 } from '../tool-results';
 import { type NewRecallEvent, type RecallEventRecord, type RecallEventRow, toRecallEventRecord } from './recall-event.record';
-import { type ResultRef, ResultRefType } from './recall-event.rules';
+import type { ResultRef } from './recall-event.rules';
 
 /** Who may read an event: the team always; the profile too unless the reader is a team admin. */
 export interface RecallEventReader {
@@ -52,8 +51,25 @@ function eventValues(event: UnplacedRecallEvent): unknown[] {
   ];
 }
 
-/** The refs of a recall's snapshot rows (alias h, with their rank): `TOOL_RESULT` at their place. */
-const SNAPSHOT_REFS = `coalesce(jsonb_agg(jsonb_build_object('type', '${ResultRefType.TOOL_RESULT}', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb)`;
+/** The event's own columns as one JSON object keyed by column name (for the read-and-record functions). */
+function eventJson(event: UnplacedRecallEvent): string {
+  return JSON.stringify({
+    team_id: event.teamId,
+    id: event.id,
+    profile_id: event.profileId,
+    query_fingerprint: event.queryFingerprint,
+    query_text: event.queryText,
+    contract_version: event.contractVersion,
+    ranking_version: event.rankingVersion,
+    fusion_mode: event.fusionMode,
+    search_freshness: event.searchFreshness,
+    degraded_branches: event.degradedBranches,
+    semantic_groups: event.semanticGroups ?? null,
+    authored_alternatives: event.authoredAlternatives ?? null,
+    clarification_outcome: event.clarificationOutcome,
+    source: event.source,
+  });
+}
 
 /**
  * Recall events. Every statement carries the team: an event of another team is never read or
@@ -76,9 +92,10 @@ export class RecallEventRepository {
   }
 
   /**
-   * Runs the snapshot search and stores the event of its results in one statement: the event's
-   * refs are the search's rows at their rank. PostgreSQL runs a data-modifying CTE to completion
-   * whether or not the outer select reads it, so the event is stored even when nothing is found.
+   * Runs the snapshot search and stores the event of its results in one statement (the
+   * `recall_events_search_and_record` function, see its migration): the event's refs are the
+   * search's rows at their rank, and the event is stored even when nothing is found. The function
+   * makes the request's tenant settings itself (row-level security), so this stays one round trip.
    */
   searchAndRecord(
     scope: SnapshotScope,
@@ -88,20 +105,18 @@ export class RecallEventRepository {
   ): Promise<ToolResultSnapshotRow[]> {
     return runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `with hits as (select * from tool_results_search(?, ?::uuid[], ?, ?, ?, ?, ?::timestamptz, ?, ?, ?)),
-       recorded as (insert into recall_events (${EVENT_COLUMNS}, space_id, space_generation, results)
-                    select ${EVENT_PLACEHOLDERS}, ?, ?, ${SNAPSHOT_REFS} from hits h returning id)
-       select hits.* from hits order by hits.rank`,
-      [...searchArguments(scope, search, columns), ...eventValues(event), event.spaceId, event.spaceGeneration],
+      `select * from recall_events_search_and_record(?::jsonb, ?::uuid, ?::int, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?::int, ?, ?)`,
+      [eventJson(event), event.spaceId, event.spaceGeneration, ...searchArguments(scope, search, columns)],
+      { setsOwnScope: true },
     );
   }
 
   /**
-   * The newest snapshots of the user's conversation and the event of them in one statement,
-   * stored in the conversation's space at the generation the actor holds for it (`generations`:
-   * the allowed spaces' generations by id). No row at all: the conversation is not the user's in
-   * an allowed space, and nothing was stored. A row with a null `id`: the conversation holds no
-   * snapshot (the event was stored, with no refs).
+   * The newest snapshots of the user's conversation and the event of them in one statement (the
+   * `recall_events_recent_and_record` function), stored in the conversation's space at the
+   * generation the actor holds for it (`generations`: the allowed spaces' generations by id). No
+   * row at all: the conversation is not the user's in an allowed space, and nothing was stored. A
+   * row with a null `id`: the conversation holds no snapshot (the event was stored, with no refs).
    */
   recentAndRecord(
     scope: SnapshotScope,
@@ -111,20 +126,13 @@ export class RecallEventRepository {
   ): Promise<(Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[]> {
     return runSql(
       this.em,
-      `with conv as (
-         select s.space_id, (?::jsonb ->> s.space_id::text)::int as generation from tool_results_conversation_space(?, ?::uuid[], ?) s),
-       hits as (select * from tool_results_recent(?, ?::uuid[], ?, ?, ?, ?)),
-       recorded as (insert into recall_events (${EVENT_COLUMNS}, space_id, space_generation, results)
-                    select ${EVENT_PLACEHOLDERS}, conv.space_id, conv.generation, (select ${SNAPSHOT_REFS} from hits h) from conv returning id)
-       select h.* from conv left join hits h on true order by h.rank`,
+      `select * from recall_events_recent_and_record(?::jsonb, ?::jsonb, ?::uuid, ?::uuid[], ?::uuid, ?::int, ?, ?)`,
       [
+        eventJson(event),
         JSON.stringify(Object.fromEntries(generations)),
-        scope.userId,
-        spaceIdsParam(scope),
-        recent.conversationId,
         ...recentArguments(scope, recent.conversationId, recent.limit, recent.columns),
-        ...eventValues(event),
       ],
+      { setsOwnScope: true },
     );
   }
 

@@ -26,9 +26,14 @@ export class ActorRepository {
   async findByUserId(userId: string, teamId: string): Promise<ActorRecord | null> {
     // actor_spaces (see its migrations): users ⟕ space_members ⟕ ACTIVE spaces of the user's team, by
     // space id; it makes the request's tenant settings itself, so the guard costs one round trip.
-    const rows = await runSql<ActorRow[]>(this.em, 'select team_id, space_id, generation from actor_spaces(?::uuid, ?::uuid)', [userId, teamId], {
-      setsOwnScope: true,
-    });
+    const rows = await runSql<ActorRow[]>(
+      this.em,
+      'select team_id, space_id, generation from actor_spaces(?::uuid, ?::uuid)',
+      [userId, teamId],
+      {
+        setsOwnScope: true,
+      },
+    );
     if (rows.length === 0) return null;
     const allowedSpaces = rows
       .filter((r): r is ActorRow & { space_id: string; generation: number } => r.space_id !== null)

@@ -88,7 +88,8 @@ export class ToolResultRepository {
    * spaces (else RL002); a refusal names the offending row in the error's detail. Either all of
    * it happens or none. Each snapshot is stamped with the writer's team and its space's current
    * generation; a tool_use_id is new when the user has none in that generation. Returns the
-   * inserted rows' ids and times; the payloads are not sent back.
+   * inserted rows' ids and times; the payloads are not sent back. The function makes the
+   * request's tenant settings itself (row-level security), so this stays one round trip.
    */
   async recordBatch(
     scope: SnapshotScope & { readonly teamId: string },
@@ -114,6 +115,8 @@ export class ToolResultRepository {
         options.cap,
         options.compacted,
       ],
+      // The function makes the tenant settings from p_team/p_user itself: one round trip (R-TN-8).
+      { setsOwnScope: true },
     );
     return rows.map((r) => ({ id: r.id, createdKey: r.created_key }));
   }

@@ -136,10 +136,14 @@ if (!available) console.warn('pgbouncer is not installed: the PgBouncer e2e test
     await Promise.all(clients.map((c) => c.connect()));
     try {
       const [first, second] = clients;
-      const { rows } = await first.query<{ role: string; superuser: string }>(`select current_user as role, current_setting('is_superuser') as superuser`);
+      const { rows } = await first.query<{ role: string; superuser: string }>(
+        `select current_user as role, current_setting('is_superuser') as superuser`,
+      );
       expect(rows[0]).toEqual({ role: 'recall_ledger_app', superuser: 'off' });
       const visible = async (client: Client) =>
-        (await client.query<{ team_id: string }>('select distinct team_id from message_tool_results order by 1')).rows.map((r) => r.team_id);
+        (await client.query<{ team_id: string }>('select distinct team_id from message_tool_results order by 1')).rows.map(
+          (r) => r.team_id,
+        );
 
       await first.query('begin');
       await first.query(`select set_config('app.team_id', $1, true)`, [alice.teamId]);

@@ -1,4 +1,5 @@
 import { RequestContext } from '@mikro-orm/core';
+import { Client } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SnapshotSearch } from '../../tool-results';
 import { toolResultRepositoryFor } from '../../../test/support/tool-results-service';
@@ -135,6 +136,40 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     return nodes(explained['QUERY PLAN'][0].Plan);
   }
 
+  /**
+   * The plan of a statement that runs inside a database function (`inner` names it): the
+   * repository's call is run again with auto_explain reporting nested statements to the client.
+   * (The policies of row-level security are not in these plans: the tests connect as the owner.)
+   */
+  async function nestedPlanOf(marker: string, inner: string, work: () => Promise<unknown>): Promise<PlanNode[]> {
+    statements.length = 0;
+    await RequestContext.create(em, work);
+    const call = statements
+      .filter((s) => s.includes(marker))[0]
+      .replace(/^\[query\] /, '')
+      .replace(/ \[took .*$/s, '');
+    const client = new Client({ connectionString: db.database.url });
+    const notices: string[] = [];
+    client.on('notice', (notice) => notices.push(notice.message ?? ''));
+    await client.connect();
+    try {
+      await client.query(`load 'auto_explain'`);
+      await client.query(
+        `set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on;
+         set auto_explain.log_format = 'json'; set auto_explain.log_level = 'notice'`,
+      );
+      // Again, in a transaction rolled back: the event the first run stored is out of the way.
+      await client.query('begin');
+      await client.query(`delete from recall_events where id = any($1)`, [call.match(/rec_[0-9A-Z]{26}/g) ?? []]);
+      await client.query(call);
+      await client.query('rollback');
+    } finally {
+      await client.end();
+    }
+    const plans = notices.map((m) => JSON.parse(m.slice(m.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode });
+    return nodes(plans.find((p) => p['Query Text'].includes(inner))!.Plan);
+  }
+
   const scope = () => ({ userId: searcher.userId, spaceIds: searcher.spaceIds });
   const search = (query: string, extra: Partial<SnapshotSearch> = {}): SnapshotSearch => ({
     spaceId: searcher.spaceId,
@@ -220,7 +255,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
       source: RecallEventSource.INTERNAL,
     };
     let rows: unknown[] = [];
-    const plan = await planOf('with hits as', async () => {
+    const plan = await nestedPlanOf('recall_events_search_and_record', 'with hits as', async () => {
       rows = await new RecallEventRepository(em).searchAndRecord(scope(), search('topic7'), { input: true }, draft);
     });
     expect(rows).toHaveLength(10);
