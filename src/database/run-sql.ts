@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type { Client as PgConnection } from 'pg';
-import { currentTenantScope, scopeStatement } from './tenant-scope';
+import { currentTenantScope, type TenantScope } from './tenant-scope';
 
 export interface RunSqlOptions {
   /**
@@ -62,6 +62,16 @@ export async function runSql<Rows = Record<string, unknown>[]>(
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+/**
+ * The settings as one statement without parameters, so it can share a simple-protocol round trip
+ * with `begin` (the scope's ids are UUIDs, checked when it was entered). Transaction-local
+ * (`true`): behind PgBouncer's transaction pooling the next transaction may run on another server
+ * connection, and must not inherit them.
+ */
+function scopeStatement(scope: TenantScope): string {
+  return `select set_config('app.team_id', '${scope.teamId}', true), set_config('app.user_id', '${scope.userId ?? ''}', true)`;
 }
 
 /** The transactions whose tenant settings are made (they last until the transaction ends). */

@@ -43,19 +43,9 @@ export function withTenantScope<T>(scope: TenantScope, work: () => Promise<T>): 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function checkedScope(scope: TenantScope): TenantScope {
-  // The ids are written into the statement that sets them (see scopeStatement): only UUIDs pass.
+  // The ids are written into the statement that sets them (run-sql's scopeStatement): only UUIDs pass.
   if (!UUID.test(scope.teamId) || (scope.userId !== undefined && !UUID.test(scope.userId))) {
     throw new Error('a tenant scope names a team and a user by UUID');
   }
   return scope;
-}
-
-/**
- * The settings as one statement without parameters, so it can share a simple-protocol round trip
- * with `begin`. Transaction-local (`true`): behind PgBouncer's transaction pooling the next
- * transaction may run on another server connection, and must not inherit them.
- */
-export function scopeStatement(scope: TenantScope): string {
-  const { teamId, userId } = checkedScope(scope);
-  return `select set_config('app.team_id', '${teamId}', true), set_config('app.user_id', '${userId ?? ''}', true)`;
 }
