@@ -1,0 +1,49 @@
+/**
+ * Which database failures a caller may retry unchanged. A transient fault is about the moment
+ * (contention, a timeout, a lost or refused connection), not about the request: the same
+ * statement can succeed a little later. Everything else — constraint violations, bad input,
+ * missing objects, bugs — would fail again and is not transient.
+ *
+ * `ROLLED_BACK`: the statement certainly did not take effect (it was cancelled, chosen as a
+ * deadlock victim, or never reached the server). `OUTCOME_UNKNOWN`: the session was lost while
+ * the statement ran, so a write may have committed before the answer was lost.
+ */
+export type TransientFault = 'ROLLED_BACK' | 'OUTCOME_UNKNOWN';
+
+const ROLLED_BACK_SQLSTATES = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  '55P03', // lock_not_available (lock_timeout, NOWAIT)
+  '57014', // query_canceled (statement_timeout, a cancel request)
+  '57P03', // cannot_connect_now (server starting or in recovery): refused at connect
+  '53300', // too_many_connections: refused at connect
+]);
+
+const OUTCOME_UNKNOWN_SQLSTATES = new Set([
+  '57P01', // admin_shutdown (pg_terminate_backend, a fast shutdown)
+  '57P02', // crash_shutdown
+]);
+
+/** Node's socket errors: the connection broke or could not be made. */
+const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** What the pg driver says when the server went away without an error message. */
+const CONNECTION_LOST = /^Connection terminated\b|^Client has encountered a connection error/;
+
+/** The fault class of `error` (or of the errors it wraps), or null when retrying would not help. */
+export function transientFault(error: unknown): TransientFault | null {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
+    const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (ROLLED_BACK_SQLSTATES.has(code)) return 'ROLLED_BACK';
+      // 08xxx connection_exception: the connection failed under the statement.
+      if (OUTCOME_UNKNOWN_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return 'OUTCOME_UNKNOWN';
+      if (SOCKET_CODES.has(code)) return code === 'ECONNREFUSED' ? 'ROLLED_BACK' : 'OUTCOME_UNKNOWN';
+    }
+    // The pool had no connection to give within its acquire timeout: nothing was sent.
+    if (name === 'KnexTimeoutError') return 'ROLLED_BACK';
+    if (typeof message === 'string' && CONNECTION_LOST.test(message)) return 'OUTCOME_UNKNOWN';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
