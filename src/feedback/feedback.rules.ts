@@ -58,7 +58,8 @@ export interface ItemFailure {
 
 /**
  * The whole-request bounds, checked before any SQL (R-FB-3, R-OP-5): over any of them the request
- * is refused and nothing is recorded. Comments are refused when too long, never cut.
+ * is refused and nothing is recorded. A comment's length is not among them: it is the item's own
+ * validation ({@link judgmentProblem}), so the items before it are still recorded.
  */
 export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'input.recalls'): void {
   if (items.length === 0 || items.length > MAX_FEEDBACK_ITEMS) {
@@ -80,8 +81,6 @@ export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'inpu
         `${path}.hypothesisFeedback may hold at most ${MAX_REFS_PER_ITEM} judgments.`,
       );
     }
-    checkComment(item.feedbackComment, `${path}.feedbackComment`);
-    hypotheses.forEach((h, i) => checkComment(h.feedbackComment, `${path}.hypothesisFeedback.${i}.feedbackComment`));
     const clientId = item.clientFeedbackId;
     if (
       clientId !== null &&
@@ -114,14 +113,15 @@ export function checkFeedbackBatch(items: readonly FeedbackItem[], field = 'inpu
   });
 }
 
-function checkComment(comment: string | null | undefined, path: string): void {
+/** A comment over the limit, as the item's failure: refused, never cut (R-FB-3). Null when it fits. */
+function commentLengthProblem(comment: string | null | undefined, field: string): ItemFailure | null {
   const length = comment === null || comment === undefined ? 0 : codePointLength(comment);
-  if (length > MAX_COMMENT_CHARS) {
-    throw new BadUserInputError(
-      path,
-      `${path} is ${length} characters; the limit is ${MAX_COMMENT_CHARS}. Shorten it: comments are never cut.`,
-    );
-  }
+  if (length <= MAX_COMMENT_CHARS) return null;
+  return correct(
+    'COMMENT_TOO_LONG',
+    `${field} is ${length} characters; the limit is ${MAX_COMMENT_CHARS}.`,
+    `Shorten ${field} to at most ${MAX_COMMENT_CHARS} characters (comments are never cut), then resubmit from this item.`,
+  );
 }
 
 function hasText(comment: string | null | undefined): boolean {
@@ -129,10 +129,18 @@ function hasText(comment: string | null | undefined): boolean {
 }
 
 /**
- * A comment is required for a LOW quality, missing context, irrelevant results, or a hypothesis
- * judged contradicted or LOW (R-FB-3). Null when the item's judgments are complete.
+ * Comments are at most 1000 characters, and a comment is required for a LOW quality, missing
+ * context, irrelevant results, or a hypothesis judged contradicted or LOW (R-FB-3). Null when the
+ * item's judgments are complete.
  */
 export function judgmentProblem(item: FeedbackItem): ItemFailure | null {
+  const tooLong =
+    commentLengthProblem(item.feedbackComment, 'feedbackComment') ??
+    (item.hypothesisFeedback ?? []).reduce<ItemFailure | null>(
+      (found, h, index) => found ?? commentLengthProblem(h.feedbackComment, `hypothesisFeedback.${index}.feedbackComment`),
+      null,
+    );
+  if (tooLong !== null) return tooLong;
   const reasons: string[] = [];
   if (item.quality === FeedbackQuality.LOW) reasons.push('quality is LOW');
   if (item.missingContext === true) reasons.push('missingContext is true');
@@ -214,13 +222,33 @@ export function recallProblem(
   return null;
 }
 
-/** A database fault while recording: the item may be retried as it is. */
-export function transientProblem(): ItemFailure {
+/**
+ * The item's `clientFeedbackId` is already recorded for the actor with different content (R-FB-5):
+ * the key must not hide a changed request, and the recorded event is not changed.
+ */
+export function conflictProblem(clientFeedbackId: string, existingId: string): ItemFailure {
+  return drop(
+    'CONFLICT',
+    `clientFeedbackId ${clientFeedbackId} is already recorded (as ${existingId}) for a different item.`,
+    'Drop this item (the recorded one stands) or send the changed judgment under a new clientFeedbackId, and resubmit the items after it.',
+  );
+}
+
+/**
+ * A transient database fault before or while recording the item (R-FB-2): it may be retried as it
+ * is. `outcomeKnown` is false when the connection was lost under the write, which may have
+ * committed: a retry is then safe only with a clientFeedbackId.
+ */
+export function transientProblem(outcomeKnown = true): ItemFailure {
   return {
     code: 'DATABASE_UNAVAILABLE',
-    message: 'The item could not be recorded because of a database fault; nothing of it was stored.',
+    message: outcomeKnown
+      ? 'The item could not be recorded because of a transient database fault; nothing of it was stored.'
+      : 'The connection to the database was lost while the item was being recorded; it may or may not have been stored.',
     nextAction: FeedbackNextAction.RETRY_FROM_FAILED,
-    remediation: 'Retry from this item, unchanged, after a short wait; the items before it are recorded.',
+    remediation: outcomeKnown
+      ? 'Retry from this item, unchanged, after a short wait; the items before it are recorded.'
+      : 'Retry from this item, unchanged, after a short wait; with a clientFeedbackId the retry records it at most once.',
   };
 }
 

@@ -7,6 +7,7 @@ import { AppError, BadUserInputError, ErrorCode } from '../../common/errors/app-
 import { type ResultRef, ResultRefType } from '../../recall-events';
 import {
   checkFeedbackBatch,
+  conflictProblem,
   type FeedbackItem,
   FeedbackNextAction,
   FeedbackQuality,
@@ -76,33 +77,15 @@ describe('feedback rules', () => {
       expect(rejection(() => checkFeedbackBatch(tooManyHypotheses)).details).toEqual({ field: 'input.recalls.1.hypothesisFeedback' });
     });
 
-    it('R-FB-3 a 1000-character comment is accepted; 1001 is refused naming the field, never cut', () => {
+    it('R-FB-3 a comment of any length is not a whole-request bound: the item decides (judgmentProblem)', () => {
       expect(MAX_COMMENT_CHARS).toBe(1000);
-      const exact = 'c'.repeat(1000);
-      const batch = [item({ quality: FeedbackQuality.LOW, feedbackComment: exact })];
-      expect(() => checkFeedbackBatch(batch)).not.toThrow();
-      expect(batch[0].feedbackComment).toBe(exact);
-
       const long = 'c'.repeat(1001);
-      const tooLong = [item(), item({ feedbackComment: long })];
-      const error = rejection(() => checkFeedbackBatch(tooLong));
-      expect(error.details).toEqual({ field: 'input.recalls.1.feedbackComment' });
-      expect(error.message).toContain('1001');
-      expect(error.message).toContain('1000');
-      // The input is left as it was: refused, not trimmed to fit.
-      expect(tooLong[1].feedbackComment).toBe(long);
-    });
-
-    it('R-FB-3 a hypothesis comment is bounded the same way', () => {
       expect(() =>
-        checkFeedbackBatch([item({ hypothesisFeedback: [{ hypothesisId: 'h', contradicted: true, feedbackComment: 'h'.repeat(1000) }] })]),
+        checkFeedbackBatch([
+          item(),
+          item({ feedbackComment: long, hypothesisFeedback: [{ hypothesisId: 'h', contradicted: true, feedbackComment: long }] }),
+        ]),
       ).not.toThrow();
-      const batch = [
-        item({
-          hypothesisFeedback: [{ hypothesisId: 'h0' }, { hypothesisId: 'h1', contradicted: true, feedbackComment: 'h'.repeat(1001) }],
-        }),
-      ];
-      expect(rejection(() => checkFeedbackBatch(batch)).details).toEqual({ field: 'input.recalls.0.hypothesisFeedback.1.feedbackComment' });
     });
 
     it('R-FB-5 clientFeedbackId is 1 to 128 characters', () => {
@@ -187,6 +170,53 @@ describe('feedback rules', () => {
           item({ hypothesisFeedback: [{ hypothesisId: 'h1', contradicted: false, quality: FeedbackQuality.HIGH, used: true }] }),
         ),
       ).toBeNull();
+    });
+  });
+
+  describe('judgmentProblem: comment length', () => {
+    it('R-FB-3 a 1000-character comment is accepted; 1001 is COMMENT_TOO_LONG naming the field, never cut', () => {
+      const exact = 'c'.repeat(1000);
+      const fits = item({ quality: FeedbackQuality.LOW, feedbackComment: exact });
+      expect(judgmentProblem(fits)).toBeNull();
+      expect(fits.feedbackComment).toBe(exact);
+
+      const long = 'c'.repeat(1001);
+      const tooLong = item({ feedbackComment: long });
+      const failure = expectFailure(judgmentProblem(tooLong), 'COMMENT_TOO_LONG', FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED);
+      expect(failure.message).toContain('feedbackComment');
+      expect(failure.message).toContain('1001');
+      expect(failure.remediation).toContain('1000');
+      expect(failure.remediation).toMatch(/shorten/i);
+      // The input is left as it was: refused, not trimmed to fit.
+      expect(tooLong.feedbackComment).toBe(long);
+    });
+
+    it('R-FB-3 characters are counted as code points, as the column counts them', () => {
+      expect(judgmentProblem(item({ feedbackComment: '\u{1F600}'.repeat(1000) }))).toBeNull();
+      expect(judgmentProblem(item({ feedbackComment: '\u{1F600}'.repeat(1001) }))?.code).toBe('COMMENT_TOO_LONG');
+    });
+
+    it('R-FB-3 a hypothesis comment is bounded the same way, naming the hypothesis', () => {
+      expect(
+        judgmentProblem(item({ hypothesisFeedback: [{ hypothesisId: 'h', contradicted: true, feedbackComment: 'h'.repeat(1000) }] })),
+      ).toBeNull();
+      const failure = expectFailure(
+        judgmentProblem(
+          item({
+            hypothesisFeedback: [{ hypothesisId: 'h0' }, { hypothesisId: 'h1', contradicted: true, feedbackComment: 'h'.repeat(1001) }],
+          }),
+        ),
+        'COMMENT_TOO_LONG',
+        FeedbackNextAction.CORRECT_AND_RESUBMIT_FROM_FAILED,
+      );
+      expect(failure.message).toContain('hypothesisFeedback.1.feedbackComment');
+    });
+
+    it('R-FB-3 a too-long comment is reported before a missing one', () => {
+      const failure = judgmentProblem(
+        item({ feedbackComment: 'c'.repeat(1001), hypothesisFeedback: [{ hypothesisId: 'h', contradicted: true }] }),
+      );
+      expect(failure?.code).toBe('COMMENT_TOO_LONG');
     });
   });
 
@@ -305,6 +335,26 @@ describe('feedback rules', () => {
     it('R-FB-2 a database fault is DATABASE_UNAVAILABLE: retry from the failed item', () => {
       const failure = expectFailure(transientProblem(), 'DATABASE_UNAVAILABLE', FeedbackNextAction.RETRY_FROM_FAILED);
       expect(failure.remediation).toMatch(/retry/i);
+      expect(failure.message).toMatch(/nothing of it was stored/);
+    });
+
+    it('R-FB-2 a connection lost under the write says the item may have been stored, and how to retry safely', () => {
+      const failure = expectFailure(transientProblem(false), 'DATABASE_UNAVAILABLE', FeedbackNextAction.RETRY_FROM_FAILED);
+      expect(failure.message).toMatch(/may or may not/);
+      expect(failure.remediation).toContain('clientFeedbackId');
+    });
+  });
+
+  describe('conflictProblem', () => {
+    it('R-FB-5 a key recorded with other content is CONFLICT: drop the item and resubmit the rest', () => {
+      const failure = expectFailure(
+        conflictProblem('session-1/item-0', 'fb_01JABC'),
+        'CONFLICT',
+        FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
+      );
+      expect(failure.message).toContain('session-1/item-0');
+      expect(failure.message).toContain('fb_01JABC');
+      expect(failure.remediation).toContain('clientFeedbackId');
     });
   });
 
@@ -316,7 +366,10 @@ describe('feedback rules', () => {
       refsProblem(item({ hypothesisFeedback: [{ hypothesisId: 'h' }] }), [])!,
       recallProblem(RECALL, null, () => 1)!,
       recallProblem(RECALL, { spaceId: 's', spaceGeneration: 1 }, () => undefined)!,
+      judgmentProblem(item({ feedbackComment: 'c'.repeat(1001) }))!,
       transientProblem(),
+      transientProblem(false),
+      conflictProblem('k', 'fb_x'),
     ];
     for (const failure of failures) {
       expect(Object.values(FeedbackNextAction)).toContain(failure.nextAction);

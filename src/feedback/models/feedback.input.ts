@@ -4,8 +4,8 @@ import { Allow, IsBoolean, IsOptional, IsString, ValidateNested } from 'class-va
 import { ResultRefFields } from '../../recall-events';
 import { FeedbackQuality } from '../feedback.rules';
 
-// Bounds that name nested paths (input.recalls.3.feedbackComment) live in checkFeedbackBatch;
-// @Allow keeps a field through the global whitelist.
+// Bounds that name nested paths (input.recalls.3.irrelevantResultRefs) live in checkFeedbackBatch, a
+// comment's length in the item's validation (judgmentProblem); @Allow keeps a field through the global whitelist.
 @InputType('ResultRefInput')
 export class ResultRefInput extends ResultRefFields {
   @Field(() => Int, { nullable: true })
@@ -78,7 +78,11 @@ export class RecallFeedbackInput {
   @Type(() => HypothesisFeedbackInput)
   hypothesisFeedback?: HypothesisFeedbackInput[] | null;
 
-  @Field(() => String, { nullable: true, description: 'Idempotency key: a replay with a recorded key records nothing new. R-FB-5' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Idempotency key: a replay of the same item under a recorded key records nothing new; another item under it is CONFLICT. R-FB-5',
+  })
   @Allow()
   clientFeedbackId?: string | null;
 }
