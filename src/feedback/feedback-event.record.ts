@@ -22,7 +22,10 @@ export interface FeedbackEventRecord extends RecallAccount {
   createdKey: string;
 }
 
-export type NewFeedbackEvent = Omit<FeedbackEventRecord, 'createdAt' | 'createdKey'>;
+export type NewFeedbackEvent = Omit<FeedbackEventRecord, 'createdAt' | 'createdKey'> & {
+  /** The item's canonical digest (R-FB-5), kept with a client id only. */
+  itemDigest: string | null;
+};
 
 export interface FeedbackEventRow {
   id: string;

@@ -50,6 +50,12 @@ const GROUP_COLUMNS: Record<FeedbackMetricsGroupBy, string> = {
  */
 const VISIBLE = `join active_spaces(?) s on s.space_id = f.space_id and s.generation = f.space_generation`;
 
+/** An event recorded under a client id, and its item's digest (null: recorded before digests, or cleared with the comments). */
+export interface ClientKeyedEvent {
+  id: string;
+  itemDigest: string | null;
+}
+
 /** Unique violation: a concurrent replay of the same client id won the insert. */
 const UNIQUE_VIOLATION = '23505';
 
@@ -59,28 +65,29 @@ export class FeedbackEventRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** The actor's events already recorded under these client ids, by client id. */
-  async findByClientIds(teamId: string, actorId: string, clientIds: readonly string[]): Promise<Map<string, string>> {
+  async findByClientIds(teamId: string, actorId: string, clientIds: readonly string[]): Promise<Map<string, ClientKeyedEvent>> {
     if (clientIds.length === 0) return new Map();
-    const rows = await runSql<{ id: string; client_feedback_id: string }[]>(
+    const rows = await runSql<{ id: string; client_feedback_id: string; item_digest: string | null }[]>(
       this.em,
-      `select id, client_feedback_id from feedback_events where team_id = ? and actor_id = ? and client_feedback_id in (?)`,
+      `select id, client_feedback_id, item_digest from feedback_events where team_id = ? and actor_id = ? and client_feedback_id in (?)`,
       [teamId, actorId, clientIds],
     );
-    return new Map(rows.map((r) => [r.client_feedback_id, r.id]));
+    return new Map(rows.map((r) => [r.client_feedback_id, { id: r.id, itemDigest: r.item_digest }]));
   }
 
   /**
    * Inserts one event in a statement of its own (committed on return: durable before the next
-   * item is tried). A replay that races another to the same client id gets the winner's id.
+   * item is tried) and returns it. A replay that races another to the same client id gets the
+   * winner instead, whose digest the caller compares with its own.
    */
-  async insert(event: NewFeedbackEvent): Promise<string> {
+  async insert(event: NewFeedbackEvent): Promise<ClientKeyedEvent> {
     try {
       await runSql(
         this.em,
         `insert into feedback_events (team_id, id, recall_event_id, profile_id, actor_id, space_id, space_generation, query_fingerprint,
            contract_version, ranking_version, fusion_mode, search_freshness, degraded_branches, returned_refs, used, answer_supported, quality,
-           missing_context, irrelevant, feedback_comment, irrelevant_result_refs, hypothesis_feedback, client_feedback_id)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)`,
+           missing_context, irrelevant, feedback_comment, irrelevant_result_refs, hypothesis_feedback, client_feedback_id, item_digest)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?)`,
         [
           event.teamId,
           event.id,
@@ -105,15 +112,16 @@ export class FeedbackEventRepository {
           JSON.stringify(event.irrelevantResultRefs),
           JSON.stringify(event.hypothesisFeedback),
           event.clientFeedbackId,
+          event.itemDigest,
         ],
       );
-      return event.id;
+      return { id: event.id, itemDigest: event.itemDigest };
     } catch (error) {
       if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION || event.clientFeedbackId === null) throw error;
       const existing = await this.findByClientIds(event.teamId, event.actorId, [event.clientFeedbackId]);
-      const id = existing.get(event.clientFeedbackId);
-      if (id === undefined) throw error;
-      return id;
+      const winner = existing.get(event.clientFeedbackId);
+      if (winner === undefined) throw error;
+      return winner;
     }
   }
 
@@ -200,13 +208,18 @@ export class FeedbackEventRepository {
     );
   }
 
-  /** Clears the comment texts (the item's and its hypotheses') of events past the cutoff; the rows stay. */
+  /**
+   * Clears the comment texts (the item's and its hypotheses') of events past the cutoff; the rows
+   * stay. The item digest goes with them: it hashes the comments, and a guessable short comment
+   * could be confirmed from it. A replay of the key after that returns the event as it is (R-FB-5).
+   */
   clearExpiredCommentsBatch(cutoff: Date, limit: number): Promise<number> {
     return countChanged(
       this.em,
       `update feedback_events e
           set feedback_comment = null,
               hypothesis_feedback = coalesce((select jsonb_agg(h || '{"feedbackComment": null}'::jsonb) from jsonb_array_elements(e.hypothesis_feedback) h), '[]'::jsonb),
+              item_digest = null,
               comments_cleared_at = now()
          from (select team_id, id from feedback_events where created_at < ? and comments_cleared_at is null order by created_at limit ?) old
         where e.team_id = old.team_id and e.id = old.id`,

@@ -1,13 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ulid } from 'ulid';
-import { AppError, FeatureDisabledError } from '../common/errors/app-error';
+import { FeatureDisabledError } from '../common/errors/app-error';
+import { transientFault } from '../database/transient-fault';
 import { recallAccountOf, type RecallEventRecord, RecallEventService } from '../recall-events';
 import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
 import type { NewFeedbackEvent } from './feedback-event.record';
-import { FeedbackEventRepository } from './feedback-event.repository';
+import { type ClientKeyedEvent, FeedbackEventRepository } from './feedback-event.repository';
+import { feedbackItemDigest } from './feedback-item-digest';
 import { FeedbackMetrics } from './feedback.metrics';
 import {
   checkFeedbackBatch,
+  conflictProblem,
   type FeedbackItem,
   type ItemFailure,
   judgmentProblem,
@@ -50,45 +53,73 @@ export class FeedbackService {
       this.metrics.submission('disabled');
       throw new FeatureDisabledError(FeatureFlagKey.RECALL_FEEDBACK_ENABLED);
     }
-    // Read once up front: the recall events named and the items already recorded under their client ids.
+    // Read once up front: the recall events named and the items already recorded under their client
+    // ids. A transient fault here stops the batch before its first item, nothing recorded (R-FB-2).
     const clientIds = items.flatMap((item) => (item.clientFeedbackId ? [item.clientFeedbackId] : []));
-    const [events, replayed] = await Promise.all([
-      this.recallEvents.findForTeam(
-        actor,
-        items.map((item) => item.recallEventId),
-      ),
-      this.feedback.findByClientIds(actor.teamId, actor.userId, clientIds),
-    ]);
+    let events: Map<string, RecallEventRecord>;
+    let keyed: Map<string, ClientKeyedEvent>;
+    try {
+      [events, keyed] = await Promise.all([
+        this.recallEvents.findForTeam(
+          actor,
+          items.map((item) => item.recallEventId),
+        ),
+        this.feedback.findByClientIds(actor.teamId, actor.userId, clientIds),
+      ]);
+    } catch (error) {
+      return this.faulted(error, [], 0, 'read');
+    }
 
     const ids: string[] = [];
     for (const [index, item] of items.entries()) {
-      const existing = item.clientFeedbackId ? replayed.get(item.clientFeedbackId) : undefined;
-      if (existing !== undefined) {
-        ids.push(existing);
+      const event = events.get(item.recallEventId) ?? null;
+      const key = item.clientFeedbackId ?? null;
+      // The digest is taken before validation: a replay is recognised even when its recall went stale.
+      const digest = key === null ? null : feedbackItemDigest(item, event?.results ?? []);
+      const existing = key === null ? undefined : keyed.get(key);
+      if (key !== null && existing !== undefined) {
+        if (!sameItem(existing, digest)) return this.stopped(ids, index, conflictProblem(key, existing.id));
+        ids.push(existing.id);
         continue;
       }
-      const event = events.get(item.recallEventId) ?? null;
       const problem =
         judgmentProblem(item) ??
         recallProblem(item.recallEventId, event, (spaceId) => actor.allowedGeneration(spaceId)) ??
         refsProblem(item, (event as RecallEventRecord).results);
       if (problem !== null) return this.stopped(ids, index, problem);
+      let recorded: ClientKeyedEvent;
       try {
-        ids.push(await this.feedback.insert(feedbackEventOf(actor, item, event as RecallEventRecord)));
+        recorded = await this.feedback.insert(feedbackEventOf(actor, item, event as RecallEventRecord, digest));
       } catch (error) {
-        if (error instanceof AppError) throw error;
-        this.logger.warn({
-          msg: 'feedback item not recorded: database fault',
-          failedIndex: index,
-          code: (error as { code?: unknown })?.code ?? null,
-        });
-        return this.stopped(ids, index, transientProblem());
+        return this.faulted(error, ids, index, 'write');
       }
-      if (item.clientFeedbackId) replayed.set(item.clientFeedbackId, ids[ids.length - 1]);
+      // Another request recorded the same key first, with other content.
+      if (key !== null && !sameItem(recorded, digest)) return this.stopped(ids, index, conflictProblem(key, recorded.id));
+      ids.push(recorded.id);
+      if (key !== null) keyed.set(key, recorded);
       this.metrics.itemRecorded(item);
     }
     this.metrics.submission('recorded');
     return { recordedCount: ids.length, feedbackEventIds: ids, error: null };
+  }
+
+  /**
+   * A database error at item `index`: a transient one stops the batch there with RETRY_FROM_FAILED
+   * (R-FB-2); any other is not the client's to retry and surfaces as an internal error.
+   */
+  private faulted(error: unknown, ids: string[], index: number, during: 'read' | 'write'): SubmissionOutcome {
+    const fault = transientFault(error);
+    if (fault === null) throw error;
+    // The SQLSTATE only: never the statement, its values or the driver's message.
+    const code = (error as { code?: unknown })?.code;
+    this.logger.warn({
+      msg: 'feedback batch stopped: transient database fault',
+      during,
+      failedIndex: index,
+      code: typeof code === 'string' ? code : null,
+    });
+    // Nothing is written while reading, whatever became of the connection.
+    return this.stopped(ids, index, transientProblem(during === 'read' || fault === 'ROLLED_BACK'));
   }
 
   private stopped(ids: string[], failedIndex: number, problem: ItemFailure): SubmissionOutcome {
@@ -117,8 +148,17 @@ export class FeedbackService {
   }
 }
 
+/**
+ * Whether the recorded event under the item's key is this item (R-FB-5). An event without a digest
+ * (recorded before digests, or its comments cleared by retention) cannot be compared and is taken
+ * as the item: a blind replay stays harmless.
+ */
+function sameItem(recorded: ClientKeyedEvent, digest: string | null): boolean {
+  return recorded.itemDigest === null || digest === null || recorded.itemDigest === digest;
+}
+
 /** The stored event: the judgment, and the recall's own account of itself copied from its event. */
-function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: RecallEventRecord): NewFeedbackEvent {
+function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: RecallEventRecord, itemDigest: string | null): NewFeedbackEvent {
   return {
     id: newFeedbackEventId(),
     recallEventId: recall.id,
@@ -146,5 +186,6 @@ function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: Recall
       feedbackComment: h.feedbackComment ?? null,
     })),
     clientFeedbackId: item.clientFeedbackId ?? null,
+    itemDigest,
   };
 }

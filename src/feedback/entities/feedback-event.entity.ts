@@ -109,6 +109,14 @@ export class FeedbackEvent {
   @Property({ type: 'varchar', length: 128, nullable: true })
   clientFeedbackId?: string | null;
 
+  /**
+   * SHA-256 (hex) of the item's canonical form, with a client id only: a replay of the key with
+   * different content is a conflict (R-FB-5). Null for events recorded before it existed, and
+   * cleared with the comments (R-RT-3).
+   */
+  @Property({ type: 'varchar', length: 64, nullable: true })
+  itemDigest?: string | null;
+
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();
 
