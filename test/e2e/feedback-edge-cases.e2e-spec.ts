@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
+import { FeedbackService } from '../../src/feedback';
 import type { FeedbackInput } from '../support/feedback-api';
 import {
   createFeedbackApp,
@@ -127,6 +128,24 @@ describe('Recall feedback edge cases (e2e)', () => {
       expect(replay).toEqual(first);
       expect(await rowsFor(t, a)).toBe(1);
       expect((await storedRow(first.feedbackEventIds[0])).item_digest).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it("R-FB-5 R-RT-3 when retention clears an event's comments its digest goes too: a replay of the key then returns the event as it is", async () => {
+      const { member } = await newTeam(t);
+      const [a] = await recallEvents(t, member, member.spaceId, 1);
+      const item = fine(a, { quality: 'LOW', feedbackComment: 'Weak.', clientFeedbackId: 'old-one' });
+      const first = await submitOk(t, member, [item]);
+      const id = first.feedbackEventIds[0];
+      await t.sql.query(`update feedback_events set created_at = now() - interval '100 days' where id = $1`, [id]);
+      const cleared = await t.app.get(FeedbackService).clearExpiredCommentsBatch(new Date(Date.now() - 90 * 86_400_000), 100);
+      expect(cleared).toBe(1);
+      expect(await storedRow(id)).toEqual({ quality: 'LOW', feedback_comment: null, item_digest: null });
+
+      // The comment cannot be compared any more: the key's replay is taken as blind, whatever its comment.
+      for (const replay of [item, { ...item, feedbackComment: 'Something else.' }]) {
+        expect(await submitOk(t, member, [replay])).toEqual(first);
+      }
+      expect(await rowsFor(t, a)).toBe(1);
     });
 
     it('R-FB-5 within one batch, the key reused for another item is CONFLICT at that item; the first is recorded', async () => {
