@@ -288,10 +288,10 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     ]);
     expect(rows.rows[1].irrelevant_result_refs).toEqual([{ type: 'TOOL_RESULT', id: snapshot.id, rank: 1 }]);
 
-    // A batch error says what was recorded and what to do next.
+    // A batch error says what was recorded and what to do next (item 0 replays mcp-1 as it was: R-FB-5).
     const failed = await call(client, FEEDBACK_TOOL, {
       recalls: [
-        { recall_event_id: recallEventId, used: true, client_feedback_id: 'mcp-1' },
+        { recall_event_id: recallEventId, used: true, answer_supported: true, quality: 'high', client_feedback_id: 'mcp-1' },
         { recall_event_id: recallEventId, used: true, quality: 'LOW' },
       ],
     });
