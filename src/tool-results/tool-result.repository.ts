@@ -47,6 +47,14 @@ function snapshotColumns(columns: SnapshotColumns): string {
   }`;
 }
 
+/**
+ * Snapshots with their conversation (c) and the conversation's space (s) joined at the snapshot's
+ * generation: a snapshot of an earlier generation of its space (before a bump) is not there, as
+ * if missing (R-TN-4). Joined, not a correlated subquery, so history keeps walking its index.
+ */
+const SNAPSHOTS_FROM = `message_tool_results r join conversations c on c.id = r.conversation_id
+  join spaces s on s.id = c.space_id and s.generation = r.space_generation`;
+
 /** The scope predicate over aliases r (message_tool_results) and c (conversations), with its bindings. */
 const SCOPE_PREDICATE = 'r.user_id = ? and c.space_id = any(?::uuid[])';
 
@@ -73,7 +81,7 @@ function snapshotsJson(snapshots: readonly UnsavedSnapshot[]): string {
 /**
  * Snapshots. Every statement carries the owner's user id: a row of another user is never read,
  * locked, written or deleted through here. Every read also carries the allowed spaces
- * ({@link SnapshotScope}), in SQL.
+ * ({@link SnapshotScope}), in SQL, and sees only the current generation of each space.
  */
 @Injectable()
 export class ToolResultRepository {
@@ -155,7 +163,7 @@ export class ToolResultRepository {
   private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<ToolResultSnapshot[]> {
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+      `select ${snapshotColumns(columns)} from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and ${where}`,
       [...scopeBindings(scope), ...params],
     );
@@ -182,8 +190,7 @@ export class ToolResultRepository {
     // large value once per reference instead of once.
     // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
     const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete
-      from message_tool_results r
-      join conversations c on c.id = r.conversation_id
+      from ${SNAPSHOTS_FROM}
       cross join lateral (
         select coalesce(
                  r.tool_output #> array[?]::text[],
@@ -217,8 +224,9 @@ export class ToolResultRepository {
 
   /**
    * The K most recent snapshots of the user's own conversation, newest first; none when the
-   * conversation is someone else's or outside the allowed spaces. The user predicate is part of
-   * the index (conversation_id, user_id, created_at desc, id desc): K rows are read (R-RC-6).
+   * conversation is someone else's or outside the allowed spaces. The user predicate and the
+   * current generation are part of the index (conversation_id, user_id, space_generation,
+   * created_at desc, id desc): K rows are read (R-RC-6).
    */
   async recentInConversation(
     scope: SnapshotScope,
@@ -276,7 +284,7 @@ export class ToolResultRepository {
     }
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select ${snapshotColumns(columns)} from message_tool_results r join conversations c on c.id = r.conversation_id
+      `select ${snapshotColumns(columns)} from ${SNAPSHOTS_FROM}
         where ${where.join(' and ')}
         order by r.created_at desc, r.id desc
         limit ?`,

@@ -16,8 +16,9 @@ function nodes(plan: PlanNode): PlanNode[] {
 
 /**
  * Pins the plans of the hot reads (SPEC §9): on a realistic spread of rows, the top-K read of a
- * conversation walks the (conversation_id, user_id, created_at desc, id desc) index and stops
- * after K rows, instead of AND-ing two bitmaps over the whole conversation.
+ * conversation walks the (conversation_id, user_id, space_generation, created_at desc, id desc)
+ * index at the current generation and stops after K rows, instead of AND-ing two bitmaps over the
+ * whole conversation and sorting it.
  */
 describe('hot read plans (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
@@ -31,10 +32,11 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork();
-    // 40 users × 10 conversations × 100 snapshots = 40,000 rows.
+    // 40 users × 10 conversations × 100 snapshots = 40,000 rows; the space is at generation 2 and
+    // every third snapshot is of generation 1 (hidden), interleaved in time with the current ones.
     await em.execute(
       `insert into teams (id) values (?);
-       insert into spaces (id, team_id, name) values (?, ?, 's');
+       insert into spaces (id, team_id, name, generation) values (?, ?, 's', 2);
        insert into users (id, team_id) select gen_random_uuid(), ? from generate_series(1, 40);
        insert into conversations (id, user_id, space_id) select gen_random_uuid(), u.id, ? from users u, generate_series(1, 10);
        insert into messages (id, conversation_id, user_id) select gen_random_uuid(), c.id, c.user_id from conversations c;
@@ -42,7 +44,7 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
                                          summary_oneliner, stub, size_tokens, team_id, space_generation)
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
                 now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
-                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, ?, 1
+                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, ?, case when g % 3 = 0 then 1 else 2 end
            from messages m, generate_series(1, 100) g;
        analyze;`,
       [team, space, team, team, space, team],
@@ -74,7 +76,9 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);
     expect(plan.some((n) => n['Node Type'] === 'Function Scan')).toBe(false);
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
-    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_conversation_user_recency']]);
+    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+      ['Index Scan', 'message_tool_results_conversation_user_generation_recency'],
+    ]);
   });
 
   it('R-TR-7 history of a user walks the user recency index', async () => {

@@ -12,11 +12,12 @@ import { Message } from './message.entity';
  */
 @Entity({ tableName: 'message_tool_results' })
 @Index({ name: 'ix_message_tool_results_conversation_recency', properties: ['conversation', 'createdAt'] })
-// Top-K of a conversation with the user predicate reads K rows, not the whole conversation.
+// Top-K of a conversation's current generation with the user predicate reads K rows, not the
+// whole conversation nor the hidden generations before it.
 @Index({
-  name: 'message_tool_results_conversation_user_recency',
+  name: 'message_tool_results_conversation_user_generation_recency',
   expression:
-    'create index "message_tool_results_conversation_user_recency" on "message_tool_results" ("conversation_id", "user_id", "created_at" desc, "id" desc)',
+    'create index "message_tool_results_conversation_user_generation_recency" on "message_tool_results" ("conversation_id", "user_id", "space_generation", "created_at" desc, "id" desc)',
 })
 // History across conversations, newest first, keyset on (created_at, id).
 @Index({
