@@ -195,25 +195,25 @@ export class FeedbackEventRepository {
     }));
   }
 
-  // System operations of retention (R-RT-3, R-RT-4): unscoped by design, and named for it.
+  // System operations of retention (R-RT-3, R-RT-4): one team's sweep, or one user's deletion.
 
-  /** The oldest events of every team past the cutoff; how many went. */
-  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
+  /** The team's oldest events past the cutoff, read through its recency index; how many went. */
+  deleteExpiredBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
     return countChanged(
       this.em,
       `delete from feedback_events e using (
-         select team_id, id from feedback_events where created_at < ? order by created_at limit ?) old
+         select team_id, id from feedback_events where team_id = ? and created_at < ? order by created_at limit ?) old
         where e.team_id = old.team_id and e.id = old.id`,
-      [cutoff.toISOString(), limit],
+      [teamId, cutoff.toISOString(), limit],
     );
   }
 
   /**
-   * Clears the comment texts (the item's and its hypotheses') of events past the cutoff; the rows
-   * stay. The item digest goes with them: it hashes the comments, and a guessable short comment
-   * could be confirmed from it. A replay of the key after that returns the event as it is (R-FB-5).
+   * Clears the comment texts (the item's and its hypotheses') of the team's events past the cutoff;
+   * the rows stay. The item digest goes with them: it hashes the comments, and a guessable short
+   * comment could be confirmed from it. A replay of the key after that returns the event as it is (R-FB-5).
    */
-  clearExpiredCommentsBatch(cutoff: Date, limit: number): Promise<number> {
+  clearExpiredCommentsBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
     return countChanged(
       this.em,
       `update feedback_events e
@@ -221,9 +221,10 @@ export class FeedbackEventRepository {
               hypothesis_feedback = coalesce((select jsonb_agg(h || '{"feedbackComment": null}'::jsonb) from jsonb_array_elements(e.hypothesis_feedback) h), '[]'::jsonb),
               item_digest = null,
               comments_cleared_at = now()
-         from (select team_id, id from feedback_events where created_at < ? and comments_cleared_at is null order by created_at limit ?) old
+         from (select team_id, id from feedback_events
+                where team_id = ? and created_at < ? and comments_cleared_at is null order by created_at limit ?) old
         where e.team_id = old.team_id and e.id = old.id`,
-      [cutoff.toISOString(), limit],
+      [teamId, cutoff.toISOString(), limit],
     );
   }
 

@@ -127,14 +127,14 @@ export class FeedbackService {
     return { recordedCount: ids.length, feedbackEventIds: ids, error: { ...problem, failedIndex } };
   }
 
-  /** Retention (R-RT-3): the oldest feedback events of every team past the cutoff; how many went. */
-  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
-    return this.feedback.deleteExpiredBatch(cutoff, limit);
+  /** Retention (R-RT-3): the team's oldest feedback events past the cutoff; how many went. */
+  deleteExpiredBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
+    return this.feedback.deleteExpiredBatch(teamId, cutoff, limit);
   }
 
-  /** Retention (R-RT-3): clears the comments of feedback events past the cutoff; how many were cleared. */
-  clearExpiredCommentsBatch(cutoff: Date, limit: number): Promise<number> {
-    return this.feedback.clearExpiredCommentsBatch(cutoff, limit);
+  /** Retention (R-RT-3): clears the comments of the team's feedback events past the cutoff; how many were cleared. */
+  clearExpiredCommentsBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
+    return this.feedback.clearExpiredCommentsBatch(teamId, cutoff, limit);
   }
 
   /** Retention (R-RT-3): which of these recall events feedback refers to (those stay), as `team_id:id`. */

@@ -186,23 +186,23 @@ export class RecallEventRepository {
     return rows.length > 0 ? toRecallEventRecord(rows[0]) : null;
   }
 
-  // System operations of retention (R-RT-3, R-RT-4): unscoped by design, and named for it.
+  // System operations of retention (R-RT-3, R-RT-4): one team's sweep, or one user's deletion.
 
   /**
-   * The oldest events of every team past the cutoff, after `after` in (created_at, team_id, id)
-   * order, locked until the caller's transaction ends: a feedback item naming one of them waits,
+   * The team's oldest events past the cutoff, after `after` in (created_at, id) order (its age
+   * index), locked until the caller's transaction ends: a feedback item naming one of them waits,
    * and fails if the event is then deleted.
    */
-  async lockExpired(cutoff: Date, after: RecallEventPosition | null, limit: number): Promise<RecallEventPosition[]> {
+  async lockExpired(teamId: string, cutoff: Date, after: RecallEventPosition | null, limit: number): Promise<RecallEventPosition[]> {
     const rows = await runSql<{ created_key: string; team_id: string; id: string }[]>(
       this.em,
       `select to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key, e.team_id, e.id
          from recall_events e
-        where e.created_at < ? ${after ? 'and (e.created_at, e.team_id, e.id) > (?::timestamptz, ?::uuid, ?)' : ''}
-        order by e.created_at, e.team_id, e.id
+        where e.team_id = ? and e.created_at < ? ${after ? 'and (e.created_at, e.id) > (?::timestamptz, ?)' : ''}
+        order by e.created_at, e.id
         limit ?
           for update`,
-      after ? [cutoff.toISOString(), after.createdKey, after.teamId, after.id, limit] : [cutoff.toISOString(), limit],
+      after ? [teamId, cutoff.toISOString(), after.createdKey, after.id, limit] : [teamId, cutoff.toISOString(), limit],
     );
     return rows.map((r) => ({ createdKey: r.created_key, teamId: r.team_id, id: r.id }));
   }
@@ -223,7 +223,7 @@ export class RecallEventRepository {
   }
 }
 
-/** Where the retention scan of events stands: (created_at with microseconds, team_id, id). */
+/** Where the retention scan of a team's events stands: (created_at with microseconds, id), and the team. */
 export interface RecallEventPosition {
   createdKey: string;
   teamId: string;

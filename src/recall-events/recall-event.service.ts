@@ -206,9 +206,9 @@ export class RecallEventService {
     return this.events.findVisible({ teamId: actor.teamId, profileId: admin ? null : actor.userId }, id);
   }
 
-  /** Retention (R-RT-3): the oldest events past the cutoff after `after`, locked until the caller's transaction ends. */
-  lockExpired(cutoff: Date, after: RecallEventPosition | null, limit: number): Promise<RecallEventPosition[]> {
-    return this.events.lockExpired(cutoff, after, limit);
+  /** Retention (R-RT-3): the team's oldest events past the cutoff after `after`, locked until the caller's transaction ends. */
+  lockExpired(teamId: string, cutoff: Date, after: RecallEventPosition | null, limit: number): Promise<RecallEventPosition[]> {
+    return this.events.lockExpired(teamId, cutoff, after, limit);
   }
 
   /** Retention (R-RT-3): deletes these events, of any team; how many went. */

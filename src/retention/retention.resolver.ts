@@ -17,9 +17,11 @@ export class RetentionResolver {
     return this.retention.deleteUserData(actor, userId);
   }
 
-  @Mutation(() => RetentionReportModel, { description: 'admin. R-RT-6' })
+  @Mutation(() => RetentionReportModel, {
+    description: "admin. R-RT-6: sweeps the admin's own team's expired rows now and reports only those (the scheduler sweeps every team).",
+  })
   @RequiresScope(Scope.ADMIN)
-  runRetentionSweep(): Promise<RetentionReportModel> {
-    return this.retention.sweep();
+  runRetentionSweep(@Actor() actor: ActorContext): Promise<RetentionReportModel> {
+    return this.retention.sweepTeam(actor.teamId);
   }
 }

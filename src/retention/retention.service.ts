@@ -3,14 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
 import { inTransactionWithTimeout } from '../database/run-sql';
 import { FeedbackService } from '../feedback';
 import { type RecallEventPosition, RecallEventService } from '../recall-events';
-import { type ActorContext, UserService } from '../tenancy';
-import { ToolResultsService } from '../tool-results';
-import { RetentionMetrics, type SweptTable } from './retention.metrics';
+import { type ActorContext, TeamService, UserService } from '../tenancy';
+import { type ConversationPosition, ToolResultsService } from '../tool-results';
+import { RetentionMetrics, SWEPT_TABLES, type SweptTable } from './retention.metrics';
 import { RetentionRepository, SWEEP_LEASE } from './retention.repository';
 
 const DAY_MS = 86_400_000;
@@ -21,7 +20,7 @@ interface TableCount {
 }
 
 export interface RetentionReport {
-  /** True when another replica held the sweep lease. */
+  /** True when another sweep held the lease (the scheduler's, or another of the same team's). */
   skipped: boolean;
   deleted: TableCount[];
   durationMs: number;
@@ -44,24 +43,39 @@ const USER_DATA_TABLES = [
 ] as const;
 type UserDataTable = (typeof USER_DATA_TABLES)[number];
 
-/** One batch of a step: the rows it changed, and how many it looked at (fewer than the batch size: the step is done). */
+type SweptCounts = Record<SweptTable, number>;
+
+/** One batch of a step: the rows it changed, by table, and how many it looked at (fewer than the batch size: the step is done). */
 interface BatchOutcome {
-  changed: number;
+  changed: Partial<SweptCounts>;
   scanned: number;
 }
 
-type Step = { table: SweptTable; days: number; batch: (cutoff: Date, limit: number) => Promise<BatchOutcome> };
+type Step = { days: number; batch: (cutoff: Date, limit: number) => Promise<BatchOutcome> };
+
+/** What one team's sweep did; `leaseLost`: another sweeper took a lease over and this one stopped. */
+interface TeamSweep {
+  counts: SweptCounts;
+  leaseLost: boolean;
+}
+
+/** The lease of one team's rows: that team's own sweep and the scheduler's exclude each other on it. */
+const teamLease = (teamId: string) => `${SWEEP_LEASE}:${teamId}`;
+
+const zeroCounts = (): SweptCounts => Object.fromEntries(SWEPT_TABLES.map((table) => [table, 0])) as SweptCounts;
 
 /**
- * Forgetting on schedule (R-RT-1..3, R-RT-5) and on request (R-RT-4). One replica sweeps at a
- * time: the holder of the lease. The cron, `runRetentionSweep` and the tests all call `sweep()`.
+ * Forgetting on schedule (R-RT-1..3, R-RT-5) and on request (R-RT-4, R-RT-6), one team at a
+ * time: `sweepTeam` deletes one team's expired rows and reports only them (a team admin's
+ * `runRetentionSweep`, R-TN-6); `sweep`, the scheduler's, runs that same path for every team in
+ * turn under the global lease, so one replica walks the teams at a time (R-RT-2).
  */
 @Injectable()
 export class RetentionService implements OnApplicationShutdown {
   private readonly logger = new Logger(RetentionService.name);
-  /** This process, as a lease holder. */
-  private readonly holder = `${hostname().slice(0, 32)}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private running: Promise<RetentionReport> | null = null;
+  /** This process; each sweep holds its leases as this plus a run id of its own, so two sweeps of one process exclude each other too. */
+  private readonly processTag = `${hostname().slice(0, 32)}:${process.pid}`;
+  private readonly running = new Set<Promise<RetentionReport>>();
   private stopping = false;
 
   constructor(
@@ -70,110 +84,186 @@ export class RetentionService implements OnApplicationShutdown {
     private readonly recallEvents: RecallEventService,
     private readonly feedback: FeedbackService,
     private readonly users: UserService,
+    private readonly teams: TeamService,
     private readonly em: EntityManager,
     private readonly config: AppConfig,
     private readonly metrics: RetentionMetrics,
   ) {}
 
-  /** Runs a sweep now, unless this process or another replica is already sweeping. */
+  /** The scheduler's sweep: every team's, one after another; skipped while another replica sweeps. */
   sweep(now = new Date()): Promise<RetentionReport> {
-    if (this.running) return Promise.resolve({ skipped: true, deleted: [], durationMs: 0 });
-    this.running = this.sweepOnce(now).finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.track(this.sweepEveryTeam(now));
   }
 
-  private async sweepOnce(now: Date): Promise<RetentionReport> {
+  /** One team's sweep: its expired rows only, counted; skipped while the scheduler or another call sweeps that team. */
+  sweepTeam(teamId: string, now = new Date()): Promise<RetentionReport> {
+    return this.track(this.sweepOneTeam(teamId, now));
+  }
+
+  private track(sweep: Promise<RetentionReport>): Promise<RetentionReport> {
+    this.running.add(sweep);
+    return sweep.finally(() => this.running.delete(sweep));
+  }
+
+  private newHolder(): string {
+    return `${this.processTag}:${randomUUID().slice(0, 8)}`;
+  }
+
+  private async sweepEveryTeam(now: Date): Promise<RetentionReport> {
     const started = Date.now();
-    const { batchSize, statementTimeoutMs, leaseMs, batchPauseMs } = this.config.retention;
-    if (!(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs))) {
+    const holder = this.newHolder();
+    if (!(await this.repository.acquireLease(SWEEP_LEASE, holder, this.config.retention.leaseMs))) {
       this.logger.log({ msg: 'retention sweep skipped: another replica holds the sweep lease' });
       return { skipped: true, deleted: [], durationMs: Date.now() - started };
     }
-    const deleted: TableCount[] = [];
+    const counts = zeroCounts();
     let leaseLost = false;
     try {
-      for (const step of this.steps()) {
-        const cutoff = new Date(now.getTime() - step.days * DAY_MS);
-        let count = 0;
-        for (;;) {
-          // Each batch is a short transaction of its own with its own statement timeout.
-          const { changed, scanned } = await inTransactionWithTimeout(this.em, statementTimeoutMs, () => step.batch(cutoff, batchSize));
-          count += changed;
-          this.metrics.swept(step.table, changed);
-          if (scanned < batchSize || this.stopping) break;
-          // Between batches: keep the lease, or stop the whole sweep if another replica took it over.
-          leaseLost = !(await this.repository.acquireLease(SWEEP_LEASE, this.holder, leaseMs));
-          if (leaseLost) break;
-          if (batchPauseMs > 0) await setTimeout(batchPauseMs);
-        }
-        deleted.push({ table: step.table, count });
-        if (this.stopping || leaseLost) break;
+      for (const teamId of await this.teams.listAllIds()) {
+        // null: the team's own sweep is running, and sweeps it.
+        const team = await this.sweepLeasedTeam(teamId, now, holder, [SWEEP_LEASE]);
+        for (const table of SWEPT_TABLES) counts[table] += team?.counts[table] ?? 0;
+        // Between teams too: a long walk through small teams keeps the lease, or stops once another replica took it over.
+        leaseLost = (team?.leaseLost ?? false) || !(await this.renew([SWEEP_LEASE], holder));
+        if (leaseLost || this.stopping) break;
       }
       if (leaseLost) this.logger.warn({ msg: 'retention sweep stopped: another replica took the sweep lease over' });
     } finally {
-      await this.repository.releaseLease(SWEEP_LEASE, this.holder);
+      await this.repository.releaseLease(SWEEP_LEASE, holder);
     }
-    const report = { skipped: false, deleted, durationMs: Date.now() - started };
-    this.logger.log({
-      msg: 'retention sweep done',
-      deleted: Object.fromEntries(deleted.map((d) => [d.table, d.count])),
-      durationMs: report.durationMs,
-    });
+    return this.report(counts, started, null);
+  }
+
+  private async sweepOneTeam(teamId: string, now: Date): Promise<RetentionReport> {
+    const started = Date.now();
+    const team = await this.sweepLeasedTeam(teamId, now, this.newHolder(), []);
+    if (team === null) {
+      this.logger.log({ msg: 'retention sweep skipped: another sweep holds the team lease', teamId });
+      return { skipped: true, deleted: [], durationMs: Date.now() - started };
+    }
+    if (team.leaseLost) this.logger.warn({ msg: 'retention sweep stopped: another sweep took the team lease over', teamId });
+    return this.report(team.counts, started, teamId);
+  }
+
+  /** The team's sweep under its lease, the caller's leases (`held`) renewed along with it; null when the team lease is taken. */
+  private async sweepLeasedTeam(teamId: string, now: Date, holder: string, held: readonly string[]): Promise<TeamSweep | null> {
+    const lease = teamLease(teamId);
+    if (!(await this.repository.acquireLease(lease, holder, this.config.retention.leaseMs))) return null;
+    try {
+      return await this.sweepTeamRows(teamId, now, () => this.renew([...held, lease], holder));
+    } finally {
+      await this.repository.releaseLease(lease, holder);
+    }
+  }
+
+  /** Renews every lease the sweep holds; false as soon as one was taken over. */
+  private async renew(leases: readonly string[], holder: string): Promise<boolean> {
+    for (const lease of leases) if (!(await this.repository.acquireLease(lease, holder, this.config.retention.leaseMs))) return false;
+    return true;
+  }
+
+  /** The one path that deletes: each step of one team, in bounded batches, each batch a short transaction of its own. */
+  private async sweepTeamRows(teamId: string, now: Date, renew: () => Promise<boolean>): Promise<TeamSweep> {
+    const { batchSize, statementTimeoutMs, batchPauseMs } = this.config.retention;
+    const counts = zeroCounts();
+    for (const step of this.steps(teamId)) {
+      const cutoff = new Date(now.getTime() - step.days * DAY_MS);
+      for (;;) {
+        // Each batch is a short transaction of its own with its own statement timeout.
+        const { changed, scanned } = await inTransactionWithTimeout(this.em, statementTimeoutMs, () => step.batch(cutoff, batchSize));
+        for (const [table, rows] of Object.entries(changed) as [SweptTable, number][]) {
+          counts[table] += rows;
+          this.metrics.swept(table, rows);
+        }
+        if (scanned < batchSize || this.stopping) break;
+        // Between batches: keep the leases, or stop the whole sweep if another sweeper took one over.
+        if (!(await renew())) return { counts, leaseLost: true };
+        if (batchPauseMs > 0) await setTimeout(batchPauseMs);
+      }
+      if (this.stopping) break;
+    }
+    return { counts, leaseLost: false };
+  }
+
+  private report(counts: SweptCounts, started: number, teamId: string | null): RetentionReport {
+    const report = {
+      skipped: false,
+      deleted: SWEPT_TABLES.map((table) => ({ table, count: counts[table] })),
+      durationMs: Date.now() - started,
+    };
+    this.logger.log({ msg: 'retention sweep done', teamId: teamId ?? 'all', deleted: counts, durationMs: report.durationMs });
     return report;
   }
 
   /**
-   * Comments first: a feedback event past both bounds is deleted, not cleared and then deleted.
-   * Each module deletes from its own tables, oldest rows first through their age index, so an
-   * interrupted sweep resumes where it stopped.
+   * One team's steps. Comments first: a feedback event past both bounds is deleted, not cleared
+   * and then deleted. Conversations last: their snapshots went just before. Each module deletes
+   * from its own tables, oldest rows first through a (team, age) index, so an interrupted sweep
+   * resumes where it stopped.
    */
-  private steps(): Step[] {
+  private steps(teamId: string): Step[] {
     const r = this.config.retention;
-    const counted = (changed: number): BatchOutcome => ({ changed, scanned: changed });
+    const counted = (table: SweptTable, changed: number): BatchOutcome => ({ changed: { [table]: changed }, scanned: changed });
     return [
-      { table: 'feedback_events', days: r.feedbackEventDays, batch: async (c, l) => counted(await this.feedback.deleteExpiredBatch(c, l)) },
       {
-        table: 'feedback_comments',
+        days: r.feedbackEventDays,
+        batch: async (c, l) => counted('feedback_events', await this.feedback.deleteExpiredBatch(teamId, c, l)),
+      },
+      {
         days: r.feedbackCommentDays,
-        batch: async (c, l) => counted(await this.feedback.clearExpiredCommentsBatch(c, l)),
+        batch: async (c, l) => counted('feedback_comments', await this.feedback.clearExpiredCommentsBatch(teamId, c, l)),
       },
-      { table: 'recall_events', days: r.recallEventDays, batch: this.recallEventBatches() },
+      { days: r.recallEventDays, batch: this.recallEventBatches(teamId) },
       {
-        table: 'message_tool_results',
         days: r.toolResultDays,
-        batch: async (c, l) => counted(await this.toolResults.deleteExpiredBatch(c, l)),
+        batch: async (c, l) => counted('message_tool_results', await this.toolResults.deleteExpiredBatch(teamId, c, l)),
       },
+      { days: r.toolResultDays, batch: this.idleConversationBatches(teamId) },
     ];
   }
 
   /**
-   * Recall events past the cutoff that no feedback event refers to (those stay, R-RT-3). The
-   * batch locks the oldest expired events, asks Feedback which of them it refers to, and deletes
-   * the rest; the scan goes on after the last one looked at, so the kept ones are passed once.
+   * The team's recall events past the cutoff that no feedback event refers to (those stay,
+   * R-RT-3). The batch locks the oldest expired events, asks Feedback which of them it refers to,
+   * and deletes the rest; the scan goes on after the last one looked at, so the kept ones are
+   * passed once.
    */
-  private recallEventBatches(): Step['batch'] {
+  private recallEventBatches(teamId: string): Step['batch'] {
     let after: RecallEventPosition | null = null;
     return async (cutoff, limit) => {
-      const expired = await this.recallEvents.lockExpired(cutoff, after, limit);
+      const expired = await this.recallEvents.lockExpired(teamId, cutoff, after, limit);
       const referenced = await this.feedback.findReferencedRecallEvents(expired);
       const changed = await this.recallEvents.deleteEvents(expired.filter((e) => !referenced.has(`${e.teamId}:${e.id}`)));
       after = expired.at(-1) ?? after;
-      return { changed, scanned: expired.length };
+      return { changed: { recall_events: changed }, scanned: expired.length };
     };
   }
 
   /**
-   * Deletes a user of the admin's team and everything of theirs, in one transaction (R-RT-4). A
-   * user of another team is NOT_FOUND; one already deleted (or never seen) reports zeros. The
-   * user is locked first, so nothing of theirs can be added meanwhile and every count is exact;
-   * each module then deletes its own rows, from the top of the module line down.
+   * The team's conversations with no snapshot left and no activity since the snapshots' cutoff
+   * (created before it, no message since), with their messages. The team reaches them through its
+   * spaces, every status included; the scan goes on after the last one looked at.
+   */
+  private idleConversationBatches(teamId: string): Step['batch'] {
+    let spaceIds: string[] | null = null;
+    let after: ConversationPosition | null = null;
+    return async (cutoff, limit) => {
+      spaceIds ??= await this.teams.spaceIdsOf(teamId);
+      const batch = await this.toolResults.deleteIdleConversationsBatch(spaceIds, cutoff, after, limit);
+      after = batch.last;
+      return { changed: { conversations: batch.conversations, messages: batch.messages }, scanned: batch.scanned };
+    };
+  }
+
+  /**
+   * Deletes a user of the admin's team and everything of theirs, in one transaction (R-RT-4). One
+   * already deleted, never seen, or of another team reports zeros alike (and the other team's is
+   * left untouched): the answer tells no admin which ids exist elsewhere. The user is locked
+   * first, so nothing of theirs can be added meanwhile and every count is exact; each module then
+   * deletes its own rows, from the top of the module line down.
    */
   async deleteUserData(actor: ActorContext, userId: string): Promise<DeletionReport> {
-    const team = await this.users.findTeam(userId);
-    if (team !== null && team !== actor.teamId) throw new NotFoundError('User', userId);
-    const counts = team === null ? null : await this.em.transactional(() => this.deleteUserRows(actor.teamId, userId));
+    const counts = await this.em.transactional(() => this.deleteUserRows(actor.teamId, userId));
     return { userId, deleted: USER_DATA_TABLES.map((table) => ({ table, count: counts?.[table] ?? 0 })) };
   }
 
@@ -189,6 +279,6 @@ export class RetentionService implements OnApplicationShutdown {
   /** On SIGTERM: a running sweep stops after its current batch and releases the lease. */
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    await this.running?.catch(() => undefined);
+    await Promise.allSettled([...this.running]);
   }
 }

@@ -8,6 +8,7 @@ export { FeatureFlagKey } from './feature-flags';
 export { REQUIRED_SCOPES, RequiresScope } from './requires-scope.decorator';
 export { Scope } from './scopes';
 export { TENANCY_RESOLVERS, TenancyModule } from './tenancy.module';
+export { TeamService } from './team.service';
 export { signToken } from './token-signer';
 export { TokenVerifier } from './token-verifier';
 export { UserService } from './user.service';

@@ -9,6 +9,8 @@ import { FeatureFlagRepository } from './feature-flag.repository';
 import { FeatureFlagService } from './feature-flag.service';
 import { SpaceRepository } from './space.repository';
 import { SpaceService } from './space.service';
+import { TeamRepository } from './team.repository';
+import { TeamService } from './team.service';
 import { TenancyResolver } from './tenancy.resolver';
 import { TokenVerifier } from './token-verifier';
 import { UserRepository } from './user.repository';
@@ -22,15 +24,17 @@ export const TENANCY_RESOLVERS = [TenancyResolver];
     ActorRepository,
     SpaceRepository,
     UserRepository,
+    TeamRepository,
     FeatureFlagRepository,
     ActorService,
     SpaceService,
     UserService,
+    TeamService,
     FeatureFlagService,
     TokenVerifier,
     ...TENANCY_RESOLVERS,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService, UserService],
+  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService, UserService, TeamService],
 })
 export class TenancyModule {}

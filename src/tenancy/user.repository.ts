@@ -22,12 +22,6 @@ export class UserRepository {
     return this.existsInTeam(teamId, userId);
   }
 
-  /** The team of a user, or null when there is no such user (any more). */
-  async findTeam(userId: string): Promise<string | null> {
-    const rows = await runSql<{ team_id: string }[]>(this.em, 'select team_id from users where id = ?', [userId]);
-    return rows[0]?.team_id ?? null;
-  }
-
   /**
    * Locks the user of this team until the transaction ends (false: no such user): every write
    * that refers to the user waits for it, so nothing of theirs is added while they are deleted.

@@ -9,11 +9,6 @@ import { UserRepository } from './user.repository';
 export class UserService {
   constructor(private readonly users: UserRepository) {}
 
-  /** The user's team, or null for a user that does not exist (any more). */
-  findTeam(userId: string): Promise<string | null> {
-    return this.users.findTeam(userId);
-  }
-
   /** Locks the user until the transaction ends, so nothing of theirs is added meanwhile; false: no such user. */
   lockInTeam(teamId: string, userId: string): Promise<boolean> {
     return this.users.lockInTeam(teamId, userId);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { countChanged, runSql } from '../database/run-sql';
+import { arrayLiteral, countChanged, runSql } from '../database/run-sql';
 
 /**
  * Conversations and their messages, the rows snapshots hang from. The write path creates them
@@ -27,4 +27,60 @@ export class ConversationRepository {
     const conversations = await countChanged(this.em, 'delete from conversations where user_id = ?', [userId]);
     return { messages, conversations };
   }
+
+  // Retention (R-RT-1): conversations whose snapshots are all gone and that saw nothing since the cutoff.
+
+  /**
+   * The oldest idle conversations of these spaces after `after` in (created_at, id) order: created
+   * before the cutoff, no snapshot left, no message since the cutoff. Locked until the caller's
+   * transaction ends, so a writer that would add to one waits (and then finds it gone); one a
+   * writer holds now is skipped, it is in use.
+   */
+  async lockIdle(
+    spaceIds: readonly string[],
+    cutoff: Date,
+    after: ConversationPosition | null,
+    limit: number,
+  ): Promise<ConversationPosition[]> {
+    const rows = await runSql<{ created_key: string; id: string }[]>(
+      this.em,
+      `select to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key, c.id
+         from conversations c
+        where c.space_id = any(?::uuid[]) and c.created_at < ? ${after ? 'and (c.created_at, c.id) > (?::timestamptz, ?::uuid)' : ''}
+          and ${IDLE}
+        order by c.created_at, c.id
+        limit ?
+          for update of c skip locked`,
+      [arrayLiteral(spaceIds), cutoff.toISOString(), ...(after ? [after.createdKey, after.id] : []), cutoff.toISOString(), limit],
+    );
+    return rows.map((r) => ({ createdKey: r.created_key, id: r.id }));
+  }
+
+  /**
+   * Deletes those of these (locked) conversations that are still idle, with their messages. Read
+   * again in this statement's snapshot: a snapshot committed just before the lock keeps its
+   * conversation.
+   */
+  async deleteIdle(ids: readonly string[], cutoff: Date): Promise<{ conversations: number; messages: number }> {
+    if (ids.length === 0) return { conversations: 0, messages: 0 };
+    const rows = await runSql<{ conversations: number; messages: number }[]>(
+      this.em,
+      `with idle as (select c.id from conversations c where c.id = any(?::uuid[]) and ${IDLE}),
+            gone_messages as (delete from messages m using idle where m.conversation_id = idle.id returning 1),
+            gone as (delete from conversations c using idle where c.id = idle.id returning 1)
+       select (select count(*) from gone)::int as conversations, (select count(*) from gone_messages)::int as messages`,
+      [arrayLiteral(ids), cutoff.toISOString()],
+    );
+    return rows[0];
+  }
+}
+
+/** A conversation with no snapshot and no message since the cutoff (the one parameter). */
+const IDLE = `not exists (select 1 from message_tool_results r where r.conversation_id = c.id)
+          and not exists (select 1 from messages m where m.conversation_id = c.id and m.created_at >= ?)`;
+
+/** Where the retention scan of a team's conversations stands: (created_at with microseconds, id). */
+export interface ConversationPosition {
+  createdKey: string;
+  id: string;
 }

@@ -1,4 +1,5 @@
 // The ToolResults module's public surface: what the modules above it may use.
+export type { ConversationPosition } from './conversation.repository';
 export { TOOL_RESULT_ENTITIES } from './entities';
 export { payloadText } from './handle/build-handle';
 export { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub } from './handle/stub';

@@ -293,15 +293,15 @@ export class ToolResultRepository {
     return rows.map((row) => toToolResultSnapshot(row, columns));
   }
 
-  // System operations of retention (R-RT-1, R-RT-4): unscoped by design, and named for it.
+  // System operations of retention (R-RT-1, R-RT-4): one team's sweep, or one user's deletion.
 
-  /** The oldest snapshots of every user past the cutoff, read through the age index; how many went. */
-  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
+  /** The team's oldest snapshots past the cutoff, read through its (team_id, created_at) index; how many went. */
+  deleteExpiredBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
     return countChanged(
       this.em,
       `delete from message_tool_results where id in (
-         select id from message_tool_results where created_at < ? order by created_at limit ?)`,
-      [cutoff.toISOString(), limit],
+         select id from message_tool_results where team_id = ? and created_at < ? order by created_at limit ?)`,
+      [teamId, cutoff.toISOString(), limit],
     );
   }
 

@@ -9,7 +9,7 @@ import { newMemId } from './mem-id';
 import { buildHandle } from './handle/build-handle';
 import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
-import { ConversationRepository } from './conversation.repository';
+import { type ConversationPosition, ConversationRepository } from './conversation.repository';
 import type { ToolResultInput } from './models/tool-result.input';
 import type { PathValue } from './path-value';
 import { snapshotScopeOf } from './snapshot-scope';
@@ -180,9 +180,9 @@ export class ToolResultsService {
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };
   }
 
-  /** Retention's sweep (R-RT-1): the oldest snapshots of every user past the cutoff; how many went. */
-  deleteExpiredBatch(cutoff: Date, limit: number): Promise<number> {
-    return this.repository.deleteExpiredBatch(cutoff, limit);
+  /** Retention's sweep (R-RT-1): the team's oldest snapshots past the cutoff; how many went. */
+  deleteExpiredBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
+    return this.repository.deleteExpiredBatch(teamId, cutoff, limit);
   }
 
   /** A user's deletion (R-RT-4): every snapshot, message and conversation of theirs, counted by table. */
@@ -190,6 +190,26 @@ export class ToolResultsService {
     const snapshots = await this.repository.deleteAllOfUser(userId);
     const { messages, conversations } = await this.conversations.deleteAllOfUser(userId);
     return { conversations, messages, message_tool_results: snapshots };
+  }
+
+  /**
+   * Retention (R-RT-1): one batch of the idle conversations of these spaces (a team's), oldest
+   * first after `after`: locked, then deleted with their messages if still idle. `scanned` is how
+   * many were locked (fewer than `limit`: the scan is done), `last` where the next batch goes on.
+   */
+  async deleteIdleConversationsBatch(
+    spaceIds: readonly string[],
+    cutoff: Date,
+    after: ConversationPosition | null,
+    limit: number,
+  ): Promise<{ conversations: number; messages: number; scanned: number; last: ConversationPosition | null }> {
+    if (spaceIds.length === 0) return { conversations: 0, messages: 0, scanned: 0, last: after };
+    const locked = await this.conversations.lockIdle(spaceIds, cutoff, after, limit);
+    const deleted = await this.conversations.deleteIdle(
+      locked.map((c) => c.id),
+      cutoff,
+    );
+    return { ...deleted, scanned: locked.length, last: locked.at(-1) ?? after };
   }
 }
 

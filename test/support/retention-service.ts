@@ -9,6 +9,8 @@ import { RetentionRepository } from '../../src/retention/retention.repository';
 import { RetentionService } from '../../src/retention/retention.service';
 import { FeatureFlagRepository } from '../../src/tenancy/feature-flag.repository';
 import { FeatureFlagService } from '../../src/tenancy/feature-flag.service';
+import { TeamRepository } from '../../src/tenancy/team.repository';
+import { TeamService } from '../../src/tenancy/team.service';
 import { UserRepository } from '../../src/tenancy/user.repository';
 import { UserService } from '../../src/tenancy/user.service';
 import { recallEventServiceFor } from './recall-services';
@@ -48,6 +50,7 @@ export function retentionServiceFor(
     recallEventServiceFor(em),
     feedbackServiceFor(em, config),
     new UserService(new UserRepository(em)),
+    new TeamService(new TeamRepository(em)),
     em,
     config,
     metrics,

@@ -13,16 +13,18 @@ import { Space, Team, User } from '../../tenancy';
   name: 'feedback_events_team_recency',
   expression: 'create index "feedback_events_team_recency" on "feedback_events" ("team_id", "created_at" desc, "id" desc)',
 })
-// Retention: the age scan, and "is this recall event referenced?".
+// The export's age scan across teams; retention's per-team one reads the recency index above.
 @Index({ name: 'feedback_events_created_at_index', properties: ['createdAt'] })
+// Retention: "is this recall event referenced?".
 @Index({
   name: 'feedback_events_recall_event_index',
   expression: 'create index "feedback_events_recall_event_index" on "feedback_events" ("team_id", "recall_event_id")',
 })
-// Retention: the events whose comments are still to be cleared, oldest first.
+// Retention: a team's events whose comments are still to be cleared, oldest first.
 @Index({
-  name: 'feedback_events_comments_age',
-  expression: 'create index "feedback_events_comments_age" on "feedback_events" ("created_at") where "comments_cleared_at" is null',
+  name: 'feedback_events_team_comments_age',
+  expression:
+    'create index "feedback_events_team_comments_age" on "feedback_events" ("team_id", "created_at") where "comments_cleared_at" is null',
 })
 // A blind replay records nothing new (R-FB-5): one event per actor and client id.
 @Index({

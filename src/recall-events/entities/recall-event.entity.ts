@@ -8,8 +8,8 @@ import { Space, Team, User } from '../../tenancy';
  * distribution column of the events (SPEC §10).
  */
 @Entity({ tableName: 'recall_events' })
-// Retention's age scan (90 days unless feedback references the event).
-@Index({ name: 'recall_events_created_at_index', properties: ['createdAt'] })
+// Retention's per-team age scan (90 days unless feedback references the event), keyset on (created_at, id).
+@Index({ name: 'recall_events_team_age', properties: ['team', 'createdAt', 'id'] })
 // A user's events, newest first; also the cascade path of a user deletion.
 @Index({ name: 'recall_events_profile_recency', properties: ['profile', 'createdAt'] })
 export class RecallEvent {

@@ -41,8 +41,13 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
       recallEvents: make('recall_events_retention_deletes_total'),
       feedbackEvents: make('feedback_events_retention_deletes_total'),
       feedbackComments: make('feedback_comments_retention_cleared_total'),
+      conversations: make('conversations_retention_deletes_total'),
+      messages: make('messages_retention_deletes_total'),
     };
-    return { ...c, metrics: new RetentionMetrics(c.toolResults, c.recallEvents, c.feedbackEvents, c.feedbackComments) };
+    return {
+      ...c,
+      metrics: new RetentionMetrics(c.toolResults, c.recallEvents, c.feedbackEvents, c.feedbackComments, c.conversations, c.messages),
+    };
   }
   const value = async (counter: Counter) => (await counter.get()).values.reduce((sum, v) => sum + v.value, 0);
 
