@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { runSql } from '../database/run-sql';
 
+/** The scheduler's sweep of every team: one replica walks the teams at a time. */
 export const SWEEP_LEASE = 'retention-sweep';
+/** One team's rows: that team's own sweep and the scheduler's (while on that team) exclude each other. */
+export const teamLease = (teamId: string) => `${SWEEP_LEASE}:${teamId}`;
 
 /**
- * Retention's own table: the sweep lease, so one replica sweeps at a time (R-RT-2). What the
+ * Retention's own table: the sweep leases, so one replica sweeps at a time (R-RT-2), and one
+ * sweep a given team. What the
  * sweep deletes, each module deletes from its own tables (see RetentionService).
  */
 @Injectable()

@@ -10,7 +10,7 @@ import { type RecallEventPosition, RecallEventService } from '../recall-events';
 import { type ActorContext, TeamService, UserService } from '../tenancy';
 import { type ConversationPosition, ToolResultsService } from '../tool-results';
 import { RetentionMetrics, SWEPT_TABLES, type SweptTable } from './retention.metrics';
-import { RetentionRepository, SWEEP_LEASE } from './retention.repository';
+import { RetentionRepository, SWEEP_LEASE, teamLease } from './retention.repository';
 
 const DAY_MS = 86_400_000;
 
@@ -58,9 +58,6 @@ interface TeamSweep {
   counts: SweptCounts;
   leaseLost: boolean;
 }
-
-/** The lease of one team's rows: that team's own sweep and the scheduler's exclude each other on it. */
-const teamLease = (teamId: string) => `${SWEEP_LEASE}:${teamId}`;
 
 const zeroCounts = (): SweptCounts => Object.fromEntries(SWEPT_TABLES.map((table) => [table, 0])) as SweptCounts;
 

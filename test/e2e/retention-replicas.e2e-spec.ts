@@ -1,7 +1,8 @@
 /**
  * Retention through the API (SPEC §7): one sweeper among replicas on one database (R-RT-2).
  */
-import { SWEEP_LEASE } from '../../src/retention/retention.repository';
+import { teamLease } from '../../src/retention/retention.repository';
+import { RetentionService } from '../../src/retention/retention.service';
 import {
   bulkSnapshots,
   countsOf,
@@ -15,7 +16,7 @@ import {
   sweepOk,
   sweptCounts,
 } from '../support/retention-fixtures';
-import { createReplica, identity, type Replica, type TestApp } from '../support/test-app';
+import { createReplica, type Replica, type TestApp } from '../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {
   let t: TestApp;
@@ -35,10 +36,8 @@ describe('Retention and deletion (e2e)', () => {
 
     const leases = async () => (await t.sql.query(`select name, holder from retention_leases`)).rows;
 
-    it('R-RT-2 three instances sweeping at the same tick: exactly one sweeps, the other two skip, and the expired rows are deleted once', async () => {
-      const admin = await identity(['admin']);
+    it("R-RT-2 three instances sweeping at the same tick (the scheduler's sweep of every team): exactly one sweeps, the other two skip, and the expired rows are deleted once", async () => {
       const { alice } = await newTeam(t);
-      await sweepOk(t, admin);
       await bulkSnapshots(t, alice, 'c', 3000, 200);
       const events = [await recallEvent(t, alice), await recallEvent(t, alice), await recallEvent(t, alice)];
       await t.sql.query(`update recall_events set created_at = now() - interval '100 days' where id = any($1)`, [events]);
@@ -51,9 +50,12 @@ describe('Retention and deletion (e2e)', () => {
         await lock.query(`select id from message_tool_results where tool_use_id = 'toolu_c_1' for update`);
         let answered = 0;
         const sweeps = [t, ...replicas].map((instance) =>
-          sweepOk(instance, admin).finally(() => {
-            answered += 1;
-          }),
+          instance.app
+            .get(RetentionService)
+            .sweep()
+            .finally(() => {
+              answered += 1;
+            }),
         );
         for (let waited = 0; answered < 2 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
         expect(answered).toBe(2);
@@ -79,19 +81,18 @@ describe('Retention and deletion (e2e)', () => {
     });
 
     it('R-RT-2 the lease of a dead holder (expired) is taken over; a live one makes the sweep skip', async () => {
-      const admin = await identity(['admin']);
-      const { alice } = await newTeam(t);
-      await sweepOk(t, admin);
+      const { admin, alice } = await newTeam(t);
       await bulkSnapshots(t, alice, 'd', 20, 200);
+      const lease = teamLease(alice.teamId);
 
       await t.sql.query(
         `insert into retention_leases (name, holder, expires_at) values ($1, 'replica-alive', now() + interval '10 minutes')`,
-        [SWEEP_LEASE],
+        [lease],
       );
       for (const instance of [t, ...replicas])
         expect(await sweepOk(instance, admin)).toEqual({ skipped: true, deleted: [], durationMs: expect.any(Number) });
       expect(await snapshotsOf(t, alice.userId, `starts_with(tool_use_id, 'toolu_d_')`)).toBe(20);
-      expect(await leases()).toEqual([{ name: SWEEP_LEASE, holder: 'replica-alive' }]);
+      expect(await leases()).toEqual([{ name: lease, holder: 'replica-alive' }]);
 
       // The holder died: its lease ran out.
       await t.sql.query(`update retention_leases set holder = 'replica-dead', expires_at = now() - interval '1 second'`);

@@ -30,10 +30,8 @@ describe('Retention and deletion (e2e)', () => {
 
   describe('the tool-result sweep', () => {
     it('R-RT-1 R-RT-5 R-RT-6 deletes exactly the 12,000 snapshots past 180 days in batches of 5,000, counts them, and a concurrent writer keeps succeeding', async () => {
-      const admin = await identity(['admin']);
-      const alice = (await newTeam(t)).alice;
-      // Anything expired before this test is gone first, so the numbers below are exact.
-      await sweepOk(t, admin);
+      // A team of its own: its admin's sweep covers exactly the rows below.
+      const { admin, alice } = await newTeam(t);
       await bulkSnapshots(t, alice, 'o', 12_000, 181);
       await bulkSnapshots(t, alice, 'n', 500, 179);
       expect(await snapshotsOf(t, alice.userId)).toBe(12_502);
@@ -49,11 +47,10 @@ describe('Retention and deletion (e2e)', () => {
       const before = await metric(t, 'tool_results_retention_deletes_total');
 
       // A writer records one snapshot at a time, each in a conversation of its own, until the sweep is done.
-      const writer = { calls: 0, failures: [] as unknown[], slowestMs: 0, duringSweep: 0 };
+      const writer = { calls: 0, failures: [] as unknown[], duringSweep: 0 };
       let sweeping = true;
       const writing = (async () => {
         while (sweeping) {
-          const started = Date.now();
           const res = await gql<{ recordToolResults: { createdCount: number } }>(
             t,
             RECORD,
@@ -62,7 +59,6 @@ describe('Retention and deletion (e2e)', () => {
           );
           writer.calls += 1;
           if (sweeping) writer.duringSweep += 1;
-          writer.slowestMs = Math.max(writer.slowestMs, Date.now() - started);
           if (res.errors || res.data?.recordToolResults.createdCount !== 1) writer.failures.push(res.errors ?? res.data);
         }
       })();
@@ -81,7 +77,6 @@ describe('Retention and deletion (e2e)', () => {
 
       expect(writer.failures).toEqual([]);
       expect(writer.duringSweep).toBeGreaterThan(0);
-      expect(writer.slowestMs).toBeLessThan(5000);
       // The 500 newer (and the 2 + the writer's fresh ones) remain; none past 180 days does.
       expect(await snapshotsOf(t, alice.userId, `created_at < now() - interval '180 days'`)).toBe(0);
       expect(await snapshotsOf(t, alice.userId, `starts_with(tool_use_id, 'toolu_n_')`)).toBe(500);
@@ -107,8 +102,7 @@ describe('Retention and deletion (e2e)', () => {
 
   describe('recall events and feedback', () => {
     it('R-RT-3 R-RT-5 recall events past 90 days go unless feedback references them; comments past 90 days are cleared (rows stay); feedback past 365 days goes', async () => {
-      const admin = await identity(['admin']);
-      const { alice } = await newTeam(t);
+      const { admin, alice } = await newTeam(t);
       const gone = await recallEvent(t, alice);
       const young = await recallEvent(t, alice);
       const kept = await recallEvent(t, alice);

@@ -15,7 +15,7 @@ const RESULTS = [
   { type: 'RELATIONSHIP', id: 'r_ok', rank: 1 },
   { type: 'HYPOTHESIS', id: 'hyp_ok', rank: 2 },
 ];
-const SWEPT_TABLES = ['feedback_events', 'feedback_comments', 'recall_events', 'message_tool_results'];
+const SWEPT_TABLES = ['feedback_events', 'feedback_comments', 'recall_events', 'message_tool_results', 'conversations', 'messages'];
 
 /** Sweeps delete in batches of this many rows. */
 export const RETENTION_BATCH_SIZE = '5000';
