@@ -11,9 +11,9 @@ const RATE_TARGET = 50_000;
 const WRITER_RATIO = 2;
 const IDLE_MS = 5000;
 
-/** The sweep's own statement (RetentionRepository.deleteExpiredToolResultsBatch), sent raw. */
+/** The sweep's own statement (ToolResultRepository.deleteExpiredBatch, one team's), sent raw. */
 const RAW_BATCH = `with done as (delete from message_tool_results where id in (
-  select id from message_tool_results where created_at < $1 order by created_at limit $2) returning 1) select count(*)::int as n from done`;
+  select id from message_tool_results where team_id = $3 and created_at < $1 order by created_at limit $2) returning 1) select count(*)::int as n from done`;
 
 /**
  * A retention sweep of expired snapshots (SPEC §9: ≥ 50k rows/s; a concurrent writer's p99 ≤ 2×
@@ -91,7 +91,7 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
   let rawDeleted = 0;
   const rawStarted = performance.now();
   for (;;) {
-    const n = (await ctx.raw.query<{ n: number }>(RAW_BATCH, [cutoffOfHalf, BATCH])).rows[0].n;
+    const n = (await ctx.raw.query<{ n: number }>(RAW_BATCH, [cutoffOfHalf, BATCH, data.teamId])).rows[0].n;
     rawDeleted += n;
     if (n < BATCH) break;
   }

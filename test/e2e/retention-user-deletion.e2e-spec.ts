@@ -119,18 +119,44 @@ describe('Retention and deletion (e2e)', () => {
       expect(await ownRows(bob.userId)).toEqual(bobsBefore);
     });
 
-    it('R-RT-4 a user of another team is NOT_FOUND (and untouched); a non-admin is FORBIDDEN; a malformed id is BAD_USER_INPUT', async () => {
-      const { admin, alice, bob } = await newTeam(t);
-      const stranger = (await newTeam(t)).alice;
+    it('R-RT-4 R-TN-6 a user of another team answers exactly as an id never seen (zero counts, no error) and keeps every row', async () => {
+      const { admin } = await newTeam(t);
+      const other = await newTeam(t);
+      const stranger = other.alice;
       await record(t, stranger, crypto.randomUUID(), 2);
-      await record(t, alice, crypto.randomUUID(), 1);
+      const strangersRecall = await recallEvent(t, stranger);
+      await feedback(t, stranger, strangersRecall, 'Theirs.');
+      await feedback(t, other.bob, strangersRecall);
       const strangerBefore = await userRows(stranger.userId);
-      const aliceBefore = await userRows(alice.userId);
+      expect(strangerBefore).toEqual({
+        conversations: 1,
+        messages: 2,
+        message_tool_results: 2,
+        recall_events: 1,
+        feedback_events: 2,
+        space_members: 1,
+        users: 1,
+      });
+      const neverSeen = crypto.randomUUID();
 
       const foreign = await deleteUser(admin, stranger.userId);
-      expectErrorCode(foreign, 'NOT_FOUND');
-      expect(foreign.data?.deleteUserData ?? null).toBeNull();
+      const unknown = await deleteUser(admin, neverSeen);
+      // The whole response alike but for the id it echoes: no error, the same tables, the same zeros.
+      const withoutId = (res: typeof foreign) => ({ ...res, data: { deleteUserData: { ...res.data!.deleteUserData, userId: null } } });
+      expect(foreign.errors).toBeUndefined();
+      expect(foreign.data!.deleteUserData.userId).toBe(stranger.userId);
+      expect(unknown.data!.deleteUserData.userId).toBe(neverSeen);
+      expect(withoutId(foreign)).toEqual(withoutId(unknown));
+      expect(foreign.data!.deleteUserData.deleted).toEqual(USER_TABLES.map((table) => ({ table, count: 0 })));
+      // Every row of the other team's user is still there.
       expect(await userRows(stranger.userId)).toEqual(strangerBefore);
+      expect(await scalar(t, `select count(*) from users where id = $1 and team_id = $2`, [stranger.userId, stranger.teamId])).toBe(1);
+    });
+
+    it('R-RT-4 a non-admin is FORBIDDEN; a malformed id is BAD_USER_INPUT', async () => {
+      const { admin, alice, bob } = await newTeam(t);
+      await record(t, alice, crypto.randomUUID(), 1);
+      const aliceBefore = await userRows(alice.userId);
 
       const notAdmin = await gql(t, DELETE_USER, { u: alice.userId }, bob.token);
       expectErrorCode(notAdmin, 'FORBIDDEN');

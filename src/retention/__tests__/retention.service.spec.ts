@@ -5,7 +5,7 @@ import { Counter, Registry } from 'prom-client';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { HANDLE_COLUMNS, handleColumns, testConfig } from '../../../test/support/tool-results-service';
 import { RetentionMetrics } from '../retention.metrics';
-import { SWEEP_LEASE } from '../retention.repository';
+import { SWEEP_LEASE, teamLease } from '../retention.repository';
 import type { RetentionReport } from '../retention.service';
 import { retentionServiceFor } from '../../../test/support/retention-service';
 
@@ -182,6 +182,28 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     expect(await leases()).toEqual([]);
   });
 
+  it("R-RT-2 R-TN-6 a team's own sweep and the scheduler's exclude each other on the team's lease, and only there", async () => {
+    await seed(3, 200);
+    await em.execute(`insert into retention_leases (name, holder, expires_at) values (?, 'replica-b', now() + interval '1 hour')`, [
+      teamLease(team),
+    ]);
+    const { service, toolResults } = serviceWith({});
+    // Another sweep of the team is running: the scheduler's sweep passes the team, a team sweep skips.
+    const all = await service.sweep();
+    expect(all.skipped).toBe(false);
+    expect(countOf(all, 'message_tool_results')).toBe(0);
+    expect(await service.sweepTeam(team)).toEqual({ skipped: true, deleted: [], durationMs: expect.any(Number) });
+    expect(await snapshots()).toBe(3);
+
+    // The scheduler's lease held elsewhere does not hold up a team's own sweep.
+    await em.execute(`update retention_leases set name = ?`, [SWEEP_LEASE]);
+    const own = await service.sweepTeam(team);
+    expect(own.skipped).toBe(false);
+    expect(countOf(own, 'message_tool_results')).toBe(3);
+    expect(await value(toolResults)).toBe(3);
+    expect(await leases()).toEqual([{ name: SWEEP_LEASE, holder: 'replica-b' }]);
+  });
+
   it('R-RT-2 a sweep whose lease another replica took over between batches stops sweeping (no table is swept without the lease)', async () => {
     // Three feedback events past 365 days (batches of 2), and expired snapshots for a later step.
     await em.execute(
@@ -204,8 +226,14 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
 
     await service.sweep();
     expect(await scalar(`select count(*) from feedback_events`)).toBe(1);
-    // replica-b holds the lease now: this replica must not go on to the other tables.
-    expect(await leases()).toEqual([{ name: SWEEP_LEASE, holder: 'replica-b' }]);
+    // replica-b holds the leases now (the global one and the team's): this replica must not go on to the other tables.
+    expect(await leases()).toEqual(
+      expect.arrayContaining([
+        { name: SWEEP_LEASE, holder: 'replica-b' },
+        { name: teamLease(team), holder: 'replica-b' },
+      ]),
+    );
+    expect(await leases()).toHaveLength(2);
     expect(await present(expired)).toEqual(expired);
     expect(await value(toolResults)).toBe(0);
   });
@@ -221,8 +249,8 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     // Every statement a batch runs (delete, update, or the locking read of recall events) lies in a transaction
     // that opened with the batch's own timeout and committed.
     const transactions = log.flatMap((s, i) => (/^begin\b/.test(s) ? [i] : []));
-    // feedback events, feedback comments, recall events: one (empty) batch each; snapshots: 10 + 10 + 5.
-    expect(transactions).toHaveLength(6);
+    // feedback events, feedback comments, recall events, conversations: one (empty) batch each; snapshots: 10 + 10 + 5.
+    expect(transactions).toHaveLength(7);
     expect(log.filter((s) => /delete from message_tool_results/.test(s))).toHaveLength(3);
     for (const begin of transactions) {
       expect(log[begin + 1]).toMatch(/^select set_config\('statement_timeout', '4321', true\)/);

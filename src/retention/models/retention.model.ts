@@ -20,7 +20,7 @@ export class DeletionReportModel {
 
 @ObjectType('RetentionReport')
 export class RetentionReportModel {
-  @Field({ description: 'True when another replica held the sweep lock.' })
+  @Field({ description: 'True when another sweep held the lease (of the team, or of every team).' })
   skipped: boolean;
 
   @Field(() => [TableCountModel])
