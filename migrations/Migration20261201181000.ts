@@ -67,6 +67,14 @@ do $do$ declare t text; begin
   end loop;
 end $do$;`);
 
+    // The scheduler's sweep walks every team, each under its own settings: the list of teams is the one
+    // read that crosses tenants, so it is a maintenance function of the owner's.
+    this.addSql(`
+create function tenancy_team_ids() returns setof uuid
+language sql stable security definer set search_path = public, pg_temp as $fn$ select id from teams order by id $fn$;`);
+    this.addSql('revoke all on function tenancy_team_ids() from public;');
+    this.addSql(`grant execute on function tenancy_team_ids() to ${APP_ROLE};`);
+
     // The guard's one statement makes the request's settings itself, from the token's team and user.
     this.addSql('drop function if exists actor_spaces(uuid);');
     this.addSql(`
@@ -94,6 +102,7 @@ $fn$;`);
       this.addSql(`alter table ${table} no force row level security, disable row level security;`);
     }
     this.addSql('drop function if exists actor_spaces(uuid, uuid);');
+    this.addSql('drop function if exists tenancy_team_ids();');
     this.addSql(`
 create function actor_spaces(p_user uuid) returns table (team_id uuid, space_id uuid, generation int)
 language plpgsql stable as $fn$

@@ -1,3 +1,4 @@
+import { withTenantScope } from '../database/tenant-scope';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
@@ -147,7 +148,8 @@ export class RetentionService implements OnApplicationShutdown {
     const lease = teamLease(teamId);
     if (!(await this.repository.acquireLease(lease, holder, this.config.retention.leaseMs))) return null;
     try {
-      return await this.sweepTeamRows(teamId, now, () => this.renew([...held, lease], holder));
+      // Team-wide (no user): under row-level security the team's pass sees the team's rows only.
+      return await withTenantScope({ teamId }, () => this.sweepTeamRows(teamId, now, () => this.renew([...held, lease], holder)));
     } finally {
       await this.repository.releaseLease(lease, holder);
     }
@@ -260,7 +262,10 @@ export class RetentionService implements OnApplicationShutdown {
    * deletes its own rows, from the top of the module line down.
    */
   async deleteUserData(actor: ActorContext, userId: string): Promise<DeletionReport> {
-    const counts = await this.em.transactional(() => this.deleteUserRows(actor.teamId, userId));
+    // Team-wide (the admin's team, no user set): the user's rows are someone else's than the actor's.
+    const counts = await withTenantScope({ teamId: actor.teamId }, () =>
+      this.em.transactional(() => this.deleteUserRows(actor.teamId, userId)),
+    );
     return { userId, deleted: USER_DATA_TABLES.map((table) => ({ table, count: counts?.[table] ?? 0 })) };
   }
 

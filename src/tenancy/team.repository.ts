@@ -4,7 +4,8 @@ import { runSql } from '../database/run-sql';
 
 /**
  * Teams as the scheduler's retention sweep walks them: the only read here that crosses teams,
- * and named for it (under row-level security it becomes a maintenance function of the owner).
+ * and named for it. Row-level security shows the request role one team at most, so the list
+ * comes from a maintenance function of the owner's (`tenancy_team_ids`, SECURITY DEFINER).
  */
 @Injectable()
 export class TeamRepository {
@@ -12,7 +13,7 @@ export class TeamRepository {
 
   /** Every team's id, in id order. */
   async listAllIds(): Promise<string[]> {
-    const rows = await runSql<{ id: string }[]>(this.em, 'select id from teams order by id');
+    const rows = await runSql<{ id: string }[]>(this.em, 'select id from tenancy_team_ids() as t(id)');
     return rows.map((r) => r.id);
   }
 

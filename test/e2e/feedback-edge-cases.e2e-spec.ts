@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
+import { withTenantScope } from '../../src/database/tenant-scope';
 import { FeedbackService } from '../../src/feedback';
 import type { FeedbackInput } from '../support/feedback-api';
 import {
@@ -137,7 +138,10 @@ describe('Recall feedback edge cases (e2e)', () => {
       const first = await submitOk(t, member, [item]);
       const id = first.feedbackEventIds[0];
       await t.sql.query(`update feedback_events set created_at = now() - interval '100 days' where id = $1`, [id]);
-      const cleared = await t.app.get(FeedbackService).clearExpiredCommentsBatch(new Date(Date.now() - 90 * 86_400_000), 100);
+      // As the sweep runs it: team-wide, under the team's tenant scope (R-TN-8).
+      const cleared = await withTenantScope({ teamId: member.teamId }, () =>
+        t.app.get(FeedbackService).clearExpiredCommentsBatch(member.teamId, new Date(Date.now() - 90 * 86_400_000), 100),
+      );
       expect(cleared).toBe(1);
       expect(await storedRow(id)).toEqual({ quality: 'LOW', feedback_comment: null, item_digest: null });
 
