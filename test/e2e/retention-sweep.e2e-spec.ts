@@ -36,10 +36,11 @@ describe('Retention and deletion (e2e)', () => {
       await bulkSnapshots(t, alice, 'n', 500, 179);
       expect(await snapshotsOf(t, alice.userId)).toBe(12_502);
 
-      // One row per delete statement on the table, with the rows it deleted.
+      // One row per delete statement on the table, with the rows it deleted (written as the owner:
+      // the service's request role has no right on this test's table).
       await t.sql.query(
         `create table retention_test_deletes (seq serial primary key, rows int not null);
-         create function retention_test_count_deletes() returns trigger language plpgsql as $$
+         create function retention_test_count_deletes() returns trigger language plpgsql security definer as $$
            begin insert into retention_test_deletes (rows) select count(*) from old_rows; return null; end $$;
          create trigger retention_test_count after delete on message_tool_results referencing old table as old_rows
            for each statement execute function retention_test_count_deletes();`,

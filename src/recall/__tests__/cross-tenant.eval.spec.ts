@@ -100,10 +100,11 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     expect(block.text).toContain('a_own_target');
     expect(block.text).not.toContain('b_secret');
 
-    // ToolResults' read functions filter by their first argument (proven in its repository test): it is A.
-    const topK = statements.filter((s) => s.includes('from tool_results_recent('));
+    // The block's one statement reads through recall_events_recent_and_record, which hands its user to
+    // ToolResults' read functions, and those filter by it (proven in their repository test): it is A.
+    const topK = statements.filter((s) => s.includes('from recall_events_recent_and_record('));
     expect(topK).toHaveLength(1);
-    expect(readFunctionUsers(topK[0])).toEqual([userA, userA]);
+    expect(readFunctionUsers(topK[0])).toEqual([userA]);
     // A's rows were found, so no separate look at the conversation was needed.
     expect(statements.filter((s) => s.includes('from conversations where'))).toEqual([]);
   });
@@ -115,13 +116,17 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     // B's own rows in A's conversation are found by B's predicate, but the conversation is A's: refused.
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) {
-      if (/tool_results_\w+\(/.test(statement)) expect(new Set(readFunctionUsers(statement))).toEqual(new Set([userB]));
+      if (/tool_results_\w+\(|recall_events_\w+_and_record\(/.test(statement))
+        expect(new Set(readFunctionUsers(statement))).toEqual(new Set([userB]));
       else expect(statement).toContain(`user_id = '${userB}'`);
     }
   });
 });
 
 /** The user each call of a ToolResults read function in the statement passes (its first argument). */
+/** The users the read functions are called for: ToolResults' first argument, the block's read-and-record's p_user_id (its third). */
 function readFunctionUsers(statement: string): string[] {
-  return [...statement.matchAll(/tool_results_\w+\('([0-9a-f-]{36})'/g)].map((m) => m[1]);
+  const reads = [...statement.matchAll(/tool_results_\w+\('([0-9a-f-]{36})'/g)].map((m) => m[1]);
+  const readAndRecord = /recall_events_recent_and_record\('(?:[^']|'')*'::jsonb, '(?:[^']|'')*'::jsonb, '([0-9a-f-]{36})'::uuid/g;
+  return [...reads, ...[...statement.matchAll(readAndRecord)].map((m) => m[1])];
 }
