@@ -20,13 +20,23 @@ export function decodeCursor(cursor: string, field = 'after', idPattern: RegExp 
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2) {
       const [createdAt, id] = parsed as unknown[];
-      if (typeof createdAt === 'string' && ISO_MICROS.test(createdAt) && typeof id === 'string' && idPattern.test(id))
-        return { createdAt, id };
+      if (typeof createdAt === 'string' && isInstant(createdAt) && typeof id === 'string' && idPattern.test(id)) return { createdAt, id };
     }
   } catch {
     // fall through to the error below
   }
   throw new BadUserInputError(field, `${field} is not a cursor this API returned; pass an endCursor from a previous page.`);
+}
+
+/**
+ * The shape, and a date and time that exist (no 2026-02-30, no 24:00, no year 0): PostgreSQL
+ * refuses those, which would turn a client's bad cursor into an internal error.
+ */
+function isInstant(createdAt: string): boolean {
+  if (!ISO_MICROS.test(createdAt) || createdAt.startsWith('0000')) return false;
+  const millis = `${createdAt.slice(0, 23)}Z`;
+  const parsed = new Date(millis);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString() === millis;
 }
 
 const MAX_PAGE_SIZE = 100;
