@@ -1,3 +1,4 @@
+import { isStorableText } from '../common/text/storable-text';
 import { elide, toSingleLine } from '../common/text/text-bounds';
 
 /** Pure keyed retrieval over a payload "as the model saw it". Failures are bracketed text, never thrown. */
@@ -70,14 +71,15 @@ export function rangeArgumentProblem(offset: number, maxChars: number): string |
 
 /**
  * `items.3.price` → `['items', '3', 'price']`, the text array PostgreSQL's `#>` takes. Null for an
- * empty or malformed path, so the caller answers with a bracketed text instead of querying.
+ * empty or malformed path, so the caller answers with a bracketed text instead of querying; a NUL
+ * or an unpaired surrogate is malformed too, as PostgreSQL text cannot hold it.
  */
 export function parseJsonPath(path: string): string[] | null {
   if (path.length === 0) return null;
   const segments = path.split('.');
   if (segments.length > JSON_PATH_MAX_SEGMENTS) return null;
   const valid = segments.every((segment) => segment.length > 0 && segment.length <= JSON_PATH_MAX_SEGMENT_CHARS);
-  return valid ? segments : null;
+  return valid && isStorableText(path) ? segments : null;
 }
 
 function nonNegativeInteger(value: number | undefined, fallback: number): number {

@@ -1,0 +1,98 @@
+/**
+ * Property tests (fast-check) of recallToolResult's user-input parsers (R-LG-2, R-OP-4): the
+ * json_path, the query and the window arguments. The documented contract is an answer text, never
+ * an error: whatever the client sends, these never throw, and what they pass on to PostgreSQL
+ * is text it can take.
+ */
+import fc from 'fast-check';
+import { isStorableText } from '../../common/text/storable-text';
+import { compactJsonbText, pathFetchChars, pathValueText } from '../json-path-value';
+import { parseJsonPath, sliceByQuery } from '../keyed-slice';
+import { planRecall, type RecallArguments } from '../recall-request';
+
+const LIMITS = { maxTokens: 8000, maxChars: 500_000 };
+const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }));
+const dotted = fc
+  .array(fc.oneof(fc.string({ maxLength: 5 }), fc.nat().map(String), fc.constant('')), { maxLength: 70 })
+  .map((s) => s.join('.'));
+const pathText = fc.oneof(anyText, dotted, fc.string({ minLength: 250, maxLength: 300 }));
+const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity));
+const nullable = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: null });
+
+const recallArguments: fc.Arbitrary<RecallArguments> = fc.record({
+  memId: fc.oneof(anyText, fc.constant('mem_aaaaaaaaaaaaaaaa')),
+  format: fc.constantFrom('SUMMARY' as const, 'FULL' as const, null),
+  query: nullable(anyText),
+  offset: nullable(number),
+  maxChars: nullable(number),
+  jsonPath: nullable(pathText),
+  maxTokens: nullable(number),
+});
+
+describe('recallToolResult arguments, property-based', () => {
+  it('R-LG-2 R-OP-4 parseJsonPath never throws: null, or 1 to 64 storable segments of 1 to 256 chars that join back to the path', () => {
+    fc.assert(
+      fc.property(pathText, (path) => {
+        const segments = parseJsonPath(path);
+        if (segments === null) return;
+        expect(segments.join('.')).toBe(path);
+        expect(segments.length).toBeGreaterThanOrEqual(1);
+        expect(segments.length).toBeLessThanOrEqual(64);
+        for (const segment of segments) {
+          expect(segment.length).toBeGreaterThanOrEqual(1);
+          expect(segment.length).toBeLessThanOrEqual(256);
+          // The segments are a text[] parameter: PostgreSQL text holds no NUL and no lone surrogate.
+          expect(isStorableText(segment)).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('R-LG-2 R-OP-4 planRecall never throws, and a plan that reaches SQL has sane bounds and a well-formed mem id', () => {
+    fc.assert(
+      fc.property(recallArguments, (args) => {
+        const plan = planRecall(args, LIMITS);
+        if (plan.mode === 'answer') {
+          expect(plan.text).toMatch(/^\[tool_memory .*\]$/s);
+          return;
+        }
+        expect(args.memId).toMatch(/^mem_[a-z2-7]{16}$/);
+        if (plan.mode === 'summary') return;
+        expect(Number.isSafeInteger(plan.offset) && plan.offset >= 0).toBe(true);
+        expect(Number.isSafeInteger(plan.bounds.maxChars) && plan.bounds.maxChars >= 1).toBe(true);
+        expect(plan.bounds.maxChars).toBeLessThanOrEqual(LIMITS.maxChars);
+        expect(plan.bounds.maxTokens).toBeLessThanOrEqual(LIMITS.maxTokens);
+        expect(typeof plan.nextCall(plan.offset + 1)).toBe('string');
+        if (plan.mode === 'path') {
+          expect(plan.path.every(isStorableText)).toBe(true);
+          expect(Number.isSafeInteger(pathFetchChars(plan.offset + plan.bounds.maxChars))).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('R-LG-2 R-OP-4 sliceByQuery never throws for any text and query: an answer with matches, or a bracketed text', () => {
+    fc.assert(
+      fc.property(anyText, anyText, (payload, query) => {
+        const answer = sliceByQuery(payload, query, 'mem_aaaaaaaaaaaaaaaa');
+        expect(typeof answer).toBe('string');
+        if (answer.startsWith('[tool_memory')) return;
+        expect(answer).toMatch(/^\[match 1 of \d+ at offset \d+\]/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('R-LG-2 compacting any (possibly cut) value text never throws and never grows it', () => {
+    fc.assert(
+      fc.property(anyText, fc.constantFrom('object', 'array', 'string', 'number'), fc.boolean(), (body, kind, complete) => {
+        expect(compactJsonbText(body).length).toBeLessThanOrEqual(body.length);
+        const { text } = pathValueText({ kind, body, bodyLength: body.length, complete });
+        expect(text.length).toBeLessThanOrEqual(body.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
