@@ -59,12 +59,42 @@ describe('Operations (e2e)', () => {
     expect(res.status).toBe(400);
   });
 
-  it('R-OP-3 queries deeper than the limit or with too many aliases are refused before execution', async () => {
+  it('R-OP-3 a query with more aliases than the limit (15) is refused before execution; 15 run', async () => {
     const admin = await identity(['admin']);
-    const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: me { userId }`).join(' ');
-    const res = await gql(t, `{ ${aliases} }`, {}, admin.token);
+    const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: me { userId }`).join(' ');
+    expect(Object.keys(await ok(t, `{ ${aliases(15)} }`, {}, admin.token))).toHaveLength(15);
+    const res = await gql(t, `{ ${aliases(16)} }`, {}, admin.token);
     expectErrorCode(res, 'GRAPHQL_VALIDATION_FAILED');
     expect(res.data ?? null).toBeNull();
+  });
+
+  // `__type` chains are the deepest selections the schema has (`__schema` is exempt from the rule).
+  const deepQuery = (depth: number) =>
+    `{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(depth - 4)}name${' }'.repeat(depth - 4)} } } } }`;
+
+  it('R-OP-3 depth: a query at the limit (10) runs; one level deeper is GRAPHQL_VALIDATION_FAILED naming the limit', async () => {
+    const admin = await identity(['admin']);
+    expect(t.config.graphql.maxDepth).toBe(10);
+    const atLimit = await ok<{ __type: { fields: unknown[] } }>(t, deepQuery(10), {}, admin.token);
+    expect(atLimit.__type.fields.length).toBeGreaterThan(0);
+    const over = await gql(t, deepQuery(11), {}, admin.token);
+    expect(expectErrorCode(over, 'GRAPHQL_VALIDATION_FAILED').message).toContain('Query depth limit of 10 exceeded, found 11');
+    expect(over.data ?? null).toBeNull();
+  });
+
+  // graphql-armor's cost: object 2, scalar 1, ×1.5 per level, × `first`; one history page of
+  // `first: n` selecting `edges { node { id } }` costs (2 + 1.5·(2 + 1.5·(2 + 1.5·1)))·n = 12.875·n.
+  const pages = (...sizes: number[]) =>
+    `{ ${sizes.map((n, i) => `p${i}: toolResultHistory(first: ${n}) { edges { node { id } } }`).join(' ')} }`;
+
+  it('R-OP-3 cost: pages of 100+100+100+88 (4995.5) run; 100+100+100+89 (5008.375) is GRAPHQL_VALIDATION_FAILED naming the limit', async () => {
+    const user = await identity(['memory:read']);
+    expect(t.config.graphql.maxCost).toBe(5000);
+    const atLimit = await ok<Record<string, { edges: unknown[] }>>(t, pages(100, 100, 100, 88), {}, user.token);
+    expect(Object.keys(atLimit)).toEqual(['p0', 'p1', 'p2', 'p3']);
+    const over = await gql(t, pages(100, 100, 100, 89), {}, user.token);
+    expect(expectErrorCode(over, 'GRAPHQL_VALIDATION_FAILED').message).toContain('Query Cost limit of 5000 exceeded, found 5008.375');
+    expect(over.data ?? null).toBeNull();
   });
 
   it('R-OP-3 an internal failure is masked: INTERNAL_SERVER_ERROR with a request id and no SQL', async () => {
