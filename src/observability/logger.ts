@@ -3,6 +3,23 @@ import pino, { type Logger } from 'pino';
 import type { LogLevel } from '../config/app-config';
 import { currentRequestId } from './request-context';
 
+/**
+ * What an error may bring into a log line: its kind, code, message and stack, and the names of the
+ * database objects involved. A driver error also carries `detail`, `where`, `hint`… — PostgreSQL's
+ * "Failing row contains (…)" is the row, payload included — so nothing but these keys is kept.
+ */
+const ERROR_KEYS = ['type', 'message', 'stack', 'code', 'severity', 'schema', 'table', 'column', 'constraint', 'routine'];
+
+export function loggableError(error: unknown): Record<string, unknown> {
+  // pino's serializer folds the causes' messages and stacks into the error's own.
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (serialized === null || typeof serialized !== 'object') return { message: String(error) };
+  const kept: Record<string, unknown> = Object.fromEntries(
+    ERROR_KEYS.filter((key) => key in serialized).map((key) => [key, serialized[key]]),
+  );
+  return kept;
+}
+
 /** JSON logs; every line made while serving a request carries its request id. */
 export function createRootLogger(level: LogLevel): Logger {
   return pino({
@@ -13,6 +30,7 @@ export function createRootLogger(level: LogLevel): Logger {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};
     },
+    serializers: { err: loggableError },
     // Tokens must never reach a log line, whatever a caller passes in.
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[redacted]' },
   });

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { NestPinoLogger } from '../logger';
+import { loggableError, NestPinoLogger } from '../logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -32,5 +32,30 @@ describe('NestPinoLogger', () => {
     logger.warn(new Error('disk nearly full'), 'Disk');
     expect(lines[0]).toMatchObject({ level: 30, msg: 'started', context: 'Boot' });
     expect(lines[1]).toMatchObject({ level: 40, msg: 'disk nearly full', context: 'Disk', err: { message: 'disk nearly full' } });
+  });
+});
+
+describe('loggableError', () => {
+  it("R-OP-1 keeps a driver error's kind, SQLSTATE, message and object names, never its detail (the failing row) or context", () => {
+    const error = Object.assign(new Error('new row for relation "t" violates check constraint "c"'), {
+      code: '23514',
+      severity: 'ERROR',
+      table: 't',
+      constraint: 'c',
+      detail: 'Failing row contains (secret payload).',
+      where: 'SQL statement "insert … secret"',
+      hint: 'secret',
+      cause: Object.assign(new Error('inner'), { detail: 'secret again' }),
+    });
+    const logged = loggableError(error);
+    expect(logged).toMatchObject({
+      type: 'Error',
+      code: '23514',
+      severity: 'ERROR',
+      table: 't',
+      constraint: 'c',
+    });
+    expect(logged.message).toBe(`${error.message}: inner`);
+    expect(JSON.stringify(logged)).not.toContain('secret');
   });
 });
