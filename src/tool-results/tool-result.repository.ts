@@ -48,12 +48,13 @@ function snapshotColumns(columns: SnapshotColumns): string {
 }
 
 /**
- * Snapshots with their conversation (c) and the conversation's space (s) joined at the snapshot's
- * generation: a snapshot of an earlier generation of its space (before a bump) is not there, as
- * if missing (R-TN-4). Joined, not a correlated subquery, so history keeps walking its index.
+ * Snapshots with their conversation (c) and the conversation's space's current generation (s, from
+ * Tenancy's inlined `space_generations()`) joined at the snapshot's generation: a snapshot of an
+ * earlier generation of its space (before a bump) is not there, as if missing (R-TN-4). Joined,
+ * not a correlated subquery, so history keeps walking its index.
  */
 const SNAPSHOTS_FROM = `message_tool_results r join conversations c on c.id = r.conversation_id
-  join spaces s on s.id = c.space_id and s.generation = r.space_generation`;
+  join space_generations() s on s.space_id = c.space_id and s.generation = r.space_generation`;
 
 /** The scope predicate over aliases r (message_tool_results) and c (conversations), with its bindings. */
 const SCOPE_PREDICATE = 'r.user_id = ? and c.space_id = any(?::uuid[])';
