@@ -42,7 +42,7 @@ export async function prepareDatabase(ownerUrl: string, role: RequestRoleSetting
 const LOGIN_REFUSED = new Set(['28P01', '28000']);
 
 /** Applies pending migrations as the owner of the schema. */
-export async function migrate(ownerUrl: string, log: (line: string) => void): Promise<void> {
+async function migrate(ownerUrl: string, log: (line: string) => void): Promise<void> {
   const orm = await MikroORM.init(ormOptions({ url: ownerUrl, log }));
   try {
     const applied = await orm.migrator.up();
