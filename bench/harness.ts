@@ -109,6 +109,8 @@ export async function startService(teardown: Teardown, databaseUrl: string, data
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       AUTH_JWT_SECRET: BENCH_JWT_SECRET,
+      // Production on a DATABASE_URL: the request role's password is given, as every replica would be.
+      DATABASE_APP_PASSWORD: 'bench-request-role-password',
       // Production logs one access line per request at info; the bench keeps the console readable.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     },

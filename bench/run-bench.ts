@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { signToken } from '../src/tenancy/token-signer';
 import { loadDataSet } from './data-loader';
 import { explainHotReads } from './explain';
@@ -28,7 +28,8 @@ import { type BenchReport, formatTable, writeJson } from './report';
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
  * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
- * BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1 (a CPU profile of the service per op, summarized by package).
+ * BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1 (a CPU profile of the service per op, summarized by package),
+ * BENCH_RLS=off (row-level security disabled on every table after loading: what the policies cost).
  */
 
 const RESULTS = join(__dirname, 'results', 'latest.json');
@@ -83,6 +84,10 @@ async function run(teardown: Teardown): Promise<boolean> {
   const data = await loadDataSet(database.url, size, log);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   log(`data set loaded and analyzed in ${loadSeconds.toFixed(1)} s`);
+  if (process.env.BENCH_RLS === 'off') {
+    await disableRowLevelSecurity(database.url);
+    log('row-level security disabled on every table (BENCH_RLS=off): the same build without the policies');
+  }
 
   const raw = new Pool({ connectionString: database.url, max: settings.concurrency });
   teardown.add('close the raw pool', () => raw.end());
@@ -186,3 +191,17 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+/** BENCH_RLS=off: every table with row-level security gets it disabled (as the owner), for a side-by-side of its cost. */
+async function disableRowLevelSecurity(url: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`do $$ declare t text; begin
+      for t in select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relrowsecurity loop
+        execute format('alter table %I disable row level security', t);
+      end loop; end $$`);
+  } finally {
+    await client.end();
+  }
+}

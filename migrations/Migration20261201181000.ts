@@ -3,18 +3,24 @@ import { Migration } from '@mikro-orm/migrations';
 /** The group role request-time work runs as (directly, or through a login role that is its member). */
 const APP_ROLE = 'recall_ledger_app';
 
+/** A user's row of a table with `user_id`: with the user set, that user's (a user has one team); team-wide, a user of the team. */
+const userRow = (table: string): string =>
+  `case when rl_user() is null then exists (select 1 from users u where u.id = ${table}.user_id and u.team_id = rl_team())
+        else ${table}.user_id = rl_user() end`;
+
 /** Tenant tables and who may see a row of each: `rl_team()`/`rl_user()` read the transaction's settings. */
 const TENANT_POLICIES: Record<string, string> = {
   teams: 'id = rl_team()',
   users: 'team_id = rl_team()',
   spaces: 'team_id = rl_team()',
-  // By the member's team: a space created in the same statement as its first member is not yet visible to a subquery.
-  space_members: 'exists (select 1 from users u where u.id = space_members.user_id and u.team_id = rl_team())',
-  conversations:
-    'exists (select 1 from users u where u.id = conversations.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())',
-  messages:
-    'exists (select 1 from users u where u.id = messages.user_id and u.team_id = rl_team()) and (rl_user() is null or user_id = rl_user())',
-  message_tool_results: 'team_id = rl_team() and (rl_user() is null or user_id = rl_user())',
+  // By the member's team (a space created in the same statement as its first member is not yet
+  // visible to a subquery); the user's own membership without a lookup.
+  space_members: `(rl_user() is not null and user_id = rl_user()) or exists (select 1 from users u where u.id = space_members.user_id and u.team_id = rl_team())`,
+  conversations: userRow('conversations'),
+  messages: userRow('messages'),
+  // Team only: a user's snapshot is read through its conversation (user-checked above), and a
+  // user clause here (an OR the planner cannot estimate) would cost the top-K read its index plan.
+  message_tool_results: 'team_id = rl_team()',
   recall_events: 'team_id = rl_team()',
   feedback_events: 'team_id = rl_team()',
 };
@@ -67,6 +73,14 @@ do $do$ declare t text; begin
   end loop;
 end $do$;`);
 
+    // A user and a conversation each have one team: told so, the planner does not take the policy's
+    // team clause for a further filter on a user's or a conversation's rows (an underestimate that
+    // trades the top-K and history index reads for nested loops and sorts).
+    this.addSql(
+      'create statistics if not exists message_tool_results_tenant_dependency (dependencies) on conversation_id, user_id, team_id from message_tool_results;',
+    );
+    this.addSql('analyze message_tool_results;');
+
     // The scheduler's sweep walks every team, each under its own settings: the list of teams is the one
     // read that crosses tenants, so it is a maintenance function of the owner's.
     this.addSql(`
@@ -103,6 +117,7 @@ $fn$;`);
     }
     this.addSql('drop function if exists actor_spaces(uuid, uuid);');
     this.addSql('drop function if exists tenancy_team_ids();');
+    this.addSql('drop statistics if exists message_tool_results_tenant_dependency;');
     this.addSql(`
 create function actor_spaces(p_user uuid) returns table (team_id uuid, space_id uuid, generation int)
 language plpgsql stable as $fn$

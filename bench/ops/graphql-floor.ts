@@ -2,8 +2,11 @@ import { runLoad, type Task } from '../load-runner';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
 
 const ME = `{ me { userId teamId } }`;
-/** The statement every authenticated request runs (ActorRepository.findByUserId; the function is in the migrations). */
-const ACTOR = `select team_id, space_id, generation from actor_spaces($1::uuid)`;
+/**
+ * The statement every authenticated request runs (ActorRepository.findByUserId; the function is in
+ * the migrations, and makes the request's tenant settings from the token's user and team).
+ */
+const ACTOR = `select team_id, space_id, generation from actor_spaces($1::uuid, $2::uuid)`;
 
 /**
  * The floor under every operation (informational): an authenticated GraphQL request that runs
@@ -14,7 +17,7 @@ export async function graphqlFloorOps(ctx: BenchContext): Promise<ResultRow[]> {
   for (const concurrency of [1, ctx.settings.concurrency]) {
     const users = ctx.data.users;
     const rawTask: Task = async (worker, seq) => {
-      const result = await ctx.raw.query(ACTOR, [ctx.data.userIds[(worker * 31 + seq) % users]]);
+      const result = await ctx.raw.query(ACTOR, [ctx.data.userIds[(worker * 31 + seq) % users], ctx.data.teamId]);
       if (result.rowCount === 0) throw new Error('raw: no actor');
     };
     const serviceTask: Task = async (worker, seq) => {

@@ -32,6 +32,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (production && !vars.AUTH_JWT_SECRET && !vars.AUTH_JWKS_URL) {
     throw new ConfigError('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL to verify tokens; set one of them.');
   }
+  if (production && vars.DATABASE_URL && !vars.DATABASE_APP_URL && !vars.DATABASE_APP_PASSWORD) {
+    // A password generated per machine would differ between replicas, each resetting the role's.
+    throw new ConfigError(
+      'NODE_ENV=production with DATABASE_URL needs DATABASE_APP_PASSWORD (the password the service gives its request role ' +
+        'recall_ledger_app, the same on every replica) or DATABASE_APP_URL (a login role you provisioned for requests).',
+    );
+  }
   if (production && !vars.DATABASE_URL && !vars.ALLOW_EMBEDDED_DB) {
     throw new ConfigError('NODE_ENV=production needs DATABASE_URL (or ALLOW_EMBEDDED_DB=true to run on the embedded PostgreSQL).');
   }

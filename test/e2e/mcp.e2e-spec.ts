@@ -13,7 +13,7 @@ import { countTokens } from '../../src/common/text/tokenizer';
 import { PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
 import { RECORD, toolResult } from '../support/fixtures';
 import { ok } from '../support/graphql';
-import { newMember, newSpace, setFlag } from '../support/tenancy';
+import { BUMP, newMember, newSpace, setFlag } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
@@ -243,6 +243,34 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
 
     const otherSpace = await call(client, 'recall_memory', { space_id: crypto.randomUUID(), query: 'Zanzibarian' });
     expect(otherSpace).toEqual({ text: expect.stringMatching(/^NOT_FOUND: Space /), isError: true });
+  });
+
+  it('R-MCP-1 R-TN-4 after bumpSpaceGeneration every read tool answers for an earlier snapshot as for a missing one; a new write shows', async () => {
+    const team = await newTeam(false);
+    const before = await record(team, { members: [{ name: 'Quokkalander' }] }, 'get_roster');
+    await ok(t, BUMP, { s: team.spaceId }, team.admin.token);
+    const client = await connect(team.member.token);
+    const missingMemId = 'mem_aaaaaaaaaaaaaaaa';
+
+    const keyed = await call(client, 'recall_tool_result', { mem_id: before.memId, json_path: 'members.0.name' });
+    const keyedMissing = await call(client, 'recall_tool_result', { mem_id: missingMemId, json_path: 'members.0.name' });
+    expect(keyed.isError).toBe(true);
+    expect(keyed.text.replaceAll(before.memId, 'MEM')).toBe(keyedMissing.text.replaceAll(missingMemId, 'MEM'));
+
+    const prior = await call(client, 'recall_prior_tool_result', { tool_name: 'get_roster' });
+    const priorMissing = await call(client, 'recall_prior_tool_result', { tool_name: 'get_nothing' });
+    expect(prior.text.replaceAll('get_roster', 'TOOL')).toBe(priorMissing.text.replaceAll('get_nothing', 'TOOL'));
+
+    const block = await call(client, 'previously_fetched', { conversation_id: before.conversationId });
+    expect(block.text).not.toContain(before.memId);
+    const search = await call(client, 'recall_memory', { space_id: team.spaceId, query: 'Quokkalander' });
+    expect(search.text).toContain('No stored tool result matches');
+
+    const after = await record(team, { members: [{ name: 'Quokkalander' }] }, 'get_roster');
+    expect((await call(client, 'recall_memory', { space_id: team.spaceId, query: 'Quokkalander' })).text).toContain(
+      `mem_id ${after.memId}`,
+    );
+    expect((await call(client, 'recall_prior_tool_result', { tool_name: 'get_roster' })).text).toContain(`mem_id ${after.memId}`);
   });
 
   it('R-MCP-1 submit_recall_session_feedback records judgments with the flag on', async () => {

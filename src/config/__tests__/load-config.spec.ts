@@ -41,6 +41,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
   });
 
+  it('R-TN-8 production on DATABASE_URL needs the request role password (or its own URL), never one generated per machine', () => {
+    const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, DATABASE_URL: 'postgres://db/x' };
+    expect(() => loadConfig(production)).toThrow(/DATABASE_APP_PASSWORD .* or DATABASE_APP_URL/);
+    const password = 'a-password-of-the-request-role';
+    expect(loadConfig({ ...production, DATABASE_APP_PASSWORD: password }).database.appPassword).toBe(password);
+    expect(loadConfig({ ...production, DATABASE_APP_URL: 'postgres://rl_app:pw@db/x' }).database.appUrl).toBe('postgres://rl_app:pw@db/x');
+    expect(() => loadConfig({ ...production, DATABASE_APP_PASSWORD: 'short' })).toThrow(/DATABASE_APP_PASSWORD must be at least 16/);
+  });
+
   it('R-OP-1 production refuses the embedded database unless ALLOW_EMBEDDED_DB=true', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET })).toThrow(/DATABASE_URL/);
     expect(loadConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, ALLOW_EMBEDDED_DB: 'true' }).isProduction).toBe(true);

@@ -1,6 +1,7 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolResultRepository } from '../tool-result.repository';
+import { Client } from 'pg';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 
 interface PlanNode {
@@ -45,9 +46,27 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
                 now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
                 '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, ?, case when g % 3 = 0 then 1 else 2 end
-           from messages m, generate_series(1, 100) g;
-       analyze;`,
+           from messages m, generate_series(1, 100) g;`,
       [team, space, team, team, space, team],
+    );
+    // Three more teams of the same shape (space at generation 1): the policies' team clause then
+    // filters something, as it does in production.
+    await em.execute(
+      `insert into teams (id) select gen_random_uuid() from generate_series(1, 3);
+       insert into spaces (id, team_id, name) select gen_random_uuid(), t.id, 'other' from teams t where t.id <> ?;
+       insert into users (id, team_id) select gen_random_uuid(), s.team_id from spaces s, generate_series(1, 10) where s.team_id <> ?;
+       insert into conversations (id, user_id, space_id)
+         select gen_random_uuid(), u.id, s.id from users u join spaces s on s.team_id = u.team_id, generate_series(1, 10) where u.team_id <> ?;
+       insert into messages (id, conversation_id, user_id)
+         select gen_random_uuid(), c.id, c.user_id from conversations c join users u on u.id = c.user_id where u.team_id <> ?;
+       insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
+                                         summary_oneliner, stub, size_tokens, team_id, space_generation)
+         select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
+                now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
+                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, u.team_id, 1
+           from messages m join users u on u.id = m.user_id, generate_series(1, 100) g where u.team_id <> ?;
+       analyze;`,
+      [team, team, team, team, team],
     );
     const [row] = await em.execute<{ user_id: string; id: string }[]>('select user_id, id from conversations limit 1');
     userId = row.user_id;
@@ -55,21 +74,42 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
   });
   afterAll(() => db.close());
 
-  /** The plan of the first statement `work` ran that reads snapshots, in SQL or through a read function. */
-  async function planOf(work: () => Promise<unknown>): Promise<PlanNode[]> {
+  /**
+   * The plan of the first statement `work` ran that reads snapshots, in SQL or through a read
+   * function: as the owner, or (`asRequestRole`) as the service runs it, under row-level security
+   * with the user's tenant settings (R-TN-8), whose policies add their own clauses to the plan.
+   */
+  async function planOf(work: () => Promise<unknown>, { asRequestRole = false } = {}): Promise<PlanNode[]> {
     statements.length = 0;
     await RequestContext.create(em, work);
     const sql = statements
       .filter((s) => /from (message_tool_results|tool_results_)/.test(s))[0]
       .replace(/^\[query\] /, '')
       .replace(/ \[took .*$/s, '');
-    const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
-    return nodes(explained['QUERY PLAN'][0].Plan);
+    if (!asRequestRole) {
+      const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
+      return nodes(explained['QUERY PLAN'][0].Plan);
+    }
+    const client = new Client({ connectionString: db.database.appUrl });
+    await client.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [team, userId]);
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`);
+      await client.query('rollback');
+      return nodes(rows[0]['QUERY PLAN'][0].Plan);
+    } finally {
+      await client.end();
+    }
   }
 
-  it('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index', async () => {
-    const plan = await planOf(() =>
-      new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }),
+  it.each([
+    ['as the owner', false],
+    ['as the request role, under row-level security (R-TN-8)', true],
+  ])('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index, %s', async (_as, asRequestRole) => {
+    const plan = await planOf(
+      () => new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }),
+      { asRequestRole },
     );
     // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
     const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
