@@ -123,19 +123,16 @@ describe('Row-level security (R-TN-8)', () => {
   });
 
   // Snapshots are the team's in the policy and reach a user through their conversation (every read joins it).
-  it.each(['conversations', 'messages'])(
-    "R-TN-8 %s: with the user set, a teammate's rows are not visible either",
-    async (table) => {
-      const mine = await keysOf(table, a.admin.teamId, a.member.userId);
-      const theirs = await keysOf(table, a.admin.teamId, teammate.userId);
-      expect(mine.length).toBeGreaterThan(0);
-      expect(theirs.length).toBeGreaterThan(0);
-      const seen = await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId });
-      expect(seen.sort()).toEqual(mine.sort());
-      // Team-wide (a team admin's maintenance: no user set) both are visible.
-      expect(await visibleKeys(table, { team: a.admin.teamId })).toEqual(expect.arrayContaining([...mine, ...theirs]));
-    },
-  );
+  it.each(['conversations', 'messages'])("R-TN-8 %s: with the user set, a teammate's rows are not visible either", async (table) => {
+    const mine = await keysOf(table, a.admin.teamId, a.member.userId);
+    const theirs = await keysOf(table, a.admin.teamId, teammate.userId);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(theirs.length).toBeGreaterThan(0);
+    const seen = await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId });
+    expect(seen.sort()).toEqual(mine.sort());
+    // Team-wide (a team admin's maintenance: no user set) both are visible.
+    expect(await visibleKeys(table, { team: a.admin.teamId })).toEqual(expect.arrayContaining([...mine, ...theirs]));
+  });
 
   it('R-TN-8 with no settings the request role sees no tenant row at all', async () => {
     for (const table of TABLES.filter((name) => name !== 'feature_flags')) {
