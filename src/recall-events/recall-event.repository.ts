@@ -26,32 +26,11 @@ const RECALL_EVENT_COLUMNS = `e.id, e.team_id, e.profile_id, e.space_id, e.space
   e.contract_version, e.ranking_version, e.fusion_mode, e.search_freshness, e.degraded_branches, e.results, e.semantic_groups,
   e.authored_alternatives, e.clarification_outcome, e.source, e.created_at`;
 
-/** The columns every insert fills from the event itself; the space and the refs follow, each statement its own way. */
+/** The columns every insert fills from the event itself (as one JSON object, `eventJson`); the space and the refs follow. */
 const EVENT_COLUMNS = `team_id, id, profile_id, query_fingerprint, query_text, contract_version, ranking_version, fusion_mode,
   search_freshness, degraded_branches, semantic_groups, authored_alternatives, clarification_outcome, source`;
-const EVENT_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?';
 
-function eventValues(event: UnplacedRecallEvent): unknown[] {
-  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-  return [
-    event.teamId,
-    event.id,
-    event.profileId,
-    event.queryFingerprint,
-    event.queryText,
-    event.contractVersion,
-    event.rankingVersion,
-    event.fusionMode,
-    event.searchFreshness,
-    JSON.stringify(event.degradedBranches),
-    json(event.semanticGroups),
-    json(event.authoredAlternatives),
-    event.clarificationOutcome,
-    event.source,
-  ];
-}
-
-/** The event's own columns as one JSON object keyed by column name (for the read-and-record functions). */
+/** The event's own columns as one JSON object keyed by column name, read with `jsonb_populate_record`. */
 function eventJson(event: UnplacedRecallEvent): string {
   return JSON.stringify({
     team_id: event.teamId,
@@ -85,8 +64,9 @@ export class RecallEventRepository {
     const rows = await runSql<RecallEventRow[]>(
       this.em,
       `insert into recall_events as e (${EVENT_COLUMNS}, space_id, space_generation, results)
-       values (${EVENT_PLACEHOLDERS}, ?, ?, ?::jsonb) returning ${RECALL_EVENT_COLUMNS}`,
-      [...eventValues(event), event.spaceId, event.spaceGeneration, JSON.stringify(event.results)],
+       select ${EVENT_COLUMNS}, ?, ?, ?::jsonb from jsonb_populate_record(null::recall_events, ?::jsonb)
+       returning ${RECALL_EVENT_COLUMNS}`,
+      [event.spaceId, event.spaceGeneration, JSON.stringify(event.results), eventJson(event)],
     );
     return toRecallEventRecord(rows[0]);
   }
