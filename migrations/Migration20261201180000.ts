@@ -35,6 +35,11 @@ update "message_tool_results" as r set "team_id" = u.team_id, "space_generation"
     );
 
     this.addSql(`drop function ${OLD_SIGNATURE};`);
+    // Tenancy's answer to "which generation is this space at": ToolResults reads it here, never
+    // the spaces table itself. Plain SQL, STABLE, not STRICT: inlined like active_spaces.
+    this.addSql(`
+create function space_generations() returns table (space_id uuid, generation int)
+language sql stable as $fn$ select s.id, s.generation from spaces s $fn$;`);
     this.addSql(`
 create function record_tool_results(
   p_team uuid,
@@ -99,7 +104,7 @@ begin
            s->>'summary_oneliner', s->>'schema_hint', s->>'head_preview', s->>'stub', (s->>'size_tokens')::int, p_compacted, sp.generation
       from jsonb_array_elements(p_snapshots) with ordinality as t(s, n)
       join conversations c on c.id = (s->>'conversation_id')::uuid and c.user_id = p_user
-      join spaces sp on sp.id = c.space_id
+      join space_generations() sp on sp.space_id = c.space_id
      order by t.n
     on conflict on constraint message_tool_results_user_tool_use_generation_unique do nothing
     returning r.id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
@@ -118,7 +123,7 @@ begin
   -- read as missing, so they are not repeats.
   select jsonb_build_object('tool_use_id', x.tool_use_id) into v_refused
     from message_tool_results x join conversations c on c.id = x.conversation_id
-    join spaces sp on sp.id = c.space_id and sp.generation = x.space_generation
+    join space_generations() sp on sp.space_id = c.space_id and sp.generation = x.space_generation
    where x.user_id = p_user and x.tool_use_id = any(p_tool_use_ids) and not (c.space_id = any(p_allowed_spaces))
    order by array_position(p_tool_use_ids, x.tool_use_id::text) limit 1;
   if v_refused is not null then
@@ -127,9 +132,9 @@ begin
   -- Compaction hands out the stubs of repeated ones too (of the current generation): they leave the cap.
   if p_compacted then
     update message_tool_results x set compacted = true
-      from conversations c, spaces sp
+      from conversations c, space_generations() sp
      where x.user_id = p_user and not x.compacted and x.tool_use_id = any(p_tool_use_ids)
-       and c.id = x.conversation_id and sp.id = c.space_id and sp.generation = x.space_generation;
+       and c.id = x.conversation_id and sp.space_id = c.space_id and sp.generation = x.space_generation;
   end if;
 end
 $fn$;`);
@@ -139,6 +144,7 @@ $fn$;`);
 
   override async down(): Promise<void> {
     this.addSql(`drop function ${NEW_SIGNATURE};`);
+    this.addSql('drop function if exists space_generations();');
     this.addSql(`
 create function record_tool_results(
   p_user uuid,

@@ -16,6 +16,7 @@ const SELECT_SNAPSHOT = `r.id, r.mem_id, c.space_id, r.conversation_id, r.messag
  *
  * - The conversation's recency index gains `space_generation` before the time, so the top-K read
  *   of a conversation (and the trim) still reads K rows when older generations lie in between.
+ * - The generation is Tenancy's to tell: `space_generations()` (Migration20261201180000), not a read of `spaces`.
  * - `tool_results_recent` and `tool_results_search` (same signatures, still plain SQL, STABLE, not
  *   STRICT, so they are inlined) take the current generation from an uncorrelated scalar subquery
  *   by id: an InitPlan computed once per statement, which the recency read uses as an index
@@ -38,7 +39,7 @@ language sql stable as $fn$
          row_number() over (order by r.created_at desc, r.id desc)
     from message_tool_results r join conversations c on c.id = r.conversation_id
    where r.conversation_id = p_conversation_id and r.user_id = p_user_id and c.space_id = any(p_space_ids) and c.user_id = p_user_id
-     and r.space_generation = (select sp.generation from conversations cs join spaces sp on sp.id = cs.space_id where cs.id = p_conversation_id)
+     and r.space_generation = (select sp.generation from conversations cs join space_generations() sp on sp.space_id = cs.space_id where cs.id = p_conversation_id)
    order by r.created_at desc, r.id desc
    limit p_limit
 $fn$;`);
@@ -54,7 +55,7 @@ language sql stable as $fn$
     join conversations c on c.id = r.conversation_id
     cross join websearch_to_tsquery('simple', p_query) as q(query)
    where r.user_id = p_user_id and c.space_id = p_space_id and p_space_id = any(p_space_ids) and r.search_vector @@ q.query
-     and r.space_generation = (select sp.generation from spaces sp where sp.id = p_space_id)
+     and r.space_generation = (select sp.generation from space_generations() sp where sp.space_id = p_space_id)
      and (p_conversation_id is null or r.conversation_id = p_conversation_id)
      and (p_tool_name is null or r.tool_name = p_tool_name)
      and (p_since is null or r.created_at >= p_since)
@@ -125,7 +126,7 @@ begin
            s->>'summary_oneliner', s->>'schema_hint', s->>'head_preview', s->>'stub', (s->>'size_tokens')::int, p_compacted, sp.generation
       from jsonb_array_elements(p_snapshots) with ordinality as t(s, n)
       join conversations c on c.id = (s->>'conversation_id')::uuid and c.user_id = p_user
-      join spaces sp on sp.id = c.space_id
+      join space_generations() sp on sp.space_id = c.space_id
      order by t.n
     on conflict on constraint message_tool_results_user_tool_use_generation_unique do nothing
     returning r.id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
@@ -136,7 +137,7 @@ begin
   foreach v_conversation in array p_conversation_ids loop
     execute 'delete from message_tool_results where id in (select id from message_tool_results
                where conversation_id = $1 and user_id = $2
-                 and space_generation = (select sp.generation from conversations c join spaces sp on sp.id = c.space_id where c.id = $1)
+                 and space_generation = (select sp.generation from conversations c join space_generations() sp on sp.space_id = c.space_id where c.id = $1)
                  and not compacted order by created_at desc, id desc offset $3)'
       using v_conversation, p_user, p_cap;
   end loop;
@@ -146,7 +147,7 @@ begin
   -- read as missing, so they are not repeats.
   select jsonb_build_object('tool_use_id', x.tool_use_id) into v_refused
     from message_tool_results x join conversations c on c.id = x.conversation_id
-    join spaces sp on sp.id = c.space_id and sp.generation = x.space_generation
+    join space_generations() sp on sp.space_id = c.space_id and sp.generation = x.space_generation
    where x.user_id = p_user and x.tool_use_id = any(p_tool_use_ids) and not (c.space_id = any(p_allowed_spaces))
    order by array_position(p_tool_use_ids, x.tool_use_id::text) limit 1;
   if v_refused is not null then
@@ -155,9 +156,9 @@ begin
   -- Compaction hands out the stubs of repeated ones too (of the current generation): they leave the cap.
   if p_compacted then
     update message_tool_results x set compacted = true
-      from conversations c, spaces sp
+      from conversations c, space_generations() sp
      where x.user_id = p_user and not x.compacted and x.tool_use_id = any(p_tool_use_ids)
-       and c.id = x.conversation_id and sp.id = c.space_id and sp.generation = x.space_generation;
+       and c.id = x.conversation_id and sp.space_id = c.space_id and sp.generation = x.space_generation;
   end if;
 end
 $fn$;`);
@@ -232,7 +233,7 @@ begin
            s->>'summary_oneliner', s->>'schema_hint', s->>'head_preview', s->>'stub', (s->>'size_tokens')::int, p_compacted, sp.generation
       from jsonb_array_elements(p_snapshots) with ordinality as t(s, n)
       join conversations c on c.id = (s->>'conversation_id')::uuid and c.user_id = p_user
-      join spaces sp on sp.id = c.space_id
+      join space_generations() sp on sp.space_id = c.space_id
      order by t.n
     on conflict on constraint message_tool_results_user_tool_use_generation_unique do nothing
     returning r.id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
@@ -251,7 +252,7 @@ begin
   -- read as missing, so they are not repeats.
   select jsonb_build_object('tool_use_id', x.tool_use_id) into v_refused
     from message_tool_results x join conversations c on c.id = x.conversation_id
-    join spaces sp on sp.id = c.space_id and sp.generation = x.space_generation
+    join space_generations() sp on sp.space_id = c.space_id and sp.generation = x.space_generation
    where x.user_id = p_user and x.tool_use_id = any(p_tool_use_ids) and not (c.space_id = any(p_allowed_spaces))
    order by array_position(p_tool_use_ids, x.tool_use_id::text) limit 1;
   if v_refused is not null then
@@ -260,9 +261,9 @@ begin
   -- Compaction hands out the stubs of repeated ones too (of the current generation): they leave the cap.
   if p_compacted then
     update message_tool_results x set compacted = true
-      from conversations c, spaces sp
+      from conversations c, space_generations() sp
      where x.user_id = p_user and not x.compacted and x.tool_use_id = any(p_tool_use_ids)
-       and c.id = x.conversation_id and sp.id = c.space_id and sp.generation = x.space_generation;
+       and c.id = x.conversation_id and sp.space_id = c.space_id and sp.generation = x.space_generation;
   end if;
 end
 $fn$;`);
