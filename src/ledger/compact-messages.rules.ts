@@ -1,8 +1,10 @@
 import { AppError, BadUserInputError } from '../common/errors/app-error';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 import type { ToolResultInput } from '../tool-results';
-import { deterministicMessageId, parseMessages } from './compaction';
-import type { CompactionCandidate, CompactionOptions, Message } from './compaction.types';
+import { deterministicMessageId } from './compaction';
+import type { CompactionCandidate, CompactionOptions } from './compaction.types';
+import { type HistoryProblem, isProblem, MessageFormat } from './history/history.types';
+import { type History, readHistory } from './history/read-history';
 
 export const COMPACTION_DEFAULTS = { sizeThreshold: 2000, keepLastN: 3, clearAtLeastTokens: 0 } as const;
 export const MAX_EXCLUDE_TOOLS = 100;
@@ -14,6 +16,7 @@ export interface CompactMessagesArgs {
   spaceId: string;
   conversationId: string;
   messages: unknown;
+  messageFormat?: MessageFormat | null;
   sizeThreshold?: number | null;
   keepLastN?: number | null;
   excludeTools?: readonly string[] | null;
@@ -23,7 +26,7 @@ export interface CompactMessagesArgs {
 export interface CompactMessagesRequest {
   spaceId: string;
   conversationId: string;
-  messages: Message[];
+  history: History;
   options: CompactionOptions;
   clearAtLeastTokens: number;
 }
@@ -47,32 +50,34 @@ export function checkCompactMessagesInput(input: CompactMessagesArgs, field = 'i
       );
     }
   });
-  const parsed = parseMessages(input.messages);
-  if ('error' in parsed) {
-    const path = `${field}.${dotted(parsed.path)}`;
-    throw new BadUserInputError(path, `${path}${parsed.error.slice(parsed.path.length)}.`);
-  }
-  return { spaceId, conversationId, messages: parsed.messages, options: { sizeThreshold, keepLastN, excludeTools }, clearAtLeastTokens };
+  const history = readHistory(input.messages, input.messageFormat ?? MessageFormat.AUTO);
+  if (isProblem(history)) throw historyError(history, field);
+  return { spaceId, conversationId, history, options: { sizeThreshold, keepLastN, excludeTools }, clearAtLeastTokens };
+}
+
+function historyError(found: HistoryProblem, field: string): BadUserInputError {
+  return new BadUserInputError(`${field}.${found.path}`, `${field}.${found.error}.`);
 }
 
 /** The ids a candidate is stored under must fit the snapshot columns; refused before any SQL. */
-export function checkCandidates(candidates: readonly CompactionCandidate[], messages: readonly Message[], field = 'input'): void {
+export function checkCandidates(candidates: readonly CompactionCandidate[], field = 'input'): void {
   for (const candidate of candidates) {
     if (candidate.toolUseId.length === 0 || candidate.toolUseId.length > MAX_TOOL_USE_ID_CHARS) {
-      const path = `${field}.messages.${candidate.messageIndex}.content.${candidate.blockIndex}.tool_use_id`;
+      const path = `${field}.${candidate.site.idPath}`;
       throw new BadUserInputError(path, `${path} must be 1 to ${MAX_TOOL_USE_ID_CHARS} characters.`);
     }
     if (candidate.toolName.length === 0 || candidate.toolName.length > MAX_TOOL_NAME_CHARS || /\s/.test(candidate.toolName)) {
-      const path = `${toolUsePath(candidate, messages, field)}.name`;
+      const path = `${field}.${candidate.site.call?.namePath ?? candidate.site.idPath}`;
       throw new BadUserInputError(path, `${path} must be 1 to ${MAX_TOOL_NAME_CHARS} characters without white space.`);
     }
   }
 }
 
 /**
- * What the write path stores for each candidate: the content text as a JSON string, attached to
- * the assistant message holding the tool_use — its own id when that is a UUID, else one derived
- * from the conversation and the tool_use id, so every call and replica picks the same message.
+ * What the write path stores for each candidate: the payload (text, or the JSON object a Gemini
+ * or AI SDK result gave), attached to the entry holding the call — its own id when that is a
+ * UUID, else one derived from the conversation and the call id, so every call and replica picks
+ * the same message.
  */
 export function recordItemsOf(request: CompactMessagesRequest, candidates: readonly CompactionCandidate[]): ToolResultInput[] {
   return candidates.map((candidate) => ({
@@ -85,54 +90,32 @@ export function recordItemsOf(request: CompactMessagesRequest, candidates: reado
     toolUseId: candidate.toolUseId,
     toolName: candidate.toolName,
     toolInput: candidate.toolInput,
-    toolOutput: candidate.contentText,
+    toolOutput: candidate.payload,
   }));
 }
 
 /**
  * The write path names fields of its own batch (`batch.3.messageId`); the client sent a message
- * list, so such an error is re-pointed at the message, block or argument it came from.
+ * list, so such an error is re-pointed at the entry, call or result it came from.
  */
-export function relocateRecordError(
-  error: unknown,
-  batchField: string,
-  batch: readonly CompactionCandidate[],
-  messages: readonly Message[],
-  field = 'input',
-): unknown {
+export function relocateRecordError(error: unknown, batchField: string, batch: readonly CompactionCandidate[], field = 'input'): unknown {
   if (!(error instanceof AppError) || typeof error.details.field !== 'string') return error;
   const match = new RegExp(`^${batchField}\\.(\\d+)\\.(\\w+)$`).exec(error.details.field);
   const candidate = match ? batch[Number(match[1])] : undefined;
   if (!match || !candidate) return error;
-  const assistant = `${field}.messages.${candidate.assistantMessageIndex ?? candidate.messageIndex}`;
+  const { site } = candidate;
   const paths: Record<string, string> = {
     spaceId: `${field}.spaceId`,
     conversationId: `${field}.conversationId`,
-    messageId: `${assistant}.id`,
-    toolInput: `${toolUsePath(candidate, messages, field)}.input`,
-    toolName: `${toolUsePath(candidate, messages, field)}.name`,
-    toolUseId: `${field}.messages.${candidate.messageIndex}.content.${candidate.blockIndex}.tool_use_id`,
-    toolOutput: `${field}.messages.${candidate.messageIndex}.content.${candidate.blockIndex}.content`,
+    messageId: `${field}.messages.${site.call?.entryIndex ?? site.entryIndex}.id`,
+    toolInput: `${field}.${site.call?.inputPath ?? site.idPath}`,
+    toolName: `${field}.${site.call?.namePath ?? site.idPath}`,
+    toolUseId: `${field}.${site.idPath}`,
+    toolOutput: `${field}.${site.outputPath}`,
   };
   const path = paths[match[2]];
   if (path === undefined) return error;
   return new AppError(error.code, error.message.split(error.details.field).join(path), { ...error.details, field: path });
-}
-
-/** `messages[3].content[1].tool_use_id` → `messages.3.content.1.tool_use_id`, like every other field path. */
-function dotted(path: string): string {
-  return path.replace(/\[(\d+)\]/g, '.$1');
-}
-
-/** The tool_use block answered by a candidate, or its tool_result block when there is none. */
-function toolUsePath(candidate: CompactionCandidate, messages: readonly Message[], field: string): string {
-  const index = candidate.assistantMessageIndex;
-  const content = index === null ? null : messages[index].content;
-  if (index !== null && typeof content !== 'string' && content !== null) {
-    const blockIndex = content.findIndex((block) => block.type === 'tool_use' && block.id === candidate.toolUseId);
-    if (blockIndex >= 0) return `${field}.messages.${index}.content.${blockIndex}`;
-  }
-  return `${field}.messages.${candidate.messageIndex}.content.${candidate.blockIndex}`;
 }
 
 function uuid(value: string, path: string): string {

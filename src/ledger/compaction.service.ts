@@ -11,11 +11,15 @@ import {
   recordItemsOf,
   relocateRecordError,
 } from './compact-messages.rules';
-import { applyCompaction, findCompactionCandidates } from './compaction';
-import type { CompactionCandidate, Message } from './compaction.types';
+import { findCompactionCandidates } from './compaction';
+import type { CompactionCandidate } from './compaction.types';
+import { MessageFormat } from './history/history.types';
 
 export interface CompactMessagesOutcome {
-  messages: Message[];
+  /** The list in the format it came in. */
+  messages: object[];
+  /** The format used: the one asked for, or detected; AUTO when the list holds no tool call or result. */
+  messageFormat: MessageFormat;
   compactedCount: number;
   charsBefore: number;
   charsAfter: number;
@@ -27,7 +31,7 @@ export interface CompactMessagesOutcome {
 const BATCH_FIELD = 'compaction';
 
 /**
- * The wire view of a message list (R-LG-3): large, older tool results are recorded through the
+ * The wire view of a message list in any supported format (R-LG-3): large, older tool results are recorded through the
  * ordinary write path and replaced by their stubs. The stubs are the ones stored with the
  * snapshots, and results already stored are looked up rather than sent again, so the same input
  * gives the same bytes on every call and replica. The input is never mutated. A snapshot whose
@@ -45,26 +49,30 @@ export class CompactionService {
     // again, and a message counted on an earlier call (the same history, one turn older) is not
     // tokenized again either.
     const serialized = new WeakMap<object, string>();
-    const before = countJsonArray(request.messages, serialized);
-    const candidates = findCompactionCandidates(request.messages, request.options);
-    if (candidates.length === 0) return unchangedOutcome(request.messages, before);
-    checkCandidates(candidates, request.messages);
+    const { history } = request;
+    const before = countJsonArray(history.entries, serialized);
+    const candidates = findCompactionCandidates(history.reading, request.options, request.conversationId);
+    if (candidates.length === 0 || history.adapter === null) return unchangedOutcome(history.entries, history.format, before);
+    checkCandidates(candidates);
 
     // Recorded (and marked compacted, so a later batch of this call cannot trim them) even when the
     // saving turns out too small to replace anything: the exact saving needs the real stubs, which
     // need the mem ids. Recording is idempotent, and a later call reuses these very stubs.
     const { snapshots, marked } = await this.snapshotsOf(actor, request, candidates);
     const handles = snapshots.map((snapshot) => snapshot.handle);
-    const stubs = new Map(candidates.map((candidate, index) => [candidate.toolUseId, handles[index].stub]));
-    const compacted = applyCompaction(request.messages, stubs);
+    const compacted = history.adapter.writeStubs(
+      history.entries,
+      candidates.map((candidate, index) => ({ site: candidate.site, stub: handles[index].stub })),
+    );
     const after = countJsonArray(compacted, serialized);
     if (before.tokens - after.tokens < request.clearAtLeastTokens) {
       // No stub was handed out: the rows this call marked fall under the cap again.
       await this.toolResults.setCompacted(actor, marked, false);
-      return unchangedOutcome(request.messages, before);
+      return unchangedOutcome(history.entries, history.format, before);
     }
     return {
       messages: compacted,
+      messageFormat: history.format,
       compactedCount: candidates.length,
       charsBefore: before.json.length,
       charsAfter: after.json.length,
@@ -121,7 +129,7 @@ export class CompactionService {
         snapshots.push(...outcome.snapshots);
         createdIds.push(...outcome.createdIds);
       } catch (error) {
-        throw relocateRecordError(error, BATCH_FIELD, candidates.slice(start, start + MAX_BATCH_ITEMS), request.messages);
+        throw relocateRecordError(error, BATCH_FIELD, candidates.slice(start, start + MAX_BATCH_ITEMS));
       }
     }
     return { snapshots, createdIds };
@@ -129,9 +137,10 @@ export class CompactionService {
 }
 
 /** The input as it came, measured. */
-function unchangedOutcome(messages: Message[], measured: CountedJson): CompactMessagesOutcome {
+function unchangedOutcome(messages: object[], messageFormat: MessageFormat, measured: CountedJson): CompactMessagesOutcome {
   return {
     messages,
+    messageFormat,
     compactedCount: 0,
     charsBefore: measured.json.length,
     charsAfter: measured.json.length,

@@ -23,3 +23,32 @@ export function parseJsonContainerText(text: string): object | undefined {
 export function readJsonText(output: unknown): unknown {
   return typeof output === 'string' ? (parseJsonContainerText(output) ?? output) : output;
 }
+
+/**
+ * Whether `JSON.stringify(value)` is longer than `limit` characters, without building it: the
+ * walk stops as soon as the count passes the limit, so a large tool payload answers after its
+ * first few thousand characters. For values as JSON.parse gives them (no undefined, no toJSON).
+ */
+export function jsonLongerThan(value: unknown, limit: number): boolean {
+  let length = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') length += JSON.stringify(item).length;
+    else if (Array.isArray(item)) {
+      // Brackets and the commas between items.
+      length += 2 + Math.max(0, item.length - 1);
+      for (let index = item.length - 1; index >= 0; index--) stack.push(item[index]);
+    } else if (typeof item === 'object' && item !== null) {
+      const keys = Object.keys(item);
+      length += 2 + Math.max(0, keys.length - 1);
+      for (const key of keys) {
+        // The key, quoted, and its colon.
+        length += JSON.stringify(key).length + 1;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    } else length += String(JSON.stringify(item)).length;
+    if (length > limit) return true;
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import { AppError, BadUserInputError, ErrorCode, NotFoundError } from '../../common/errors/app-error';
 import { checkCompactMessagesInput, recordItemsOf, relocateRecordError } from '../compact-messages.rules';
 import { deterministicMessageId, findCompactionCandidates } from '../compaction';
+import { MessageFormat } from '../history/history.types';
 import { BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
 
 const SPACE = '0B6F2A4E-3C1D-4E8F-9A7B-2C5D6E7F8A9B';
@@ -32,7 +33,8 @@ describe('checkCompactMessagesInput', () => {
       options: { sizeThreshold: 2000, keepLastN: 3, excludeTools: [] },
       clearAtLeastTokens: 0,
     });
-    expect(request.messages).toBe(base.messages);
+    expect(request.history.entries).toBe(base.messages);
+    expect(request.history.format).toBe(MessageFormat.ANTHROPIC);
   });
 
   it('R-LG-3 R-OP-4 names the offending field, inside the message list too', () => {
@@ -78,7 +80,7 @@ describe('recordItemsOf', () => {
       sizeThreshold: 100,
       keepLastN: 0,
     });
-    const candidates = findCompactionCandidates(request.messages, request.options);
+    const candidates = findCompactionCandidates(request.history.reading, request.options, CONVERSATION);
     const items = recordItemsOf(request, candidates);
     expect(items[0]).toMatchObject({ toolName: 'search_categories', messageId: '3f0c9a52-6d1e-4b7a-9c2f-1a8e5d7b4c60' });
     expect(items[1]).toEqual({
@@ -95,7 +97,7 @@ describe('recordItemsOf', () => {
   it('R-LG-3 takes a non-UUID message id as no id', () => {
     const messages = buildProductResearchTrace().map((m, i) => (i === 3 ? { ...m, id: 'msg_01XYZ' } : m));
     const request = checkCompactMessagesInput({ spaceId: SPACE, conversationId: CONVERSATION, messages });
-    const [item] = recordItemsOf(request, findCompactionCandidates(request.messages, request.options));
+    const [item] = recordItemsOf(request, findCompactionCandidates(request.history.reading, request.options, CONVERSATION));
     expect(item.messageId).toBe(deterministicMessageId(CONVERSATION, BIG_PAYLOAD_TOOL_USE_ID));
   });
 });
@@ -108,11 +110,10 @@ describe('relocateRecordError', () => {
     sizeThreshold: 100,
     keepLastN: 0,
   });
-  const candidates = findCompactionCandidates(request.messages, request.options);
+  const candidates = findCompactionCandidates(request.history.reading, request.options, CONVERSATION);
 
   it("R-LG-3 points a write-path field at the client's message, block or argument", () => {
-    const relocate = (field: string) =>
-      relocateRecordError(new BadUserInputError(field, `${field} is wrong.`), 'compaction', candidates, request.messages);
+    const relocate = (field: string) => relocateRecordError(new BadUserInputError(field, `${field} is wrong.`), 'compaction', candidates);
     expect(relocate('compaction.0.messageId')).toMatchObject({
       code: ErrorCode.BAD_USER_INPUT,
       message: 'input.messages.1.id is wrong.',
@@ -125,8 +126,8 @@ describe('relocateRecordError', () => {
 
   it('R-LG-3 leaves other errors as they are', () => {
     const notFound = new NotFoundError('Conversation', CONVERSATION);
-    expect(relocateRecordError(notFound, 'compaction', candidates, request.messages)).toBe(notFound);
+    expect(relocateRecordError(notFound, 'compaction', candidates)).toBe(notFound);
     const plain = new Error('boom');
-    expect(relocateRecordError(plain, 'compaction', candidates, request.messages)).toBe(plain);
+    expect(relocateRecordError(plain, 'compaction', candidates)).toBe(plain);
   });
 });

@@ -8,7 +8,7 @@ import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/t
 import { BIG_PAYLOAD_TOOL_USE_ID, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
 import { CompactionService } from '../compaction.service';
 import { deterministicMessageId } from '../compaction';
-import type { Message } from '../compaction.types';
+import type { AnthropicMessage as Message } from '../../../test/fixtures/agent-trace.fixture';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object') {

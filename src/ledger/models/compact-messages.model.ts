@@ -1,35 +1,35 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { Allow } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
 import { ToolResultHandleModel } from '../../tool-results';
 import { COMPACTION_DEFAULTS } from '../compact-messages.rules';
+import { MessageFormat } from './message-format.enum';
 
-// @Allow only keeps each field through the global whitelisting pipe: the checks live in
-// `checkCompactMessagesInput`, which names paths inside the message list (`input.messages.3…`).
+// No class-validator rules: the resolver takes this input past the global pipe, and
+// `checkCompactMessagesInput` checks it, naming paths inside the message list (`input.messages.3…`).
 @InputType('CompactMessagesInput')
 export class CompactMessagesInput {
   @Field(() => ID)
-  @Allow()
   spaceId: string;
 
   @Field(() => ID)
-  @Allow()
   conversationId: string;
 
-  @Field(() => GraphQLJSON, { description: 'Anthropic Messages format: [{role, content: [...blocks], id?}]' })
-  @Allow()
+  @Field(() => GraphQLJSON, {
+    description:
+      'The history in messageFormat: Anthropic Messages [{role, content: [...blocks], id?}], OpenAI Chat messages, Responses input items, Gemini contents or AI SDK ModelMessages',
+  })
   messages: unknown;
 
+  @Field(() => MessageFormat, { nullable: true, defaultValue: MessageFormat.AUTO })
+  messageFormat?: MessageFormat | null;
+
   @Field(() => Int, { nullable: true, defaultValue: COMPACTION_DEFAULTS.sizeThreshold })
-  @Allow()
   sizeThreshold?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: COMPACTION_DEFAULTS.keepLastN })
-  @Allow()
   keepLastN?: number | null;
 
   @Field(() => [String], { nullable: true })
-  @Allow()
   excludeTools?: string[] | null;
 
   @Field(() => Int, {
@@ -37,14 +37,18 @@ export class CompactMessagesInput {
     defaultValue: COMPACTION_DEFAULTS.clearAtLeastTokens,
     description: 'Skip compaction unless it saves at least this many tokens (keeps a cached prefix when the gain is small).',
   })
-  @Allow()
   clearAtLeastTokens?: number | null;
 }
 
 @ObjectType('CompactMessagesPayload')
 export class CompactMessagesPayload {
-  @Field(() => GraphQLJSON)
+  @Field(() => GraphQLJSON, { description: 'The wire view, in the format of the input.' })
   messages: unknown;
+
+  @Field(() => MessageFormat, {
+    description: 'The format used: the one asked for or detected; AUTO when the list holds no tool call or result.',
+  })
+  messageFormat: MessageFormat;
 
   @Field(() => Int)
   compactedCount: number;
