@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { EvalCase } from './cases';
 import { answerRecallCall } from './recall-stand-in';
 import { RECALL_TOOL_NAMES } from './tool-definitions';
+import { type ConcreteFormat, MessageFormat } from '../src/ledger/history/history.types';
 import { RecordedTranscript, Transcript, TranscriptBlock, TranscriptMessage } from './transcript';
+import { RECORDING_FORMATS, transcriptMessagesFrom } from './transcript-formats';
 
 /** Answers an eval case: one conversation turn of a model, as a transcript. */
 export interface ModelAdapter {
@@ -160,16 +162,25 @@ export class RecordedAdapter implements ModelAdapter {
   }
 }
 
-/** Checks a recorded transcript's shape, naming the file when it is wrong. */
+/**
+ * Checks a recorded transcript's shape, naming the file when it is wrong. Its `messages` are in
+ * `messageFormat` (Anthropic when absent) and are read into the graders' Anthropic shape.
+ */
 function parseRecordedTranscript(json: unknown, file: string): RecordedTranscript {
-  const problem = (what: string) => new Error(`eval/transcripts/${file}: ${what}`);
+  const source = `eval/transcripts/${file}`;
+  const problem = (what: string) => new Error(`${source}: ${what}`);
   if (!isObject(json)) throw problem('not a JSON object');
   for (const key of ['caseId', 'label', 'why', 'model'] as const) {
     if (typeof json[key] !== 'string' || json[key] === '') throw problem(`${key} must be a non-empty string`);
   }
   if (json.expected !== 'pass' && json.expected !== 'fail') throw problem('expected must be "pass" or "fail"');
+  const format = json.messageFormat ?? MessageFormat.ANTHROPIC;
+  if (!RECORDING_FORMATS.includes(format as ConcreteFormat)) {
+    throw problem(`messageFormat must be one of ${RECORDING_FORMATS.join(', ')} (absent means ANTHROPIC)`);
+  }
   if (!Array.isArray(json.messages) || json.messages.length === 0) throw problem('messages must be a non-empty array');
-  const messages = json.messages.map((message, index) => parseMessage(message, () => problem(`messages[${index}] is malformed`)));
+  const messages = transcriptMessagesFrom(json.messages, format as ConcreteFormat, source);
+  if (messages.length === 0) throw problem('messages hold no text, tool call or tool result to grade');
   return {
     caseId: json.caseId as string,
     source: 'recorded',
@@ -181,24 +192,6 @@ function parseRecordedTranscript(json: unknown, file: string): RecordedTranscrip
     stopReason: typeof json.stopReason === 'string' ? json.stopReason : null,
     file,
   };
-}
-
-function parseMessage(message: unknown, problem: () => Error): TranscriptMessage {
-  if (!isObject(message) || (message.role !== 'assistant' && message.role !== 'user') || !Array.isArray(message.content)) {
-    throw problem();
-  }
-  const content = message.content.map((block): TranscriptBlock => {
-    if (!isObject(block)) throw problem();
-    if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
-    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string' && isObject(block.input)) {
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
-    }
-    if (block.type === 'tool_result' && typeof block.tool_use_id === 'string' && typeof block.content === 'string') {
-      return { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content };
-    }
-    throw problem();
-  });
-  return { role: message.role, content };
 }
 
 /** The adapter the environment asks for: the live API with a key, the recorded set without. */
