@@ -12,14 +12,7 @@ import {
   unmatched,
   withPart,
 } from './history-parts';
-import {
-  type HistoryAdapter,
-  type HistoryProblem,
-  MessageFormat,
-  type ToolCallSite,
-  type ToolOutput,
-  type ToolResultSite,
-} from './history.types';
+import { type HistoryAdapter, type HistoryProblem, type ToolCallSite, type ToolOutput, type ToolResultSite } from './history.types';
 
 const ERROR_OUTPUTS = new Set(['error-text', 'error-json']);
 
@@ -31,8 +24,6 @@ const ERROR_OUTPUTS = new Set(['error-text', 'error-json']);
  * message) are the provider's and stay as they are.
  */
 export const aiSdkAdapter: HistoryAdapter = {
-  format: MessageFormat.AI_SDK,
-
   read(entries) {
     const calls: ToolCallSite[] = [];
     const pending: { part: ToolResultPart; index: number; partIndex: number }[] = [];

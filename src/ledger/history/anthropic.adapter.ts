@@ -1,14 +1,7 @@
 import type { ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { isLedgerStub } from '../../tool-results';
 import { callsById, isRecord, type JsonRecord, placeStubs, problem, textOutput, unmatched, withPart } from './history-parts';
-import {
-  type HistoryAdapter,
-  type HistoryProblem,
-  type HistoryReading,
-  MessageFormat,
-  type ToolCallSite,
-  type ToolResultSite,
-} from './history.types';
+import { type HistoryAdapter, type HistoryProblem, type HistoryReading, type ToolCallSite, type ToolResultSite } from './history.types';
 
 /** A message as `checkMessage` let it through; blocks are read as the SDK's types once their `type` is known. */
 interface CheckedMessage {
@@ -22,8 +15,6 @@ interface CheckedMessage {
  * assistant message, answered by a `tool_result` block (`tool_use_id`, `content`, `is_error`).
  */
 export const anthropicAdapter: HistoryAdapter = {
-  format: MessageFormat.ANTHROPIC,
-
   read(entries) {
     const calls: ToolCallSite[] = [];
     const pending: { block: ToolResultBlockParam; index: number; partIndex: number }[] = [];

@@ -11,7 +11,7 @@ import {
   unmatched,
   withPart,
 } from './history-parts';
-import { type HistoryAdapter, type HistoryProblem, MessageFormat, type ToolCallSite, type ToolResultSite } from './history.types';
+import { type HistoryAdapter, type HistoryProblem, type ToolCallSite, type ToolResultSite } from './history.types';
 
 /**
  * What a compacted `functionResponse.response` holds: `{output: <stub>}`, the key Gemini reads a
@@ -27,8 +27,6 @@ export const GEMINI_STUB_KEY = 'output';
  * `error` key and no `output` (Gemini's convention for a failed call) is an error result.
  */
 export const geminiAdapter: HistoryAdapter = {
-  format: MessageFormat.GEMINI,
-
   read(entries) {
     const calls: ToolCallSite[] = [];
     const results: ToolResultSite[] = [];

@@ -1,13 +1,12 @@
+import { isRecord } from '../../common/text/text-bounds';
 import { isLedgerStub } from '../../tool-results';
 import type { HistoryProblem, StubPlacement, ToolCallSite, ToolOutput, ToolResultSite } from './history.types';
+
+export { isRecord };
 
 /** Small pieces every adapter uses: record checks, text parts, immutable stub placement. */
 
 export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function problem(path: string, error: string): HistoryProblem {
   return { path, error: `${path} ${error}` };

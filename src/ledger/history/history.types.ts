@@ -71,7 +71,6 @@ export interface StubPlacement {
  * entry shared as given (never copied or mutated), and the changed entries keep their key order.
  */
 export interface HistoryAdapter {
-  readonly format: ConcreteFormat;
   read(entries: readonly object[]): HistoryReading | HistoryProblem;
   writeStubs(entries: readonly object[], placements: readonly StubPlacement[]): object[];
 }

@@ -14,7 +14,7 @@ import {
   textOutput,
   unmatched,
 } from './history-parts';
-import { type HistoryAdapter, type HistoryProblem, MessageFormat, type ToolCallSite, type ToolResultSite } from './history.types';
+import { type HistoryAdapter, type HistoryProblem, type ToolCallSite, type ToolResultSite } from './history.types';
 
 /**
  * OpenAI Chat Completions: `[{role, content: string | parts | null, tool_calls?, tool_call_id?, …}]`.
@@ -22,8 +22,6 @@ import { type HistoryAdapter, type HistoryProblem, MessageFormat, type ToolCallS
  * messages; the tool message's `content` becomes the stub. The format has no error flag.
  */
 export const openAiChatAdapter: HistoryAdapter = {
-  format: MessageFormat.OPENAI_CHAT,
-
   read(entries) {
     const calls: ToolCallSite[] = [];
     const pending: { message: ChatCompletionToolMessageParam; index: number }[] = [];

@@ -16,7 +16,7 @@ import {
   textOutput,
   unmatched,
 } from './history-parts';
-import { type HistoryAdapter, MessageFormat, type ToolCallSite, type ToolResultSite } from './history.types';
+import { type HistoryAdapter, type ToolCallSite, type ToolResultSite } from './history.types';
 
 type FunctionCallOutput = ResponseInputItem.FunctionCallOutput;
 
@@ -31,8 +31,6 @@ const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']
  * items and item ids pass as they are. The format has no error flag.
  */
 export const openAiResponsesAdapter: HistoryAdapter = {
-  format: MessageFormat.OPENAI_RESPONSES,
-
   read(entries) {
     const calls: ToolCallSite[] = [];
     const pending: { item: FunctionCallOutput | ResponseCustomToolCallOutput; index: number }[] = [];
