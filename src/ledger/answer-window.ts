@@ -1,4 +1,4 @@
-import type { Tokenizer } from '../common/text/tokenizer';
+import type { PrefixTokenizer } from '../common/text/tokenizer';
 
 /** Every recall answer that is cut ends with one line starting with this. */
 export const CONTINUE_MARKER_PREFIX = '[… more: continue with ';
@@ -19,53 +19,113 @@ export type WholeText = { complete: true } | { complete: false; approximateChars
 /** How to name the call that reads on from an offset, e.g. `recall_tool_result(mem_id='…', offset=N)`. */
 export type NextCall = (offset: number) => string;
 
-// A window is first sized at this many characters per token, then fitted to the token bound.
-const FIRST_GUESS_CHARS_PER_TOKEN = 6;
-// A fitted window fills at least this share of its token room, so a walk takes ⌈tokens/bound⌉ + 1 calls at most.
-const FILL_TARGET = 0.97;
-const MAX_FIT_ROUNDS = 8;
+// Counted in pieces of about this many characters, cut where the counts add up exactly.
+const PIECE_CHARS = 1024;
 
 /**
- * The part of `text` from `offset` on that fits both bounds, cut at a code-point boundary. When
- * more follows, the answer ends with one marker line naming the exact call that reads on, and the
- * total size: concatenating the windows of a walk from offset 0 gives `text` back exactly.
+ * The part of `text` from `offset` on that fits both bounds, cut at a code-point boundary: the
+ * longest that fits. When more follows, the answer ends with one marker line naming the exact call
+ * that reads on, and the total size: concatenating the windows of a walk from offset 0 gives `text`
+ * back exactly. Tokens are counted piece by piece from `offset`, and only as far as the bound
+ * reaches: a 360 KB payload costs the count of one window, not of the whole.
  */
 export function windowAnswer(
   text: string,
   offset: number,
   limits: WindowLimits,
   nextCall: NextCall,
-  tokenizer: Tokenizer,
+  tokenizer: PrefixTokenizer,
   whole: WholeText = { complete: true },
 ): string {
   const start = Math.min(offset, text.length);
   const maxEnd = codePointFloor(text, Math.min(text.length, start + limits.maxChars), start);
+  const prefix = new PrefixTokens(text, start, tokenizer);
   // The whole rest, when it fits, needs no marker.
-  if (whole.complete && maxEnd === text.length && tokenizer.count(text.slice(start)) <= limits.maxTokens) return text.slice(start);
+  if (whole.complete && maxEnd === text.length && prefix.tokensTo(maxEnd, limits.maxTokens) <= limits.maxTokens) return text.slice(start);
 
   const total = whole.complete ? String(text.length) : `≈${whole.approximateChars}`;
   const answerFor = (end: number): string => `${text.slice(start, end)}\n${continueMarker(nextCall(end), start, end, total)}`;
   const markerTokens = tokenizer.count(`\n${continueMarker(nextCall(maxEnd), start, maxEnd, total)}`);
   const room = Math.max(1, limits.maxTokens - markerTokens);
 
-  // The longest window found that fits; at least one code point, so a walk always moves on.
-  let best = codePointFloor(text, start + 1, start, true);
-  let length = Math.min(maxEnd - start, room * FIRST_GUESS_CHARS_PER_TOKEN);
-  for (let round = 0; round < MAX_FIT_ROUNDS && length > 0; round += 1) {
-    const end = codePointFloor(text, start + length, start);
-    const tokens = tokenizer.count(text.slice(start, end));
-    const fits = tokens <= room;
-    if (fits) best = Math.max(best, end);
-    if (fits && (end === maxEnd || tokens >= FILL_TARGET * room)) break;
-    if (end === start) break;
-    // A proportional step toward the room: shrink when over, grow when well under.
-    length = Math.min(maxEnd - start, Math.floor(((end - start) * room * (fits ? 1 : 0.98)) / Math.max(1, tokens)));
-  }
+  // At least one code point, so a walk always moves on.
+  let best = Math.max(codePointFloor(text, start + 1, start, true), prefix.longestWithin(maxEnd, room));
   // BPE may merge across the join; the whole answer is what must fit.
-  while (best > start + 1 && tokenizer.count(answerFor(best)) > limits.maxTokens) {
+  while (best > start + 1 && prefix.answerTokens(answerFor(best), best, limits.maxTokens) > limits.maxTokens) {
     best = codePointFloor(text, start + Math.floor((best - start) * 0.95), start, true);
   }
   return answerFor(best);
+}
+
+/**
+ * Token counts of `text` from `start` to any end, kept per piece: pieces end at the tokenizer's
+ * boundaries, where counts add up exactly, so the count up to an end is the sum of the pieces
+ * before it plus the count of the rest. Pieces are counted only as far as a question needs.
+ */
+class PrefixTokens {
+  /** Piece ends, ascending, from `start`; `totals[i]` is the count of text[start, ends[i]). */
+  private readonly ends: number[];
+  private readonly totals: number[] = [0];
+
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly tokenizer: PrefixTokenizer,
+  ) {
+    this.ends = [start];
+  }
+
+  /** Tokens of text[start, end): exact when at most `limit`, else some count above `limit`. */
+  tokensTo(end: number, limit: number): number {
+    const piece = this.pieceBefore(end, limit);
+    if (this.totals[piece] > limit) return this.totals[piece];
+    return this.totals[piece] + this.tokenizer.count(this.text.slice(this.ends[piece], end));
+  }
+
+  /** The longest end up to `maxEnd`, off a surrogate pair, whose window counts at most `room` tokens; `start` if none. */
+  longestWithin(maxEnd: number, room: number): number {
+    let piece = this.pieceBefore(maxEnd, room);
+    while (piece > 0 && this.totals[piece] > room) piece -= 1;
+    // Past the last piece that fits: within the next piece (a few characters), or up to maxEnd in
+    // a text with no boundary, where the upper end is first found by doubling.
+    let fits = this.ends[piece];
+    const upper = Math.min(maxEnd, this.ends[piece + 1] ?? maxEnd);
+    let over = upper + 1;
+    for (let step = PIECE_CHARS; fits + step < upper; step *= 2) {
+      const probe = codePointFloor(this.text, fits + step, fits);
+      if (this.tokensTo(probe, room) > room) {
+        over = probe;
+        break;
+      }
+      fits = probe;
+    }
+    while (over - fits > 1) {
+      const middle = codePointFloor(this.text, Math.floor((fits + over) / 2), fits);
+      if (middle <= fits) break;
+      if (this.tokensTo(middle, room) <= room) fits = middle;
+      else over = middle;
+    }
+    return fits;
+  }
+
+  /** Tokens of an answer that starts with text[start, windowEnd): the pieces before the window's last boundary, then the rest. */
+  answerTokens(answer: string, windowEnd: number, limit: number): number {
+    const piece = this.pieceBefore(windowEnd, limit);
+    return this.totals[piece] + this.tokenizer.count(answer.slice(this.ends[piece] - this.start));
+  }
+
+  /** The last counted piece ending at or before `end`, counting more pieces while they end there and stay within `limit`. */
+  private pieceBefore(end: number, limit: number): number {
+    for (let last = this.ends.length - 1; this.ends[last] < end && this.totals[last] <= limit; last += 1) {
+      const next = this.tokenizer.boundaryFrom(this.text, this.ends[last] + PIECE_CHARS);
+      if (next > end) break;
+      this.totals.push(this.totals[last] + this.tokenizer.count(this.text.slice(this.ends[last], next)));
+      this.ends.push(next);
+    }
+    let piece = this.ends.length - 1;
+    while (piece > 0 && this.ends[piece] > end) piece -= 1;
+    return piece;
+  }
 }
 
 /** `[… more: continue with <call>; chars 0–32000 of 363155 shown]`. */

@@ -5,6 +5,12 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
+/** A tokenizer that also names points where a text may be cut and counted in parts with the same total. */
+export interface PrefixTokenizer extends Tokenizer {
+  /** The first such point at or after `index`, or `text.length`. */
+  boundaryFrom(text: string, index: number): number;
+}
+
 // Tool outputs are untrusted text: "<|endoftext|>" must count as plain text, not throw.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -100,7 +106,29 @@ export function longRuns(text: string): { index: number; text: string }[] {
  * o200k_base (the GPT-4o family's BPE) from gpt-tokenizer: maintained, pure JS, ships its
  * vocabulary inside the package, so nothing is downloaded at run time.
  */
-export const o200kTokenizer: Tokenizer = { count: countTokens };
+export const o200kTokenizer: PrefixTokenizer = { count: countTokens, boundaryFrom: tokenBoundaryFrom };
+
+const APOSTROPHE = 0x27;
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/**
+ * The first index at or after `index` (and above 0) between an ASCII letter and an ASCII character
+ * that is neither a letter nor an apostrophe, else `text.length`. o200k's pre-tokenizer always cuts
+ * there: only a contraction (`'s`) or more letters extend a word, and no other pre-token runs from a
+ * letter into what follows it. countTokens' long runs never cross it either (a letter run ends
+ * there, a punctuation or white-space run starts there), so counts of the two sides add up to the
+ * whole text's count. Ordinary text and JSON have such a point every few characters.
+ */
+export function tokenBoundaryFrom(text: string, index: number): number {
+  for (let i = Math.max(1, index); i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80 && code !== APOSTROPHE && !isAsciiLetter(code) && isAsciiLetter(text.charCodeAt(i - 1))) return i;
+  }
+  return text.length;
+}
 
 const STARTS_WITH_LETTER = /^[A-Za-z]/;
 

@@ -57,6 +57,17 @@ describe('windowAnswer', () => {
     }
   });
 
+  it('R-LG-2 a window of a long payload is fitted without counting much beyond what it returns', () => {
+    const json = JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i}`, price: i / 7 })) });
+    let countedChars = 0;
+    const recording = { ...o200kTokenizer, count: (text: string) => ((countedChars += text.length), countTokens(text)) };
+    const answer = windowAnswer(json, 0, { maxTokens: 8000, maxChars: 500_000 }, next, recording);
+    const window = answer.lastIndexOf('\n[… more: ');
+    expect(json.length).toBeGreaterThan(20 * window);
+    expect(countedChars).toBeLessThan(1.5 * window);
+    expect(answer).toBe(windowAnswer(json, 0, { maxTokens: 8000, maxChars: 500_000 }, next, o200kTokenizer));
+  });
+
   it('R-LG-2 an answer that is only the start of a longer text always says more follows', () => {
     const answer = windowAnswer('abc', 0, { maxTokens: 8000, maxChars: 100 }, next, o200kTokenizer, {
       complete: false,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { countJsonArray } from '../json-array-tokens';
-import { countTokens, countTokensByLine, longRuns } from '../tokenizer';
+import { countTokens, countTokensByLine, longRuns, tokenBoundaryFrom } from '../tokenizer';
 
 /*
  * countJsonArray adds up per-element counts (and reuses counts of pieces seen before); the sum
@@ -117,5 +117,29 @@ describe('longRuns (R-LG-1 linear token counting)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('tokenBoundaryFrom (R-LG-2 counting a window piece by piece)', () => {
+  it('R-LG-2 cut at its boundaries, the pieces count exactly as many tokens as the whole', () => {
+    fc.assert(
+      fc.property(fc.array(edgyText, { maxLength: 12 }), fc.integer({ min: 0, max: 40 }), (parts, step) => {
+        const text = parts.join('');
+        let total = 0;
+        for (let from = 0; from < text.length;) {
+          const to = tokenBoundaryFrom(text, from + 1 + step);
+          total += countTokens(text.slice(from, to));
+          from = to;
+        }
+        expect(total).toBe(countTokens(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('R-LG-2 finds a boundary after a letter, before a non-letter that is no apostrophe', () => {
+    expect(tokenBoundaryFrom('{"price":12}', 0)).toBe(7);
+    expect(tokenBoundaryFrom("it's ok", 0)).toBe(4);
+    expect(tokenBoundaryFrom('日本語 1', 0)).toBe(5);
   });
 });
