@@ -45,7 +45,7 @@ function recallOne(testCase: EvalCase, input: Record<string, unknown>): string {
   const memId = typeof input.mem_id === 'string' ? input.mem_id : '';
   const found = testCase.snapshots.find((s) => s.memId === memId);
   if (found === undefined) return `[tool_memory not found: ${memId.slice(0, 64)}]`;
-  const keyed = ['query', 'offset', 'max_chars', 'json_path'].some((key) => input[key] !== undefined);
+  const keyed = ['query', 'offset', 'max_chars', 'json_path', 'line_start', 'line_count'].some((key) => input[key] !== undefined);
   if (input.format === 'full' || keyed) return JSON.stringify(found.toolOutput);
   return renderBlockLine({ ...found, handle: { summaryOneliner: found.summary } });
 }

@@ -39,7 +39,16 @@ export const RECALL_TOOL_RESULT_DEFINITION: ToolDefinition = {
       query: { type: 'string', description: 'Only the parts of the payload that mention this text.' },
       offset: { type: 'integer', description: 'Start of the window, in characters (continue a cut answer with the offset it names).' },
       max_chars: { type: 'integer', description: 'Most characters of the window.' },
-      json_path: { type: 'string', description: 'A dotted path into a JSON payload, e.g. items.3.price.' },
+      json_path: {
+        type: 'string',
+        description:
+          'RFC 9535 JSONPath into a JSON payload, e.g. $.items[3].price, $.items[*].sku, $..price, $.items[?(@.price < 10)]; or dotted: items.3.price.',
+      },
+      line_start: {
+        type: 'integer',
+        description: '1-based first line to read, numbered in the answer (continue a cut answer with the line it names).',
+      },
+      line_count: { type: 'integer', description: 'How many lines from line_start (default: to the last line).' },
       max_tokens: { type: 'integer', description: 'Lowers the token bound of this answer (at least 100).' },
     },
     required: ['mem_id'],

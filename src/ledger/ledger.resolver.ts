@@ -23,6 +23,10 @@ export class LedgerResolver {
     @Args('offset', { type: () => Int, nullable: true }) offset: number | null,
     @Args('maxChars', { type: () => Int, nullable: true }) maxChars: number | null,
     @Args('jsonPath', { type: () => String, nullable: true }) jsonPath: string | null,
+    @Args('lineStart', { type: () => Int, nullable: true, description: '1-based first line of a line range, numbered in the answer.' })
+    lineStart: number | null,
+    @Args('lineCount', { type: () => Int, nullable: true, description: 'How many lines from lineStart; without it, to the last line.' })
+    lineCount: number | null,
     @Args('maxTokens', {
       type: () => Int,
       nullable: true,
@@ -37,6 +41,8 @@ export class LedgerResolver {
       offset: offset ?? null,
       maxChars: maxChars ?? null,
       jsonPath: jsonPath ?? null,
+      lineStart: lineStart ?? null,
+      lineCount: lineCount ?? null,
       maxTokens: maxTokens ?? null,
     });
   }

@@ -6,7 +6,21 @@ import { DEFAULT_ANSWER_MAX_TOKENS, payloadText, ToolResultsService } from '../t
 import { windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
-import { memNotFoundText, pathNotFoundText, planRecall, type RecallArguments } from './recall-request';
+import { lineWindowAnswer } from './line-window';
+
+import type { JSONValue } from 'json-p3';
+import { evaluateWithLibrary } from './json-path/library-evaluation';
+import { JSON_PATH_LIBRARY_MAX_CHARS, JSON_PATH_MAX_NODES, JSON_PATH_TIMEOUT_MS } from './json-path/plan-json-path';
+import {
+  memNotFoundText,
+  pathNotFoundText,
+  pathTimedOutText,
+  pathTooLargeText,
+  planRecall,
+  type RecallArguments,
+  type RecallPlan,
+  tooManyNodesText,
+} from './recall-request';
 
 /**
  * Keyed retrieval of one snapshot by mem id (R-LG-2). Every outcome is text: a missing mem id,
@@ -27,24 +41,51 @@ export class LedgerService {
     if (plan.mode === 'answer') return plan.text;
     const { memId } = args;
 
-    if (plan.mode === 'path') {
-      const fetchChars = pathFetchChars(plan.offset + plan.bounds.maxChars);
-      const found = await this.toolResults.findJsonPathValue(actor, memId, plan.path, fetchChars);
-      if (found === null) return memNotFoundText(memId);
-      if (found.value === null) return pathNotFoundText(memId, plan.pathText);
-      const { text, whole } = pathValueText(found.value);
-      return (
-        offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ??
-        windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole)
-      );
-    }
+    if (plan.mode === 'path') return this.recallPath(actor, memId, plan);
 
     // The stub is stored: a summary never loads the payload.
     const snapshot = await this.toolResults.findByMemId(actor, memId, { output: plan.mode !== 'summary' });
     if (snapshot === null) return memNotFoundText(memId);
     if (plan.mode === 'summary') return snapshot.handle.stub;
     const payload = payloadText(snapshot.toolOutput);
+    if (plan.mode === 'lines') return lineWindowAnswer(payload, plan.lineStart, plan.lineCount, plan.bounds, plan.calls, o200kTokenizer);
     const text = plan.mode === 'query' ? sliceByQuery(payload, plan.query, memId) : payload;
     return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
   }
+
+  /** A json_path's value or node list, in PostgreSQL where it translates, else by the library on the fetched payload. */
+  private async recallPath(actor: ActorContext, memId: string, plan: Extract<RecallPlan, { mode: 'path' }>): Promise<string> {
+    const { path, pathText } = plan;
+    if (path.kind === 'library') {
+      const found = await this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS);
+      if (found === null) return memNotFoundText(memId);
+      if (found.document === undefined) return pathTooLargeText(memId, pathText, found.sizeChars);
+      const result = evaluateWithLibrary(path.query, found.document as JSONValue, {
+        timeoutMs: JSON_PATH_TIMEOUT_MS,
+        maxNodes: JSON_PATH_MAX_NODES,
+      });
+      if ('tooMany' in result) return tooManyNodesText(memId, pathText);
+      if ('timedOut' in result) return pathTimedOutText(pathText);
+      if (!path.list && result.nodes.length === 0) return pathNotFoundText(memId, pathText);
+      const text = path.list ? JSON.stringify(result.nodes) : leafText(result.nodes[0]);
+      return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
+    }
+
+    const fetchChars = pathFetchChars(plan.offset + plan.bounds.maxChars);
+    const found = await this.toolResults.findJsonPathValue(actor, memId, path.selection, fetchChars);
+    if (found === null) return memNotFoundText(memId);
+    if ('tooMany' in found) return tooManyNodesText(memId, pathText);
+    if ('timedOut' in found) return pathTimedOutText(pathText);
+    if (found.value === null) return pathNotFoundText(memId, pathText);
+    const { text, whole } = pathValueText(found.value);
+    return (
+      offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ??
+      windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole)
+    );
+  }
+}
+
+/** A string leaf as the plain string, anything else as compact JSON: as PostgreSQL's answers are. */
+function leafText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -1,6 +1,14 @@
 import { MEM_ID_PATTERN } from '../tool-results';
 import { MIN_ANSWER_TOKENS } from './answer-window';
-import { notFoundText, parseJsonPath, rangeArgumentProblem } from './keyed-slice';
+import { notFoundText, rangeArgumentProblem } from './keyed-slice';
+import { lineArgumentProblem, type LineCalls } from './line-window';
+import {
+  JSON_PATH_LIBRARY_MAX_CHARS,
+  JSON_PATH_MAX_NODES,
+  JSON_PATH_TIMEOUT_MS,
+  type JsonPathPlan,
+  planJsonPath,
+} from './json-path/plan-json-path';
 import { elide, toSingleLine } from '../common/text/text-bounds';
 
 /** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
@@ -11,6 +19,10 @@ export interface RecallArguments {
   offset: number | null;
   maxChars: number | null;
   jsonPath: string | null;
+  /** 1-based first line of a line range (R-LG-2); with `lineCount` alone, 1. */
+  lineStart?: number | null;
+  /** How many lines from `lineStart`; null reads to the last line. */
+  lineCount?: number | null;
   /** Lowers the token bound of this one answer (never raises it). */
   maxTokens?: number | null;
 }
@@ -29,8 +41,16 @@ interface AnswerBounds {
 export type RecallPlan =
   | { mode: 'summary' }
   | { mode: 'range'; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
+  | { mode: 'lines'; lineStart: number; lineCount: number | null; bounds: AnswerBounds; calls: LineCalls }
   | { mode: 'query'; query: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
-  | { mode: 'path'; path: string[]; pathText: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
+  | {
+      mode: 'path';
+      path: Exclude<JsonPathPlan, { kind: 'problem' }>;
+      pathText: string;
+      offset: number;
+      bounds: AnswerBounds;
+      nextCall: (offset: number) => string;
+    }
   | { mode: 'answer'; text: string };
 
 /** The service's own bounds: every answer's token bound, and the absolute character ceiling. */
@@ -40,6 +60,8 @@ export interface RecallLimits {
 }
 
 const QUOTED_MAX_CHARS = 80;
+const JSON_PATH_EXAMPLES =
+  'write RFC 9535 JSONPath such as $.items[0].price, $.items[*].sku, $..price or $.items[?(@.price < 10)], or a dotted path such as items.0.price';
 const MEM_ID_ECHO_MAX_CHARS = 64;
 
 /**
@@ -51,6 +73,15 @@ const MEM_ID_ECHO_MAX_CHARS = 64;
 export function planRecall(args: RecallArguments, limits: RecallLimits): RecallPlan {
   if (args.query !== null && args.jsonPath !== null) {
     return { mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' };
+  }
+  const lineStart = args.lineStart ?? null;
+  const lineCount = args.lineCount ?? null;
+  const lines = lineStart !== null || lineCount !== null;
+  if (lines && (args.query !== null || args.jsonPath !== null || args.offset !== null)) {
+    return {
+      mode: 'answer',
+      text: '[tool_memory bad arguments: line_start/line_count read lines; give them without query, json_path or offset]',
+    };
   }
   const offset = args.offset ?? 0;
   const problem = rangeArgumentProblem(offset, args.maxChars ?? 1);
@@ -71,13 +102,21 @@ export function planRecall(args: RecallArguments, limits: RecallLimits): RecallP
     `recall_tool_result(mem_id='${args.memId}'${key}, offset=${next}` +
     `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''})`;
 
+  if (lines) {
+    const problem = lineArgumentProblem(lineStart ?? 1, lineCount);
+    if (problem !== null) return { mode: 'answer', text: problem };
+    const bound = `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''}`;
+    const calls: LineCalls = {
+      lines: (start, count) =>
+        `recall_tool_result(mem_id='${args.memId}', line_start=${start}${count !== null ? `, line_count=${count}` : ''}${bound})`,
+      chars: (from) => `recall_tool_result(mem_id='${args.memId}', offset=${from}${bound})`,
+    };
+    return known(args.memId, { mode: 'lines', lineStart: lineStart ?? 1, lineCount, bounds, calls });
+  }
   if (args.jsonPath !== null) {
-    const path = parseJsonPath(args.jsonPath);
-    if (path === null) {
-      return {
-        mode: 'answer',
-        text: `[tool_memory bad json_path: ${quoted(args.jsonPath)}; use a dotted path such as items.3.price]`,
-      };
+    const path = planJsonPath(args.jsonPath);
+    if (path.kind === 'problem') {
+      return { mode: 'answer', text: `[tool_memory bad json_path: ${quoted(args.jsonPath)}: ${path.problem}; ${JSON_PATH_EXAMPLES}]` };
     }
     return known(args.memId, {
       mode: 'path',
@@ -109,6 +148,25 @@ export function memNotFoundText(memId: string): string {
 /** A path the payload does not have (or a payload that is not JSON): still a not-found text. */
 export function pathNotFoundText(memId: string, pathText: string): string {
   return `[tool_memory not found: json_path ${quoted(pathText)} in ${memId}]`;
+}
+
+/** A node list longer than one answer may list. */
+export function tooManyNodesText(memId: string, pathText: string): string {
+  return `[tool_memory too many nodes: json_path ${quoted(pathText)} selects more than ${JSON_PATH_MAX_NODES} in ${memId}; narrow it, e.g. with a slice such as $.items[0:100] or a filter]`;
+}
+
+/** A node-list evaluation stopped at its time bound. */
+export function pathTimedOutText(pathText: string): string {
+  return `[tool_memory json_path took too long: ${quoted(pathText)} was stopped after ${JSON_PATH_TIMEOUT_MS} ms; use fewer descendant segments (..) or simpler regular expressions]`;
+}
+
+/** A path only the library evaluates, on a payload above the library's size bound. */
+export function pathTooLargeText(memId: string, pathText: string, sizeChars: number): string {
+  return (
+    `[tool_memory json_path not evaluated: ${quoted(pathText)} uses what PostgreSQL cannot evaluate (functions, slices, unions, !, !=), ` +
+    `allowed on payloads up to ${JSON_PATH_LIBRARY_MAX_CHARS} chars; ${memId} has ${sizeChars}. Use names, indexes, [*], .. and ` +
+    `filters comparing a value with a literal (==, <, <=, >, >=, &&, ||), e.g. $.items[?(@.price < 10)].sku]`
+  );
 }
 
 function quoted(text: string): string {

@@ -22,7 +22,16 @@ export const recallToolResultShape = {
   query: z.string().optional().describe('Only the parts of the payload that mention this text.'),
   offset: int().optional().describe('Start of the window, in characters (continue a cut answer with the offset it names).'),
   max_chars: int().optional().describe('Most characters of the window.'),
-  json_path: z.string().optional().describe('A dotted path into a JSON payload, e.g. items.3.price.'),
+  json_path: z
+    .string()
+    .optional()
+    .describe(
+      'RFC 9535 JSONPath into a JSON payload, e.g. $.items[3].price, $.items[*].sku, $..price, $.items[?(@.price < 10)]; or dotted: items.3.price.',
+    ),
+  line_start: int()
+    .optional()
+    .describe('1-based first line to read, numbered in the answer (continue a cut answer with the line it names).'),
+  line_count: int().optional().describe('How many lines from line_start (default: to the last line).'),
   max_tokens: int().optional().describe('Lowers the token bound of this answer (at least 100).'),
 };
 

@@ -62,7 +62,7 @@ export class McpToolsService {
       {
         description:
           'Read back a stored tool result by its mem id (from a stub or a listing): the stub (summary), the payload windowed (full, offset/max_chars), ' +
-          'only the parts matching a query, or the value at a json_path. Needs memory:read.',
+          'a line range (line_start/line_count), only the parts matching a query, or what a json_path selects. Needs memory:read.',
         inputSchema: recallToolResultShape,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
@@ -76,6 +76,8 @@ export class McpToolsService {
               offset: args.offset ?? null,
               maxChars: args.max_chars ?? null,
               jsonPath: args.json_path ?? null,
+              lineStart: args.line_start ?? null,
+              lineCount: args.line_count ?? null,
               maxTokens: args.max_tokens ?? null,
             }),
           ),

@@ -8,7 +8,7 @@ export { MEM_ID_PATTERN } from './mem-id';
 export { ToolResultHandleModel } from './models/tool-result-handle.model';
 export { ToolResultInput } from './models/tool-result.input';
 export { ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
-export type { PathValue } from './path-value';
+export type { JsonSelection, PathValue } from './path-value';
 export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
 export { formatUtcDate } from './summary/date-values';
 export { MAX_BATCH_ITEMS } from './tool-result-batch.rules';

@@ -12,3 +12,15 @@ export interface PathValue {
   /** The body is whole: the cut took nothing away. */
   complete: boolean;
 }
+
+/** What to select inside a payload, and how PostgreSQL finds it. */
+export type JsonSelection =
+  /** `#>` with these keys: the dotted form, where a key also reads an array index. */
+  | { kind: 'keys'; keys: readonly string[] }
+  /** The node a SQL/JSON path (strict) selects, if any: a singular RFC 9535 query. */
+  | { kind: 'value'; sqlPath: string }
+  /** Every node a SQL/JSON path selects, as one JSON array; past `maxNodes` or `timeoutMs` the lookup says so. */
+  | { kind: 'nodes'; sqlPath: string; maxNodes: number; timeoutMs: number };
+
+/** A selection's outcome in a snapshot: the value (null when nothing is there), or why there is none. */
+export type PathLookup = { value: PathValue | null } | { tooMany: true } | { timedOut: true };

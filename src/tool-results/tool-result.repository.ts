@@ -1,8 +1,9 @@
-import { countChanged, runSql } from '../database/run-sql';
+import { countChanged, inTransactionWithTimeout, runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
-import type { PathValue } from './path-value';
+import type { JsonSelection, PathLookup, PathValue } from './path-value';
+import { readJsonText } from '../common/text/json-text';
 import { recentArguments, searchArguments, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
 import {
   type SnapshotColumns,
@@ -36,6 +37,51 @@ const NOT_JSON_SQLSTATES = new Set(['22P02', '22P05']);
 function isNotJsonText(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && NOT_JSON_SQLSTATES.has(code);
+}
+
+/** query_canceled: here, the statement timeout of a node-list evaluation. */
+function isCanceledByTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014';
+}
+
+interface PathRow {
+  kind: string | null;
+  body: string | null;
+  body_length: number | null;
+  complete: boolean | null;
+  items: number | null;
+}
+
+/** A text output that looks like JSON (so plain text never reaches the cast); malformed text fails the cast, answered as not JSON. */
+const OUTPUT_IS_JSON_TEXT = `jsonb_typeof(r.tool_output) = 'string' and left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')`;
+const OUTPUT_AS_JSON = `case when ${OUTPUT_IS_JSON_TEXT} then (r.tool_output #>> '{}')::jsonb else r.tool_output end`;
+
+/**
+ * The SQL expression of a selection's value over alias r, with its bindings in order. A JSON
+ * output answers the first lookup of `keys` and `value` (one decompression of a large payload);
+ * only when that finds nothing is a text output read as JSON (for `#>` and a strict path a JSON
+ * string has no members). A node list reads the output as JSON first: it is never null.
+ */
+function selectionSql(selection: JsonSelection): { expression: string; bindings: unknown[] } {
+  switch (selection.kind) {
+    case 'keys':
+      // `array[?]`: the binding expands to `?, ?, …`, so this is a text[] of the keys.
+      return {
+        expression: `coalesce(r.tool_output #> array[?]::text[], case when ${OUTPUT_IS_JSON_TEXT} then (r.tool_output #>> '{}')::jsonb #> array[?]::text[] end)`,
+        bindings: [selection.keys, selection.keys],
+      };
+    case 'value':
+      return {
+        expression: `coalesce(jsonb_path_query_first(r.tool_output, ?::jsonpath), case when ${OUTPUT_IS_JSON_TEXT} then jsonb_path_query_first((r.tool_output #>> '{}')::jsonb, ?::jsonpath) end)`,
+        bindings: [selection.sqlPath, selection.sqlPath],
+      };
+    case 'nodes':
+      // One node past the cap tells "too many" from "exactly the cap".
+      return {
+        expression: `(select coalesce(jsonb_agg(n), '[]'::jsonb) from (select n from jsonb_path_query(${OUTPUT_AS_JSON}, ?::jsonpath) n limit ?) q)`,
+        bindings: [selection.sqlPath, selection.maxNodes + 1],
+      };
+  }
 }
 
 /** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
@@ -172,55 +218,59 @@ export class ToolResultRepository {
   }
 
   /**
-   * The value at `path` (`#>` with a text[] path) inside the user's snapshot, evaluated in
-   * PostgreSQL so only the value's text (cut at `maxChars`) leaves the database. A text output
-   * that holds JSON is read as JSON. Null: no such snapshot of the user's; `value: null`: the
-   * path is not there, or the text is not JSON.
+   * The value a selection picks inside the user's snapshot, evaluated in PostgreSQL so only the
+   * value's text (cut at `maxChars`) leaves the database. A text output that holds JSON is read
+   * as JSON. Null: no such snapshot of the user's; `value: null`: nothing is there, or the text
+   * is not JSON.
    */
-  async findJsonPathValue(
-    scope: SnapshotScope,
-    memId: string,
-    path: readonly string[],
-    maxChars: number,
-  ): Promise<{ value: PathValue | null } | null> {
-    // `array[?]`: knex expands an array binding to `?, ?, …`, so this is a text[] of the segments.
-    // A JSON output answers the first `#>`; a text output (a jsonb string, for which `#>` is
-    // null) is read as JSON only when it looks like JSON, so plain text never reaches the cast;
-    // malformed text that still looks like JSON fails the cast and is answered below as not JSON.
+  async findJsonPathValue(scope: SnapshotScope, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
+    const { expression, bindings } = selectionSql(selection);
     // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
     // large value once per reference instead of once.
     // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
-    const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete
+    const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete,
+             case when v.kind = 'array' then jsonb_array_length(selected.value) end as items
       from ${SNAPSHOTS_FROM}
-      cross join lateral (
-        select coalesce(
-                 r.tool_output #> array[?]::text[],
-                 case when jsonb_typeof(r.tool_output) = 'string'
-                       and left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')
-                      then (r.tool_output #>> '{}')::jsonb #> array[?]::text[]
-                 end) as value
-        offset 0
-      ) selected
+      cross join lateral (select ${expression} as value offset 0) selected
       cross join lateral (
         select jsonb_typeof(selected.value) as kind,
                case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
         offset 0
       ) v
       where ${SCOPE_PREDICATE} and r.mem_id = ?`;
+    const params = [maxChars, maxChars, ...bindings, ...scopeBindings(scope), memId];
     try {
-      const rows = await runSql<{ kind: string | null; body: string | null; body_length: number | null; complete: boolean | null }[]>(
-        this.em,
-        sql,
-        [maxChars, maxChars, path, path, ...scopeBindings(scope), memId],
-      );
+      const rows =
+        selection.kind === 'nodes'
+          ? await inTransactionWithTimeout(this.em, selection.timeoutMs, () => runSql<PathRow[]>(this.em, sql, params))
+          : await runSql<PathRow[]>(this.em, sql, params);
       if (rows.length === 0) return null;
       const row = rows[0];
       if (row.kind === null || row.body === null) return { value: null };
-      return { value: { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true } };
+      const value: PathValue = { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true };
+      if (selection.kind === 'nodes' && Number(row.items) > selection.maxNodes) return { tooMany: true };
+      return { value };
     } catch (error) {
       if (isNotJsonText(error)) return { value: null };
+      if (isCanceledByTimeout(error) && selection.kind === 'nodes') return { timedOut: true };
       throw error;
     }
+  }
+
+  /**
+   * The user's snapshot's payload as JSON (a text output read as the JSON it holds), when it
+   * has at most `maxChars` characters; its size either way. Null: no such snapshot of the user's.
+   */
+  async findJsonDocument(scope: SnapshotScope, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
+    const rows = await runSql<{ size_chars: number; tool_output: unknown }[]>(
+      this.em,
+      `select r.size_chars, case when r.size_chars <= ? then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
+        where ${SCOPE_PREDICATE} and r.mem_id = ?`,
+      [maxChars, ...scopeBindings(scope), memId],
+    );
+    if (rows.length === 0) return null;
+    const { size_chars: sizeChars, tool_output: output } = rows[0];
+    return sizeChars <= maxChars ? { sizeChars, document: readJsonText(output) } : { sizeChars };
   }
 
   /**

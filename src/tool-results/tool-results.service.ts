@@ -11,8 +11,9 @@ import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
 import type { ToolResultInput } from './models/tool-result.input';
-import type { PathValue } from './path-value';
+import type { JsonSelection, PathLookup } from './path-value';
 import { snapshotScopeOf } from './snapshot-scope';
+import { ToolSummaryRulesService } from './summary-rules/tool-summary-rules.service';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { SnapshotColumns, SnapshotSearch, SnapshotSearchHit, ToolResultSnapshot } from './tool-result-snapshot';
 import { type HistoryFilter, ToolResultRepository, type UnsavedSnapshot } from './tool-result.repository';
@@ -50,6 +51,7 @@ export class ToolResultsService {
   constructor(
     private readonly repository: ToolResultRepository,
     private readonly conversations: ConversationRepository,
+    private readonly summaryRules: ToolSummaryRulesService,
     private readonly config: AppConfig,
     private readonly metrics: ToolResultMetrics,
   ) {}
@@ -66,6 +68,11 @@ export class ToolResultsService {
     checkToolResultBatch(serialized, this.config.toolResults, new Date(), field);
     const conversations = conversationsOf(items, actor, field);
     const messages = messagesOf(items, field);
+    // The team's summary rules as they stand now (R-RC-3): the handles keep the lines they give.
+    const summaryRegistry = await this.summaryRules.registryFor(
+      actor,
+      items.map((item) => item.toolName),
+    );
     const rows: UnsavedSnapshot[] = serialized.map((item) => {
       const memId = newMemId();
       const sizeChars = typeof item.toolOutput === 'string' ? item.toolOutput.length : item.toolOutputJson.length;
@@ -73,6 +80,7 @@ export class ToolResultsService {
       const handle = buildHandle(
         { memId, toolName: item.toolName, toolUseId: item.toolUseId, sizeChars, toolInput: item.toolInput, toolOutput: item.toolOutput },
         { answerMaxTokens: this.config.recall.answerMaxTokens ?? DEFAULT_ANSWER_MAX_TOKENS },
+        summaryRegistry,
       );
       return { ...item, id: randomUUID(), memId, sizeChars, handle, compacted };
     });
@@ -134,14 +142,14 @@ export class ToolResultsService {
     return toolUseIds.length === 0 ? Promise.resolve([]) : this.repository.findByToolUseIds(snapshotScopeOf(actor), toolUseIds);
   }
 
-  /** The value at a JSON path of the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
-  findJsonPathValue(
-    actor: ActorContext,
-    memId: string,
-    path: readonly string[],
-    maxChars: number,
-  ): Promise<{ value: PathValue | null } | null> {
-    return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, path, maxChars);
+  /** What a selection picks in the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
+  findJsonPathValue(actor: ActorContext, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
+    return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, selection, maxChars);
+  }
+
+  /** The actor's snapshot's payload as JSON when it has at most `maxChars` characters, and its size; null: no such snapshot. */
+  findJsonDocument(actor: ActorContext, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
+    return this.repository.findJsonDocument(snapshotScopeOf(actor), memId, maxChars);
   }
 
   /** The full-text search over the actor's snapshots in one space, ranked (R-RC-8). */

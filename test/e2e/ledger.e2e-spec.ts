@@ -258,7 +258,7 @@ describe('Ledger (e2e)', () => {
         `[tool_memory not found: json_path "items.999.price" in ${bigMemId}]`,
       );
       expect(await recall(alice, bigMemId, { p: 'items..3' })).toBe(
-        '[tool_memory bad json_path: "items..3"; use a dotted path such as items.3.price]',
+        '[tool_memory bad json_path: "items..3": not a dotted path (keys and array indexes joined by dots); write RFC 9535 JSONPath such as $.items[0].price, $.items[*].sku, $..price or $.items[?(@.price < 10)], or a dotted path such as items.0.price]',
       );
     });
 
@@ -319,12 +319,12 @@ describe('Ledger (e2e)', () => {
     it('R-LG-2 SUMMARY (the default) is the stub compaction put on the wire', async () => {
       expect(await recall(alice, bigMemId)).toBe(first.handles[0].stub);
       expect(await recall(alice, bigMemId, { f: 'SUMMARY' })).toBe(first.handles[0].stub);
-      // Over the answer bound: a v2 stub stating tokens and leading with the keyed ways.
+      // Over the answer bound: a v3 stub stating tokens and leading with the keyed ways.
       const lines = first.handles[0].stub.split('\n');
-      expect(lines[0]).toBe('[recall-ledger tool_memory v2]');
+      expect(lines[0]).toBe('[recall-ledger tool_memory v3]');
       expect(lines).toContain(`size_original=${text.length} chars, ${first.handles[0].sizeTokens} tokens`);
       expect(lines.at(-1)).toBe(
-        `re-expand by key: recall_tool_result(mem_id='${bigMemId}', json_path=<a.0.b> | query=<text> | offset=<n>); format="full" pages ${ANSWER_MAX_TOKENS} tokens from offset=0`,
+        `re-expand by key: recall_tool_result(mem_id='${bigMemId}', json_path=<$.a[0].b> | query=<text> | offset=<n>); format="full" pages ${ANSWER_MAX_TOKENS} tokens from offset=0`,
       );
     });
 
@@ -402,7 +402,7 @@ describe('Ledger (e2e)', () => {
       // Under this bound the payload is small: its stub keeps the v1 re-expand line.
       expect(handle.sizeTokens).toBe(o200kTokenizer.count(payload));
       expect(handle.stub.split('\n').at(-1)).toBe(
-        `re-expand: recall_tool_result(mem_id='${memId}', format="full"); slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>`,
+        `re-expand: recall_tool_result(mem_id='${memId}', format="full"); slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<$.a[0].b>`,
       );
       expect(handle.stub).toContain(`\nsize_original=${payload.length} chars\n`);
     });

@@ -99,6 +99,8 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual([
       'format',
       'json_path',
+      'line_count',
+      'line_start',
       'max_chars',
       'max_tokens',
       'mem_id',
@@ -153,6 +155,17 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     const object = await call(client, 'recall_tool_result', { mem_id: snapshot.memId, json_path: 'members.0' });
     expect(JSON.parse(object.text)).toEqual({ name: 'Ada Lovelace', registered_at: '2026-05-10' });
 
+    // RFC 9535 as models write it: a singular path answers the value, any other the node list.
+    expect(await call(client, 'recall_tool_result', { mem_id: snapshot.memId, json_path: '$.members[1].name' })).toEqual({
+      text: 'Grace Hopper',
+      isError: false,
+    });
+    const names = await call(client, 'recall_tool_result', {
+      mem_id: snapshot.memId,
+      json_path: "$.members[?@.registered_at > '2026-05-10'].name",
+    });
+    expect(names).toEqual({ text: '["Grace Hopper"]', isError: false });
+
     const stub = await call(client, 'recall_tool_result', { mem_id: snapshot.memId });
     expect(stub.text).toContain('[recall-ledger tool_memory ');
     expect(stub.text).toContain(snapshot.memId);
@@ -169,6 +182,19 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     });
     expect(foreign.text).toContain('not found');
     expect(foreign.text).not.toContain('Grace');
+  });
+
+  it('R-MCP-1 R-LG-2 recall_tool_result reads a line range of a text result, numbered, with the call that reads on', async () => {
+    const team = await newTeam(false);
+    const log = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\r\n');
+    const snapshot = await record(team, log, 'read_log');
+    const client = await connect(team.member.token);
+    const answer = await call(client, 'recall_tool_result', { mem_id: snapshot.memId, line_start: 9, line_count: 2 });
+    expect(answer).toEqual({ text: '     9\tline 9\n    10\tline 10', isError: false });
+    const bounded = await call(client, 'recall_tool_result', { mem_id: snapshot.memId, line_start: 49, max_tokens: 100 });
+    expect(bounded.text).toBe('    49\tline 49\n    50\tline 50');
+    const past = await call(client, 'recall_tool_result', { mem_id: snapshot.memId, line_start: 51 });
+    expect(past).toEqual({ text: '[tool_memory bad range: line_start 51 is past the end (50 lines)]', isError: false });
   });
 
   it('R-MCP-1 recall_prior_tool_result answers the newest result of a tool with its date, mem id and payload', async () => {

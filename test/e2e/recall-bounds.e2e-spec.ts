@@ -336,10 +336,10 @@ describe('Recall answer bounds (e2e)', () => {
     const bigStub = await recall(alice, big.memId);
     expect(bigStub).toBe(big.stub);
     const bigLines = bigStub.split('\n');
-    expect(bigLines[0]).toBe('[recall-ledger tool_memory v2]');
+    expect(bigLines[0]).toBe('[recall-ledger tool_memory v3]');
     expect(bigLines).toContain(`size_original=${bigText.length} chars, ${big.sizeTokens} tokens`);
     expect(bigLines.at(-1)).toBe(
-      `re-expand by key: recall_tool_result(mem_id='${big.memId}', json_path=<a.0.b> | query=<text> | offset=<n>); format="full" pages ${ANSWER_MAX_TOKENS} tokens from offset=0`,
+      `re-expand by key: recall_tool_result(mem_id='${big.memId}', json_path=<$.a[0].b> | query=<text> | offset=<n>); format="full" pages ${ANSWER_MAX_TOKENS} tokens from offset=0`,
     );
     expect(bigStub).not.toContain('re-expand: ');
     expect(countTokens(bigStub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
@@ -355,10 +355,10 @@ describe('Recall answer bounds (e2e)', () => {
     const smallStub = await recall(alice, small.memId, { f: 'SUMMARY' });
     expect(smallStub).toBe(small.stub);
     const smallLines = smallStub.split('\n');
-    expect(smallLines[0]).toBe('[recall-ledger tool_memory v2]');
+    expect(smallLines[0]).toBe('[recall-ledger tool_memory v3]');
     expect(smallLines).toContain(`size_original=${small.sizeChars} chars`);
     expect(smallLines.at(-1)).toBe(
-      `re-expand: recall_tool_result(mem_id='${small.memId}', format="full"); slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>`,
+      `re-expand: recall_tool_result(mem_id='${small.memId}', format="full"); slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<$.a[0].b>`,
     );
     expect(smallStub).not.toContain('tokens');
     expect(countTokens(smallStub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);

@@ -3,6 +3,7 @@ import { REQUEST_ROLE } from '../../src/database/request-role';
 import { fine, newTeam, recallEvent, submitOk, type Team } from '../support/feedback-fixtures';
 import { RECORD, toolResult } from '../support/fixtures';
 import { ok } from '../support/graphql';
+import { ORDERS_RULE, setSummaryRule } from '../support/summary-rules';
 import { newMember } from '../support/tenancy';
 import { createTestApp, type TestApp, type TestIdentity } from '../support/test-app';
 
@@ -23,6 +24,7 @@ const TENANT_TABLES: Record<string, { key: string; team: string }> = {
   message_tool_results: { key: 'id::text', team: 'team_id' },
   recall_events: { key: 'id', team: 'team_id' },
   feedback_events: { key: 'id', team: 'team_id' },
+  tool_summary_rules: { key: "team_id || '/' || tool_name", team: 'team_id' },
 };
 const TABLES = Object.keys(TENANT_TABLES);
 
@@ -33,11 +35,12 @@ describe('Row-level security (R-TN-8)', () => {
   let teammate: TestIdentity;
   let app: Client;
 
-  /** A tool result, a recall event and a feedback event of the member: a row in every tenant table. */
+  /** A tool result, a recall event and a feedback event of the member, a summary rule of the team: a row in every tenant table. */
   async function fillTeam(team: Team, who: TestIdentity = team.member): Promise<void> {
     await ok(t, RECORD, { input: [toolResult(team.spaces[0], crypto.randomUUID())] }, who.token);
     const eventId = await recallEvent(t, who, { spaceId: team.spaces[0] });
     await submitOk(t, who, [fine(eventId)]);
+    await setSummaryRule(t, team.admin, 'search_orders', ORDERS_RULE);
   }
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { countTokens } from '../../src/common/text/tokenizer';
 import { withDatabase } from '../../src/database/database-url';
 import { ormOptions } from '../../src/database/orm-options';
 import { headPreview } from '../../src/tool-results/handle/head-preview';
-import { STUB_MARKER, STUB_MAX_TOKENS, isLedgerStub } from '../../src/tool-results/handle/stub';
+import { STUB_MAX_TOKENS, isLedgerStub } from '../../src/tool-results/handle/stub';
 import { SERVER_URL_ENV, withAdminClient } from '../support/test-database';
 
 const MIGRATIONS = join(__dirname, '..', '..', 'migrations');
@@ -138,8 +138,7 @@ describe('Migration20261130004344 handle backfill', () => {
       expect(row.compacted).toBe(false);
       expect(row.stub).not.toBeNull();
       const stub = row.stub as string;
-      expect(stub.startsWith('[recall-ledger tool_memory v2]\n')).toBe(true);
-      expect(stub.split('\n')[0]).toBe(STUB_MARKER); // the frozen copy is today's marker
+      expect(stub.startsWith('[recall-ledger tool_memory v2]\n')).toBe(true); // the frozen copy renders the v2 stub of its day
       expect(isLedgerStub(stub)).toBe(true);
       expect(stub).toContain(`mem_id='${source.memId}'`);
       expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);

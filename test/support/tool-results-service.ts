@@ -5,6 +5,8 @@ import { loadConfig } from '../../src/config/load-config';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
 import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result-handle';
 import { ConversationRepository } from '../../src/tool-results/conversation.repository';
+import { ToolSummaryRuleRepository } from '../../src/tool-results/summary-rules/tool-summary-rule.repository';
+import { ToolSummaryRulesService } from '../../src/tool-results/summary-rules/tool-summary-rules.service';
 import { ToolResultRepository } from '../../src/tool-results/tool-result.repository';
 import { ToolResultMetrics } from '../../src/tool-results/tool-results.metrics';
 import { ToolResultsService } from '../../src/tool-results/tool-results.service';
@@ -17,7 +19,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 /** The ToolResults service over the real repository on a test database, with its own metric registry. */
 export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
   const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
-  return new ToolResultsService(new ToolResultRepository(em), new ConversationRepository(em), config, metrics);
+  const summaryRules = new ToolSummaryRulesService(new ToolSummaryRuleRepository(em));
+  return new ToolResultsService(new ToolResultRepository(em), new ConversationRepository(em), summaryRules, config, metrics);
 }
 
 /** ToolResults' snapshot repository on a test database, for tests of the plans other modules' statements get. */

@@ -15,7 +15,18 @@ const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({
 const dotted = fc
   .array(fc.oneof(fc.string({ maxLength: 5 }), fc.nat().map(String), fc.constant('')), { maxLength: 70 })
   .map((s) => s.join('.'));
-const pathText = fc.oneof(anyText, dotted, fc.string({ minLength: 250, maxLength: 300 }));
+/** RFC 9535-looking text: `$` and pieces of its syntax in any order, valid or not. */
+const rfcLike = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('.', '..', '[', ']', '*', '?', '@', '$', "'", '"', ',', ':', '-1', '0', '3', '==', '<', '!', '&&', '||', '(', ')'),
+      fc.constantFrom('length(', 'count(', 'match(', 'value(', 'true', 'null', '\\u0000', 'a', 'price'),
+      anyText,
+    ),
+    { maxLength: 20 },
+  )
+  .map((parts) => `$${parts.join('')}`);
+const pathText = fc.oneof(anyText, dotted, rfcLike, fc.string({ minLength: 250, maxLength: 300 }));
 const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity));
 const nullable = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: null });
 
@@ -26,6 +37,8 @@ const recallArguments: fc.Arbitrary<RecallArguments> = fc.record({
   offset: nullable(number),
   maxChars: nullable(number),
   jsonPath: nullable(pathText),
+  lineStart: nullable(number),
+  lineCount: nullable(number),
   maxTokens: nullable(number),
 });
 
@@ -59,13 +72,23 @@ describe('recallToolResult arguments, property-based', () => {
         }
         expect(args.memId).toMatch(/^mem_[a-z2-7]{16}$/);
         if (plan.mode === 'summary') return;
+        if (plan.mode === 'lines') {
+          expect(Number.isSafeInteger(plan.lineStart) && plan.lineStart >= 1).toBe(true);
+          expect(typeof plan.calls.lines(plan.lineStart + 1, plan.lineCount)).toBe('string');
+          return;
+        }
         expect(Number.isSafeInteger(plan.offset) && plan.offset >= 0).toBe(true);
         expect(Number.isSafeInteger(plan.bounds.maxChars) && plan.bounds.maxChars >= 1).toBe(true);
         expect(plan.bounds.maxChars).toBeLessThanOrEqual(LIMITS.maxChars);
         expect(plan.bounds.maxTokens).toBeLessThanOrEqual(LIMITS.maxTokens);
         expect(typeof plan.nextCall(plan.offset + 1)).toBe('string');
         if (plan.mode === 'path') {
-          expect(plan.path.every(isStorableText)).toBe(true);
+          // What reaches PostgreSQL is text it can hold; the library gets the query as sent.
+          const { path } = plan;
+          if (path.kind === 'database') {
+            const selection = path.selection;
+            expect(selection.kind === 'keys' ? selection.keys.every(isStorableText) : isStorableText(selection.sqlPath)).toBe(true);
+          }
           expect(Number.isSafeInteger(pathFetchChars(plan.offset + plan.bounds.maxChars))).toBe(true);
         }
       }),

@@ -42,7 +42,7 @@ describe('planRecall', () => {
     });
     expect(plan({ jsonPath: 'items.3', offset: 7, maxTokens: 500 })).toEqual({
       mode: 'path',
-      path: ['items', '3'],
+      path: { kind: 'database', selection: { kind: 'keys', keys: ['items', '3'] }, list: false },
       pathText: 'items.3',
       offset: 7,
       bounds: { maxTokens: 500, maxChars: CEILING },
@@ -72,7 +72,7 @@ describe('planRecall', () => {
     });
     expect(plan({ jsonPath: 'a..b' })).toEqual({
       mode: 'answer',
-      text: '[tool_memory bad json_path: "a..b"; use a dotted path such as items.3.price]',
+      text: '[tool_memory bad json_path: "a..b": not a dotted path (keys and array indexes joined by dots); write RFC 9535 JSONPath such as $.items[0].price, $.items[*].sku, $..price or $.items[?(@.price < 10)], or a dotted path such as items.0.price]',
     });
   });
 

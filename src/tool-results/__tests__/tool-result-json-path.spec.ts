@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { newMemId } from '../mem-id';
 import { buildHandle } from '../handle/build-handle';
+import type { JsonSelection, PathLookup } from '../path-value';
 import type { SnapshotScope } from '../snapshot-scope';
 import { ToolResultRepository } from '../tool-result.repository';
 
@@ -61,8 +62,11 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
   });
   afterAll(() => db.close());
 
-  const value = (name: string, path: string[], maxChars = 1000, user = userId) =>
-    RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(user), memIds[name], path, maxChars));
+  const value = (name: string, path: string[] | JsonSelection, maxChars = 1000, user = userId) =>
+    RequestContext.create(em, () =>
+      repo.findJsonPathValue(scopeOf(user), memIds[name], Array.isArray(path) ? { kind: 'keys', keys: path } : path, maxChars),
+    );
+  const found = (lookup: PathLookup | null) => (lookup !== null && 'value' in lookup ? lookup.value : undefined);
 
   it('R-LG-2 reads a JSON output with #>: leaves, sub-structures, JSON null, array indexes', async () => {
     expect(await value('json', ['items', '0', 'price'])).toEqual({
@@ -100,20 +104,26 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
 
   it('R-LG-2 hands over only the first maxChars of a value, with its whole length, counted in code points', async () => {
     // 300 emoji are 600 UTF-16 units but 300 characters to PostgreSQL: all of them fit a 300-char cut.
-    expect((await value('astral', ['s'], 300))?.value).toMatchObject({ bodyLength: 300, complete: true });
-    expect((await value('astral', ['s'], 299))?.value).toMatchObject({ bodyLength: 300, complete: false });
+    expect(found(await value('astral', ['s'], 300))).toMatchObject({ bodyLength: 300, complete: true });
+    expect(found(await value('astral', ['s'], 299))).toMatchObject({ bodyLength: 300, complete: false });
     const long = await value('longText', ['long'], 100);
     expect(long).toEqual({ value: { kind: 'string', body: 'x'.repeat(100), bodyLength: 500, complete: false } });
     const list = await value('longText', ['list'], 50);
-    expect(list?.value?.body).toBe(`[${Array.from({ length: 300 }, (_, i) => i).join(', ')}]`.slice(0, 50));
+    expect(found(list)?.body).toBe(`[${Array.from({ length: 300 }, (_, i) => i).join(', ')}]`.slice(0, 50));
   });
 
   it("R-LG-2 R-TN-5 a missing mem id, another user's and one outside the allowed spaces read alike: no row at all", async () => {
-    expect(await RequestContext.create(em, () => repo.findJsonPathValue({ userId, spaceIds: [] }, memIds.json, ['items'], 10))).toBeNull();
+    expect(
+      await RequestContext.create(em, () =>
+        repo.findJsonPathValue({ userId, spaceIds: [] }, memIds.json, { kind: 'keys', keys: ['items'] }, 10),
+      ),
+    ).toBeNull();
     expect(await RequestContext.create(em, () => repo.findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json))).toBeNull();
     expect(await value('json', ['items'], 1000, otherUserId)).toBeNull();
     expect(
-      await RequestContext.create(em, () => repo.findJsonPathValue(scopeOf(userId), 'mem_aaaaaaaaaaaaaaaa', ['items'], 10)),
+      await RequestContext.create(em, () =>
+        repo.findJsonPathValue(scopeOf(userId), 'mem_aaaaaaaaaaaaaaaa', { kind: 'keys', keys: ['items'] }, 10),
+      ),
     ).toBeNull();
     expect(await RequestContext.create(em, () => repo.findByMemId(scopeOf(otherUserId), memIds.json))).toBeNull();
     expect((await RequestContext.create(em, () => repo.findByMemId(scopeOf(userId), memIds.json, { output: true })))?.toolOutput).toEqual(

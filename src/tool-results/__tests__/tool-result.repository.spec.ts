@@ -42,7 +42,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     ['recentInConversation', () => repo.recentInConversation(scope, conversationId, 5)],
     ['search', () => repo.search(scope, { spaceId, query: 'weather', limit: 5 })],
     ['findByMemId', () => repo.findByMemId(scope, 'mem_aaaaaaaaaaaaaaaa')],
-    ['findJsonPathValue', () => repo.findJsonPathValue(scope, 'mem_aaaaaaaaaaaaaaaa', ['items', '3'], 100)],
+    ['findJsonPathValue', () => repo.findJsonPathValue(scope, 'mem_aaaaaaaaaaaaaaaa', { kind: 'keys', keys: ['items', '3'] }, 100)],
   ];
 
   it('R-TN-4 R-TN-5 every read of snapshots carries the allowed spaces in its SQL', async () => {

@@ -1,7 +1,9 @@
 import { readJsonText } from '../../common/text/json-text';
+import { countLines } from '../../common/text/text-lines';
 import { countTokens } from '../../common/text/tokenizer';
 import type { ToolResultInput } from '../models/tool-result.input';
 import { summarizeToolResult } from '../summary/summarize-tool-result';
+import { BUILT_IN_SUMMARIZER_REGISTRY, type SummarizerRegistry } from '../summary/summarizer-rules';
 import { headPreview } from './head-preview';
 import { schemaHint } from './schema-hint';
 import { renderStub, type StubOptions } from './stub';
@@ -21,9 +23,14 @@ export function payloadText(output: unknown): string {
 /**
  * A snapshot's handle and stub (R-LG-1), built once when the snapshot is written, from the
  * payload as received (its key order), and stored with it: every later read serves these
- * stored bytes, so a stub handed out never changes.
+ * stored bytes, so a stub handed out never changes. `registry`: the summary rules in force for
+ * the writer's team at that moment (R-RC-3); a rule set later changes no stored handle.
  */
-export function buildHandle(source: HandleSource, options?: StubOptions): ToolResultHandle {
+export function buildHandle(
+  source: HandleSource,
+  options?: StubOptions,
+  registry: SummarizerRegistry = BUILT_IN_SUMMARIZER_REGISTRY,
+): ToolResultHandle {
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const output = readJsonText(source.toolOutput);
   const text = payloadText(source.toolOutput);
@@ -33,9 +40,16 @@ export function buildHandle(source: HandleSource, options?: StubOptions): ToolRe
     toolCallId: source.toolUseId,
     sizeChars: source.sizeChars,
     sizeTokens: countTokens(text),
-    summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, output),
+    summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, output, registry),
     schemaHint: schemaHint(output),
     headPreview: headPreview(text),
+    textLines: typeof source.toolOutput === 'string' ? multipleLines(countLines(source.toolOutput)) : null,
   };
-  return { ...handle, stub: renderStub(handle, options) };
+  const { textLines: _lines, ...stored } = handle;
+  return { ...stored, stub: renderStub(handle, options) };
+}
+
+/** A line count worth naming in the stub: more than one line. */
+function multipleLines(lines: number): number | null {
+  return lines > 1 ? lines : null;
 }

@@ -4,9 +4,11 @@ import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
 
 /**
  * v2: a payload over the answer bound gets a re-expand line leading with the keyed ways and its
- * size in tokens. Stubs are stored, so a snapshot keeps the version it was first given.
+ * size in tokens. v3: json_path advice in RFC 9535 form; a multi-line text payload names its
+ * line count and the line-range way. Stubs are stored, so a snapshot keeps the version it was
+ * first given.
  */
-const STUB_FORMAT_VERSION = 'v2';
+const STUB_FORMAT_VERSION = 'v3';
 /** Every stub starts with this; compaction uses it to recognise results it already replaced. */
 const STUB_MARKER_PREFIX = '[recall-ledger tool_memory ';
 export const STUB_MARKER = `${STUB_MARKER_PREFIX}${STUB_FORMAT_VERSION}]`;
@@ -65,8 +67,9 @@ export function renderStub(handle: StubSource, options: StubOptions = { answerMa
   const state = initialState(handle);
   const chars = countText(handle.sizeChars);
   const large = Number.isSafeInteger(handle.sizeTokens) && handle.sizeTokens > options.answerMaxTokens;
-  const size = large ? `${chars} chars, ${countText(handle.sizeTokens)} tokens` : `${chars} chars`;
-  const render = (): string => renderLines(state, size, large ? options.answerMaxTokens : null);
+  const lines = handle.textLines ?? null;
+  const size = `${chars} chars${lines !== null ? `, ${countText(lines)} lines` : ''}${large ? `, ${countText(handle.sizeTokens)} tokens` : ''}`;
+  const render = (): string => renderLines(state, size, large ? options.answerMaxTokens : null, lines !== null);
   // Each attempt below changes one line: the other lines' counts are reused.
   const counted = new Map<string, number>();
   const fits = (stub: string): boolean => countTokensByLine(stub, counted) <= STUB_MAX_TOKENS;
@@ -110,8 +113,8 @@ function text(state: FieldState, field: FieldName): string | null {
   return keep === null ? null : keepCodePoints(points, keep);
 }
 
-/** `answerBound` is set for a payload over the answer bound: the keyed ways come first. */
-function renderLines(state: FieldState, size: string, answerBound: number | null): string {
+/** `answerBound` is set for a payload over the answer bound: the keyed ways come first. `byLine`: a multi-line text. */
+function renderLines(state: FieldState, size: string, answerBound: number | null, byLine: boolean): string {
   const schema = text(state, 'schema');
   const preview = text(state, 'preview');
   const summary = text(state, 'summary') || '(none)';
@@ -125,11 +128,11 @@ function renderLines(state: FieldState, size: string, answerBound: number | null
   if (answerBound === null) {
     lines.push(
       `re-expand: recall_tool_result(mem_id='${memId}', format="full"); ` +
-        'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+        `slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<$.a[0].b>${byLine ? ' | line_start=<n>, line_count=<n>' : ''}`,
     );
   } else {
     lines.push(
-      `re-expand by key: recall_tool_result(mem_id='${memId}', json_path=<a.0.b> | query=<text> | offset=<n>); ` +
+      `re-expand by key: recall_tool_result(mem_id='${memId}', json_path=<$.a[0].b> | ${byLine ? 'line_start=<n> | ' : ''}query=<text> | offset=<n>); ` +
         `format="full" pages ${answerBound} tokens from offset=0`,
     );
   }

@@ -16,5 +16,5 @@ export interface ToolResultHandle {
   stub: string;
 }
 
-/** What the stub is rendered from: the handle without it. */
-export type StubSource = Omit<ToolResultHandle, 'stub'>;
+/** What the stub is rendered from: the handle without it, and the line count of a multi-line text payload. */
+export type StubSource = Omit<ToolResultHandle, 'stub'> & { textLines?: number | null };

@@ -1,7 +1,7 @@
 import { readJsonText } from '../../common/text/json-text';
 import { evaluateSummaryPart } from './evaluate-summary-part';
 import { summarizeGeneric } from './generic-summarizer';
-import { BUILT_IN_SUMMARIZER_REGISTRY, SummarizerRegistry, SummarizerRule } from './summarizer-rules';
+import { BUILT_IN_SUMMARIZER_REGISTRY, type SummarizerRegistry, type SummaryRule } from './summarizer-rules';
 import { boundLine, isRecord } from '../../common/text/text-bounds';
 
 /** Bound of the summary after the colon of a block line. */
@@ -10,7 +10,8 @@ export const SUMMARY_MAX_CHARS = 100;
 /**
  * A one-line, bounded, deterministic summary of a tool result (R-RC-3): the first rule for
  * the tool whose condition and required parts hold, else the generic summarizer. An output
- * stored as JSON text is read as the JSON it holds.
+ * stored as JSON text is read as the JSON it holds. `registry`: the built-ins, or a team's
+ * (its documents in place of the built-ins for their tools).
  */
 export function summarizeToolResult(
   toolName: string,
@@ -23,7 +24,7 @@ export function summarizeToolResult(
   return boundLine(summary, SUMMARY_MAX_CHARS) || 'no data';
 }
 
-function summarizeByRule(rules: readonly SummarizerRule[], input: unknown, output: unknown): string | null {
+function summarizeByRule(rules: readonly SummaryRule[], input: unknown, output: unknown): string | null {
   for (const rule of rules) {
     if (!matches(rule, input)) continue;
     const texts: string[] = [];
@@ -38,7 +39,7 @@ function summarizeByRule(rules: readonly SummarizerRule[], input: unknown, outpu
   return null;
 }
 
-function matches(rule: SummarizerRule, input: unknown): boolean {
+function matches(rule: SummaryRule, input: unknown): boolean {
   if (rule.when === undefined) return true;
   if (!isRecord(input)) return false;
   return Object.entries(rule.when).every(([key, expected]) => Object.hasOwn(input, key) && input[key] === expected);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { HEAD_PREVIEW_MAX_CHARS, headPreview } from '../head-preview';
 import { SCHEMA_HINT_MAX_CHARS, schemaHint } from '../schema-hint';
+import { buildHandle } from '../build-handle';
 
 describe('schemaHint', () => {
   it('R-LG-1 describes the shape: keys, arrays by their first element with ×N', () => {
@@ -71,5 +72,25 @@ describe('headPreview', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('buildHandle line count', () => {
+  const source = (toolOutput: unknown) => ({
+    memId: 'mem_abcdefghijklmnop',
+    toolName: 'read_log',
+    toolUseId: 'toolu_1',
+    toolInput: {},
+    toolOutput,
+    sizeChars: 100,
+  });
+  const sizeLine = (toolOutput: unknown) => buildHandle(source(toolOutput)).stub.split('\n')[2];
+
+  it('R-LG-1 R-LG-2 the stub of a multi-line text result names its lines (CRLF and a last line without newline counted as the range reads them)', () => {
+    expect(sizeLine('a\r\nb\r\nc')).toBe('size_original=100 chars, 3 lines');
+    expect(sizeLine('a\nb\n')).toBe('size_original=100 chars, 2 lines');
+    expect(sizeLine('one line')).toBe('size_original=100 chars');
+    expect(sizeLine({ rows: ['a\nb'] })).toBe('size_original=100 chars');
+    expect(buildHandle(source('a\nb'))).not.toHaveProperty('textLines');
   });
 });

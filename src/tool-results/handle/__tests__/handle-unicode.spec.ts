@@ -113,7 +113,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // The stub's lines, in order; schema and preview may be dropped to fit the budget.
 const LINE_PATTERNS: readonly RegExp[] = [
   /^tool=/,
-  /^size_original=(\d+|\?) chars(, (\d+|\?) tokens)?$/,
+  /^size_original=(\d+|\?) chars(, (\d+|\?) lines)?(, (\d+|\?) tokens)?$/,
   /^schema: /,
   /^summary: /,
   /^preview: /,

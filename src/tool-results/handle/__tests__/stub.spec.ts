@@ -52,14 +52,14 @@ describe('renderStub', () => {
   it('R-LG-1 renders the golden stub with every line when the fields are short', () => {
     expect(renderStub(compactHandle)).toBe(
       [
-        '[recall-ledger tool_memory v2]',
+        '[recall-ledger tool_memory v3]',
         'tool=lookup_rows',
         'size_original=2048 chars',
         'schema: {rows: [{id, name}×3]}',
         'summary: 3 rows, newest 2025-05-26',
         'preview: {"rows":[{"id":1,"name":"alpha"},{"id":2,"name":"beta"}…',
         `re-expand: recall_tool_result(mem_id='mem_ABCDEFGHIJKLMNOP', format="full"); ` +
-          'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+          'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<$.a[0].b>',
       ].join('\n'),
     );
   });
@@ -68,13 +68,13 @@ describe('renderStub', () => {
     const stub = renderStub(searchHandle);
     expect(stub).toBe(
       [
-        '[recall-ledger tool_memory v2]',
+        '[recall-ledger tool_memory v3]',
         'tool=search_products',
         'size_original=363155 chars',
-        'schema: {query, marketplace, items: [{product_id, title, brand, price, rating, reviews, rank, price_history:…',
+        'schema: {query, marketplace, items: [{product_id, title, brand, price, rating, reviews, rank,…',
         'summary: 320 items, newest 2025-05-26',
         `re-expand: recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', format="full"); ` +
-          'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<dotted.path>',
+          'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<$.a[0].b>',
       ].join('\n'),
     );
     expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
@@ -84,18 +84,34 @@ describe('renderStub', () => {
     const stub = renderStub({ ...searchHandle, sizeTokens: 131_702 }, { answerMaxTokens: 8000 });
     expect(stub).toBe(
       [
-        '[recall-ledger tool_memory v2]',
+        '[recall-ledger tool_memory v3]',
         'tool=search_products',
         'size_original=363155 chars, 131702 tokens',
-        'schema: {query, marketplace, items: [{product_id, title, brand,…',
+        'schema: {query, marketplace, items: [{product_id, title,…',
         'summary: 320 items, newest 2025-05-26',
-        `re-expand by key: recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', json_path=<a.0.b> | query=<text> | offset=<n>); ` +
+        `re-expand by key: recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', json_path=<$.a[0].b> | query=<text> | offset=<n>); ` +
           'format="full" pages 8000 tokens from offset=0',
       ].join('\n'),
     );
     expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
     // At the bound exactly, the small shape stays.
     expect(renderStub({ ...searchHandle, sizeTokens: 8000 }, { answerMaxTokens: 8000 })).toBe(renderStub(searchHandle));
+  });
+
+  it('R-LG-1 R-LG-2 a multi-line text payload names its line count and the line-range way', () => {
+    const lines = renderStub({ ...compactHandle, textLines: 10_000 }).split('\n');
+    expect(lines[2]).toBe('size_original=2048 chars, 10000 lines');
+    expect(lines.at(-1)).toBe(
+      `re-expand: recall_tool_result(mem_id='mem_ABCDEFGHIJKLMNOP', format="full"); ` +
+        'slice: query=<substring> | offset=<n>, max_chars=<n> | json_path=<$.a[0].b> | line_start=<n>, line_count=<n>',
+    );
+    const large = renderStub({ ...compactHandle, textLines: 10_000, sizeTokens: 9000 }, { answerMaxTokens: 8000 }).split('\n');
+    expect(large[2]).toBe('size_original=2048 chars, 10000 lines, 9000 tokens');
+    expect(large.at(-1)).toBe(
+      `re-expand by key: recall_tool_result(mem_id='mem_ABCDEFGHIJKLMNOP', json_path=<$.a[0].b> | line_start=<n> | query=<text> | offset=<n>); ` +
+        'format="full" pages 8000 tokens from offset=0',
+    );
+    expect(renderStub({ ...compactHandle, textLines: null })).toBe(renderStub(compactHandle));
   });
 
   it('R-LG-1 names the mem id and how to re-expand, whole or by query, range or json_path', () => {
@@ -123,7 +139,7 @@ describe('renderStub', () => {
         // A payload over the answer bound leads with the keyed ways; any other keeps the v1 shape.
         expect(stub.split('\n').at(-1)).toMatch(
           handle.sizeTokens > DEFAULT_ANSWER_MAX_TOKENS && Number.isSafeInteger(handle.sizeTokens)
-            ? /^re-expand by key: recall_tool_result\(mem_id='.*', json_path=<a\.0\.b> \| query=<text> \| offset=<n>\); format="full" pages 8000 tokens from offset=0$/
+            ? /^re-expand by key: recall_tool_result\(mem_id='.*', json_path=<\$\.a\[0\]\.b> \| query=<text> \| offset=<n>\); format="full" pages 8000 tokens from offset=0$/
             : /^re-expand: recall_tool_result\(mem_id='.*', format="full"\); slice: /,
         );
         expect(renderStub(handle)).toBe(stub);

@@ -1,0 +1,150 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ActorContext, Scope } from '../../tenancy';
+import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import type { RecallArguments } from '../recall-request';
+import { LedgerService } from '../ledger.service';
+
+/** RFC 9535 §1.5's example document. */
+const STORE = {
+  store: {
+    book: [
+      { category: 'reference', author: 'Nigel Rees', title: 'Sayings of the Century', price: 8.95 },
+      { category: 'fiction', author: 'Evelyn Waugh', title: 'Sword of Honour', price: 12.99 },
+      { category: 'fiction', author: 'Herman Melville', title: 'Moby Dick', isbn: '0-553-21311-3', price: 8.99 },
+      { category: 'fiction', author: 'J. R. R. Tolkien', title: 'The Lord of the Rings', isbn: '0-395-19395-8', price: 22.99 },
+    ],
+    bicycle: { color: 'red', price: 399 },
+  },
+};
+const [SAYINGS, SWORD, MOBY, LORD] = STORE.store.book;
+const TITLES = STORE.store.book.map((book) => book.title);
+
+/** Where an answer comes from: a SQL/JSON path (or `#>`) in PostgreSQL, the library over the fetched payload, or no query at all. */
+type EvaluatedIn = 'database' | 'library' | 'none';
+
+/**
+ * [json_path, expected answer, where it is evaluated]. A string is the exact answer text (a
+ * singular query's string value, or a bracketed text by its start); anything else is compared
+ * with the answer read as JSON.
+ */
+const TABLE: [string, unknown, EvaluatedIn][] = [
+  // RFC 9535 Table 3 (§1.5), over its document.
+  ['$.store.book[*].author', STORE.store.book.map((book) => book.author), 'database'],
+  ['$..author', STORE.store.book.map((book) => book.author), 'database'],
+  ['$.store.*', [STORE.store.book, STORE.store.bicycle], 'database'],
+  ['$.store..price', [8.95, 12.99, 8.99, 22.99, 399], 'database'],
+  ['$..book[2]', [MOBY], 'database'],
+  ['$..book[2].author', ['Herman Melville'], 'database'],
+  ['$..book[2].publisher', [], 'database'],
+  ['$..book[-1]', [LORD], 'database'],
+  ['$..book[0,1]', [SAYINGS, SWORD], 'library'],
+  ['$..book[:2]', [SAYINGS, SWORD], 'library'],
+  ['$..book[?@.isbn]', [MOBY, LORD], 'database'],
+  ['$..book[?@.price<10]', [SAYINGS, MOBY], 'database'],
+  // Singular queries answer the value itself, as the dotted form does.
+  ['$', STORE, 'database'],
+  ['$.store.bicycle.color', 'red', 'database'],
+  ["$['store']['bicycle']['price']", 399, 'database'],
+  ['$.store.book[0].title', 'Sayings of the Century', 'database'],
+  ['$.store.book[-1].isbn', '0-395-19395-8', 'database'],
+  ['store.bicycle.color', 'red', 'database'],
+  ['store.book.1.price', 12.99, 'database'],
+  // Filters PostgreSQL evaluates: comparisons with a literal, && and ||, existence, a descent.
+  ["$.store.book[?@.category == 'fiction'].title", [SWORD.title, MOBY.title, LORD.title], 'database'],
+  ['$.store.book[?(@.price > 10 && @.price < 20)].title', [SWORD.title], 'database'],
+  ['$.store.book[?@.price < 9 || @.isbn].title', [SAYINGS.title, MOBY.title, LORD.title], 'database'],
+  ['$.store.book[?@.price >= 22.99].title', [LORD.title], 'database'],
+  ["$..book[?@.author == 'Herman Melville'].isbn", [MOBY.isbn], 'database'],
+  ['$..[?@.color].price', [399], 'database'],
+  ['$.store.book[?@.isbn && @.price < 10 && @.category]', [MOBY], 'database'],
+  // What PostgreSQL's SQL/JSON path cannot say exactly: the library, on the fetched payload.
+  ['$.store.book[?!@.isbn].title', [SAYINGS.title, SWORD.title], 'library'],
+  ["$.store.book[?@.category != 'fiction'].title", [SAYINGS.title], 'library'],
+  ['$.store.book[?length(@.title) > 15].title', [SAYINGS.title, LORD.title], 'library'],
+  ["$.store.book[?match(@.author, 'J.*')].author", [LORD.author], 'library'],
+  ["$.store.book[?search(@.title, 'Lord')].title", [LORD.title], 'library'],
+  ['$.store.book[?count(@.*) == 5].title', [MOBY.title, LORD.title], 'library'],
+  ['$.store.book[0:4:2].title', [TITLES[0], TITLES[2]], 'library'],
+  ["$.store.bicycle['color','price']", ['red', 399], 'library'],
+  ['$.store.book[?@.price == $.store.book[0].price].title', [SAYINGS.title], 'library'],
+  ["$.store.book[?@.title > 'T'].title", [LORD.title], 'library'],
+  // Nothing there: a singular query's not-found text, an empty node list otherwise.
+  ['$.store.book[99]', '[tool_memory not found: json_path "$.store.book[99]"', 'database'],
+  ['$.store.nothing', '[tool_memory not found: json_path "$.store.nothing"', 'database'],
+  ['$..nothing', [], 'database'],
+  // Invalid selectors: the bracketed answer names the problem and shows valid examples; no query runs.
+  ['$.store.book[', '[tool_memory bad json_path: "$.store.book[": unclosed bracketed selection at character 14; write RFC 9535', 'none'],
+  ['$.store.book[?foo(@)]', '[tool_memory bad json_path: "$.store.book[?foo(@)]": ', 'none'],
+  ['$.store.book[?length(@.*) > 1]', '[tool_memory bad json_path: "$.store.book[?length(@.*) > 1]": ', 'none'],
+  [' $.store', '[tool_memory bad json_path: ', 'none'],
+];
+
+describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () => {
+  const statements: string[] = [];
+  let db: TestOrm;
+  let em: EntityManager;
+  let service: LedgerService;
+  let memId: string;
+  const team = crypto.randomUUID();
+  const space = crypto.randomUUID();
+  const owner = crypto.randomUUID();
+  const actor = new ActorContext(owner, team, [Scope.MEMORY_READ, Scope.MEMORY_WRITE], [{ id: space, generation: 1 }]);
+
+  const recall = (jsonPath: string, args: Partial<RecallArguments> = {}): Promise<string> =>
+    RequestContext.create(em, () =>
+      service.recall(actor, { memId, format: null, query: null, offset: null, maxChars: null, jsonPath, ...args }),
+    );
+
+  beforeAll(async () => {
+    db = await createTestOrm(captureSql(statements));
+    em = db.orm.em.fork();
+    await em.execute(
+      `insert into teams (id) values (?); insert into users (id, team_id) values (?, ?); insert into spaces (id, team_id, name) values (?, ?, 's');`,
+      [team, owner, team, space, team],
+    );
+    const toolResults = toolResultsServiceFor(em);
+    const recorded = await RequestContext.create(em, () =>
+      toolResults.record(actor, [
+        {
+          spaceId: space,
+          conversationId: crypto.randomUUID(),
+          messageId: crypto.randomUUID(),
+          toolUseId: 'toolu_store',
+          toolName: 'get_store',
+          toolInput: {},
+          toolOutput: STORE,
+        },
+      ]),
+    );
+    memId = recorded.snapshots[0].memId;
+    service = new LedgerService(toolResults, testConfig());
+  });
+  afterAll(() => db.close());
+
+  it.each(TABLE)('R-LG-2 %s', async (path, expected, evaluatedIn) => {
+    statements.length = 0;
+    const answer = await recall(path);
+    if (typeof expected === 'string' && expected.startsWith('[tool_memory ')) expect(answer.startsWith(expected)).toBe(true);
+    else if (typeof expected === 'string') expect(answer).toBe(expected);
+    else expect(JSON.parse(answer)).toEqual(expected);
+
+    // Where it ran, from the SQL the ORM sent.
+    const lookups = statements.filter((sql) => sql.includes('from message_tool_results r'));
+    if (evaluatedIn === 'none') expect(lookups).toEqual([]);
+    else expect(lookups).toHaveLength(1);
+    if (evaluatedIn === 'database') {
+      expect(lookups[0]).toMatch(path.startsWith('$') ? /jsonb_path_query(_first)?\(.*'strict \$/s : /#> array\['store'/s);
+      expect(lookups[0]).not.toContain('r.size_chars <=');
+    }
+    if (evaluatedIn === 'library') expect(lookups[0]).toContain('case when r.size_chars <= 2000000 then r.tool_output end');
+  });
+
+  it('R-LG-2 a node list is windowed like any answer, the call that reads on repeating the path', async () => {
+    const answer = await recall('$..*', { maxChars: 100 });
+    expect(answer).toMatch(
+      /\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}', json_path="\$\.\.\*", offset=100, max_chars=100\); chars 0–100 of ≈\d+ shown\]$/,
+    );
+  });
+});
