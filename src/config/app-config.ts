@@ -60,6 +60,8 @@ export class AppConfig {
     readonly maxReturnChars: number;
     /** Token bound of every recallToolResult answer, marker included (R-LG-2); unset: the stub module's default (8,000). */
     readonly answerMaxTokens?: number;
+    /** Characters of served payload text (and its token counts) kept in memory for walks over one payload; 0: none. */
+    readonly textCacheChars: number;
   };
 
   /** On SIGTERM, how long in-flight requests (and a running sweep's batch) may take before the process exits anyway. */

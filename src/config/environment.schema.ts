@@ -248,6 +248,13 @@ export class EnvironmentVariables {
   @IsOptional()
   @Transform(toInt)
   @Min(0)
+  @Max(1_000_000_000)
+  @IsInt()
+  RECALL_TEXT_CACHE_CHARS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @Min(0)
   @Max(600_000)
   @IsInt()
   SHUTDOWN_GRACE_MS?: number;

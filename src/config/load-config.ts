@@ -84,6 +84,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       intentGating: vars.RECALL_INTENT_GATING ?? false,
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
       answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS,
+      textCacheChars: vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
     },
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 10_000,
     retention: {

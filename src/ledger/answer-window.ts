@@ -21,6 +21,9 @@ export type NextCall = (offset: number) => string;
 
 // Counted in pieces of about this many characters, cut where the counts add up exactly.
 const PIECE_CHARS = 1024;
+// Cut answers kept with a text's pieces: enough for a few agents re-asking windows of one result.
+const REMEMBERED_ANSWERS = 4;
+const REMEMBERED_ANSWER_MAX_CHARS = 65_536;
 
 /**
  * The part of `text` from `offset` on that fits both bounds, cut at a code-point boundary: the
@@ -36,14 +39,19 @@ export function windowAnswer(
   nextCall: NextCall,
   tokenizer: PrefixTokenizer,
   whole: WholeText = { complete: true },
+  pieces: TokenPieces = new TokenPieces(text, tokenizer),
 ): string {
   const start = Math.min(offset, text.length);
   const maxEnd = codePointFloor(text, Math.min(text.length, start + limits.maxChars), start);
-  const prefix = new PrefixTokens(text, start, tokenizer);
+  const prefix = new PrefixTokens(start, pieces, tokenizer);
   // The whole rest, when it fits, needs no marker.
   if (whole.complete && maxEnd === text.length && prefix.tokensTo(maxEnd, limits.maxTokens) <= limits.maxTokens) return text.slice(start);
 
   const total = whole.complete ? String(text.length) : `≈${whole.approximateChars}`;
+  // The same window asked again (a retry, another agent on the same result) is answered as before.
+  const key = `${start}|${limits.maxTokens}|${limits.maxChars}|${total}|${nextCall(0)}`;
+  const known = pieces.answerFor(key);
+  if (known !== undefined) return known;
   const answerFor = (end: number): string => `${text.slice(start, end)}\n${continueMarker(nextCall(end), start, end, total)}`;
   const markerTokens = tokenizer.count(`\n${continueMarker(nextCall(maxEnd), start, maxEnd, total)}`);
   const room = Math.max(1, limits.maxTokens - markerTokens);
@@ -54,25 +62,85 @@ export function windowAnswer(
   while (best > start + 1 && prefix.answerTokens(answerFor(best), best, limits.maxTokens) > limits.maxTokens) {
     best = codePointFloor(text, start + Math.floor((best - start) * 0.95), start, true);
   }
-  return answerFor(best);
+  return pieces.remember(key, answerFor(best));
 }
 
 /**
- * Token counts of `text` from `start` to any end, kept per piece: pieces end at the tokenizer's
- * boundaries, where counts add up exactly, so the count up to an end is the sum of the pieces
- * before it plus the count of the rest. Pieces are counted only as far as a question needs.
+ * A text cut into pieces from offset 0 at the tokenizer's boundaries (about every PIECE_CHARS
+ * characters), where counts add up exactly, and each piece's token count once it is asked for.
+ * Kept with a text read window after window (the served-text cache), a walk counts each piece once.
+ */
+export class TokenPieces {
+  /** Piece starts, ascending; piece i is text[starts[i], starts[i + 1]), the last one ending at text.length. */
+  private readonly starts: number[] = [0];
+  private readonly counts: number[] = [];
+  /** The last few cut answers over this text, by their arguments. */
+  private readonly answers = new Map<string, string>();
+
+  constructor(
+    readonly text: string,
+    private readonly tokenizer: PrefixTokenizer,
+  ) {}
+
+  /** The piece holding character `at` (below text.length), its boundaries found as far as needed. */
+  indexAt(at: number): number {
+    for (let last = this.starts[this.starts.length - 1]; last <= at && last < this.text.length;) {
+      last = this.tokenizer.boundaryFrom(this.text, last + PIECE_CHARS);
+      this.starts.push(last);
+    }
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      if (this.starts[middle] <= at) low = middle;
+      else high = middle;
+    }
+    return this.starts[high] <= at ? high : low;
+  }
+
+  start(index: number): number {
+    return this.starts[index];
+  }
+
+  end(index: number): number {
+    return this.starts[index + 1] ?? this.text.length;
+  }
+
+  answerFor(key: string): string | undefined {
+    return this.answers.get(key);
+  }
+
+  remember(key: string, answer: string): string {
+    if (answer.length > REMEMBERED_ANSWER_MAX_CHARS) return answer;
+    if (this.answers.size >= REMEMBERED_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  tokens(index: number): number {
+    this.counts[index] ??= this.tokenizer.count(this.text.slice(this.start(index), this.end(index)));
+    return this.counts[index];
+  }
+}
+
+/**
+ * Token counts of a text from `start` to any end, kept per piece: the count up to an end is the
+ * sum of the pieces before it plus the count of the rest. Pieces are counted only as far as a
+ * question needs, and a piece counted before (a text kept with its pieces) is not counted again.
  */
 class PrefixTokens {
   /** Piece ends, ascending, from `start`; `totals[i]` is the count of text[start, ends[i]). */
   private readonly ends: number[];
   private readonly totals: number[] = [0];
+  private readonly text: string;
 
   constructor(
-    private readonly text: string,
     private readonly start: number,
+    private readonly pieces: TokenPieces,
     private readonly tokenizer: PrefixTokenizer,
   ) {
     this.ends = [start];
+    this.text = pieces.text;
   }
 
   /** Tokens of text[start, end): exact when at most `limit`, else some count above `limit`. */
@@ -117,9 +185,13 @@ class PrefixTokens {
   /** The last counted piece ending at or before `end`, counting more pieces while they end there and stay within `limit`. */
   private pieceBefore(end: number, limit: number): number {
     for (let last = this.ends.length - 1; this.ends[last] < end && this.totals[last] <= limit; last += 1) {
-      const next = this.tokenizer.boundaryFrom(this.text, this.ends[last] + PIECE_CHARS);
+      const from = this.ends[last];
+      const index = this.pieces.indexAt(from);
+      const next = this.pieces.end(index);
       if (next > end) break;
-      this.totals.push(this.totals[last] + this.tokenizer.count(this.text.slice(this.ends[last], next)));
+      // The window's first piece starts mid-piece unless its offset is a boundary.
+      const tokens = from === this.pieces.start(index) ? this.pieces.tokens(index) : this.tokenizer.count(this.text.slice(from, next));
+      this.totals.push(this.totals[last] + tokens);
       this.ends.push(next);
     }
     let piece = this.ends.length - 1;

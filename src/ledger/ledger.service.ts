@@ -7,6 +7,7 @@ import { windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
 import { lineWindowAnswer } from './line-window';
+import { ServedTextCache } from './served-text-cache';
 
 import type { JSONValue } from 'json-p3';
 import { evaluateWithLibrary } from './json-path/library-evaluation';
@@ -30,10 +31,14 @@ import {
  */
 @Injectable()
 export class LedgerService {
+  private readonly texts: ServedTextCache;
+
   constructor(
     private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.texts = new ServedTextCache(config.recall.textCacheChars, o200kTokenizer);
+  }
 
   async recall(actor: ActorContext, args: RecallArguments): Promise<string> {
     const { answerMaxTokens = DEFAULT_ANSWER_MAX_TOKENS, maxReturnChars } = this.config.recall;
@@ -43,14 +48,26 @@ export class LedgerService {
 
     if (plan.mode === 'path') return this.recallPath(actor, memId, plan);
 
-    // The stub is stored: a summary never loads the payload.
-    const snapshot = await this.toolResults.findByMemId(actor, memId, { output: plan.mode !== 'summary' });
-    if (snapshot === null) return memNotFoundText(memId);
+    // The stub is stored: a summary never loads the payload. A kept payload text is not fetched
+    // again, but the actor's row is still looked up: the database decides who reads what.
+    const kept = plan.mode === 'summary' ? undefined : this.texts.get(memId);
+    const snapshot = await this.toolResults.findByMemId(actor, memId, { output: plan.mode !== 'summary' && kept === undefined });
+    if (snapshot === null) {
+      this.texts.delete(memId);
+      return memNotFoundText(memId);
+    }
     if (plan.mode === 'summary') return snapshot.handle.stub;
-    const payload = payloadText(snapshot.toolOutput);
+    const pieces = kept ?? this.texts.put(memId, payloadText(snapshot.toolOutput));
+    const payload = pieces.text;
     if (plan.mode === 'lines') return lineWindowAnswer(payload, plan.lineStart, plan.lineCount, plan.bounds, plan.calls, o200kTokenizer);
-    const text = plan.mode === 'query' ? sliceByQuery(payload, plan.query, memId) : payload;
-    return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
+    if (plan.mode === 'query') {
+      const text = sliceByQuery(payload, plan.query, memId);
+      return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
+    }
+    return (
+      offsetProblem(plan.offset, payload.length) ??
+      windowAnswer(payload, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, { complete: true }, pieces)
+    );
   }
 
   /** A json_path's value or node list, in PostgreSQL where it translates, else by the library on the fetched payload. */

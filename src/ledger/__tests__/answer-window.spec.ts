@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { countTokens, o200kTokenizer } from '../../common/text/tokenizer';
-import { CONTINUE_MARKER_PREFIX, continueMarker, windowAnswer, type WindowLimits } from '../answer-window';
+import { CONTINUE_MARKER_PREFIX, continueMarker, TokenPieces, windowAnswer, type WindowLimits } from '../answer-window';
 
 const MEM = 'mem_abcdefghijklmnop';
 const next = (offset: number) => `recall_tool_result(mem_id='${MEM}', offset=${offset})`;
@@ -66,6 +66,23 @@ describe('windowAnswer', () => {
     expect(json.length).toBeGreaterThan(20 * window);
     expect(countedChars).toBeLessThan(1.5 * window);
     expect(answer).toBe(windowAnswer(json, 0, { maxTokens: 8000, maxChars: 500_000 }, next, o200kTokenizer));
+  });
+
+  it('R-LG-2 a text kept with its pieces is not counted again: the same window twice, or the next one', () => {
+    const json = JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i}`, price: i / 7 })) });
+    let countedChars = 0;
+    const recording = { ...o200kTokenizer, count: (text: string) => ((countedChars += text.length), countTokens(text)) };
+    const pieces = new TokenPieces(json, recording);
+    const limits = { maxTokens: 8000, maxChars: 500_000 };
+    const first = windowAnswer(json, 0, limits, next, recording, { complete: true }, pieces);
+    expect(first).toBe(windowAnswer(json, 0, limits, next, o200kTokenizer));
+    const window = first.lastIndexOf('\n[… more: ');
+    countedChars = 0;
+    expect(windowAnswer(json, 0, limits, next, recording, { complete: true }, pieces)).toBe(first);
+    expect(countedChars).toBeLessThan(0.2 * window);
+    // The next window reuses the pieces counted past the first one's end.
+    const second = windowAnswer(json, window, limits, next, recording, { complete: true }, pieces);
+    expect(second).toBe(windowAnswer(json, window, limits, next, o200kTokenizer));
   });
 
   it('R-LG-2 an answer that is only the start of a longer text always says more follows', () => {

@@ -120,4 +120,37 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     expect(await recallWith(service, other, { format: 'FULL' })).toBe(`[tool_memory not found: ${MEM}]`);
     expect(await recallWith(service, other, { memId: JSON_MEM, jsonPath: 'a.b' })).toBe(`[tool_memory not found: ${JSON_MEM}]`);
   });
+
+  it('R-LG-2 R-RT-4 a walk reads the payload once; the row is still looked up on every call, so a deleted one is gone', async () => {
+    const service = ledger(CEILING);
+    const toolResults = toolResultsServiceFor(em);
+    const recorded = await RequestContext.create(em, () =>
+      toolResults.record(actor, [
+        {
+          spaceId: space,
+          conversationId: conversation,
+          messageId: crypto.randomUUID(),
+          toolUseId: 'tu_walk',
+          toolName: 'fetch',
+          toolInput: {},
+          toolOutput: TEXT,
+        },
+      ]),
+    );
+    const memId = recorded.snapshots[0].memId;
+    statements.length = 0;
+    const first = await recallWith(service, actor, { memId, format: 'FULL' });
+    expect(statements.filter((sql) => sql.includes('r.tool_output'))).toHaveLength(1);
+    statements.length = 0;
+    expect(await recallWith(service, actor, { memId, offset: 1000 })).toBe(
+      `${TEXT.slice(1000, 2000)}\n[… more: continue with recall_tool_result(mem_id='${memId}', offset=2000); chars 1000–2000 of ${TEXT.length} shown]`,
+    );
+    expect(await recallWith(service, actor, { memId, format: 'FULL' })).toBe(first);
+    // Two lookups of the row, neither reading the payload.
+    expect(statements.filter((sql) => sql.includes(`r.mem_id = '${memId}'`))).toHaveLength(2);
+    expect(statements.filter((sql) => sql.includes('r.tool_output'))).toEqual([]);
+
+    await em.execute('delete from message_tool_results where mem_id = ?', [memId]);
+    expect(await recallWith(service, actor, { memId, format: 'FULL' })).toBe(`[tool_memory not found: ${memId}]`);
+  });
 });
