@@ -13,6 +13,12 @@ const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jso
 const RAW_PATH = `select r.tool_output #> $3::text[] as value from message_tool_results r join conversations c on c.id = r.conversation_id
   where r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
 const FULL = `query($m: String!) { recallToolResult(memId: $m, format: FULL) }`;
+const WALK = `query($m: String!, $o: Int) { recallToolResult(memId: $m, format: FULL, offset: $o) }`;
+/** A window of the payload's text at an offset, cut in PostgreSQL. */
+const RAW_WALK = `select substr(r.tool_output::text, $4, $5) as window from message_tool_results r join conversations c on c.id = r.conversation_id
+  where r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
+/** 32 × 363 KB: more than the served-text cache keeps (8,000,000 chars by default), so each call reads its payload. */
+const COLD_COPIES = 32;
 /** The same first window, cut in PostgreSQL: what a FULL answer costs without the token bound. */
 const RAW_WINDOW = `select substr(r.tool_output::text, 1, $4) as window from message_tool_results r join conversations c on c.id = r.conversation_id
   where r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
@@ -87,6 +93,8 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
     await rfcPathRow(ctx, big, service),
     await filterRow(ctx, big),
     await fullWindowRow(ctx, big),
+    await fullWalkRow(ctx, big),
+    await fullColdRow(ctx),
     await linesRow(ctx),
   ];
 }
@@ -215,6 +223,58 @@ async function fullWindowRow(ctx: BenchContext, big: Recorded): Promise<ResultRo
   return latencyRow(op, service, raw, target, cpuOk && service.p50 / raw.p50 <= FULL_WINDOW_RATIO, [
     `service Node CPU ${service.nodeCpuMsPerRequest.toFixed(2)} ms a call`,
   ]);
+}
+
+/** A whole walk of the big payload, window after window and round again (the served text kept), against raw substrs of the same windows. */
+async function fullWalkRow(ctx: BenchContext, big: Recorded): Promise<ResultRow> {
+  const userId = ctx.data.userIds[0];
+  const windows: { offset: number; answer: string; chars: number }[] = [];
+  for (let offset: number | null = 0; offset !== null;) {
+    const answer: string = (await ctx.service.call<{ recallToolResult: string }>(WALK, { m: big.memId, o: offset }, ctx.tokens[0]))
+      .recallToolResult;
+    const next = /offset=(\d+)\); chars/.exec(answer);
+    const chars = next === null ? answer.length : answer.lastIndexOf('\n[… more: ');
+    windows.push({ offset, answer, chars });
+    offset = next === null ? null : Number(next[1]);
+  }
+  const rawTask: Task = async (_worker, seq) => {
+    const { offset, chars } = windows[seq % windows.length];
+    const result = await ctx.raw.query<{ window: string }>(RAW_WALK, [userId, big.memId, [ctx.data.spaceId], offset + 1, chars]);
+    if (result.rows[0]?.window.length !== chars) throw new Error('raw: unexpected window');
+  };
+  const serviceTask: Task = async (_worker, seq) => {
+    const { offset, answer } = windows[seq % windows.length];
+    const { recallToolResult } = await ctx.service.call<{ recallToolResult: string }>(WALK, { m: big.memId, o: offset }, ctx.tokens[0]);
+    if (recallToolResult !== answer) throw new Error('service: a window changed');
+  };
+  const op = `recallToolResult FULL, a walk (${windows.length} windows of ${big.sizeChars} chars, round and round)`;
+  const { raw, service } = await measureSideBySide(ctx, op, rawTask, serviceTask, loadOptions(ctx.settings, 1));
+  return latencyRow(op, service, raw, 'info', true, [`service Node CPU ${service.nodeCpuMsPerRequest.toFixed(2)} ms a call`]);
+}
+
+/** The first window of payloads not kept: copies of the big payload in turn, more of them than the served-text cache holds. */
+async function fullColdRow(ctx: BenchContext): Promise<ResultRow> {
+  const userId = ctx.data.userIds[0];
+  const payload = JSON.parse(bigPayloadText()) as unknown;
+  const copies: { memId: string; first: string; chars: number }[] = [];
+  for (let i = 0; i < COLD_COPIES; i++) {
+    const copy = await record(ctx, `big-copy-${i}`, `toolu_bench_big_copy_${i}`, 'search_products', payload);
+    const first = (await ctx.service.call<{ recallToolResult: string }>(FULL, { m: copy.memId }, ctx.tokens[0])).recallToolResult;
+    copies.push({ memId: copy.memId, first, chars: first.lastIndexOf('\n[… more: ') });
+  }
+  const rawTask: Task = async (_worker, seq) => {
+    const { memId, chars } = copies[seq % copies.length];
+    const result = await ctx.raw.query<{ window: string }>(RAW_WINDOW, [userId, memId, [ctx.data.spaceId], chars]);
+    if (result.rows[0]?.window.length !== chars) throw new Error('raw: unexpected window');
+  };
+  const serviceTask: Task = async (_worker, seq) => {
+    const { memId, first } = copies[seq % copies.length];
+    const { recallToolResult } = await ctx.service.call<{ recallToolResult: string }>(FULL, { m: memId }, ctx.tokens[0]);
+    if (recallToolResult !== first) throw new Error('service: the window changed');
+  };
+  const op = `recallToolResult FULL, first window, cold (${COLD_COPIES} payloads in turn, none kept)`;
+  const { raw, service } = await measureSideBySide(ctx, op, rawTask, serviceTask, loadOptions(ctx.settings, 1));
+  return latencyRow(op, service, raw, 'info', true, [`service Node CPU ${service.nodeCpuMsPerRequest.toFixed(2)} ms a call`]);
 }
 
 async function record(ctx: BenchContext, name: string, toolUseId: string, toolName: string, toolOutput: unknown): Promise<Recorded> {
