@@ -111,12 +111,13 @@ export function expandArrays(sql: string, params: readonly unknown[]): { sql: st
  * Runs `work` in a transaction of its own whose statements may each run `timeoutMs` at most
  * (`set_config(…, true)`: for this transaction only, so it is PgBouncer-safe). Repositories
  * called inside use the transaction through their usual (context-aware) EntityManager: MikroORM's
- * transaction context follows the async call.
+ * transaction context follows the async call; `work` also gets the transaction's own, for a
+ * caller whose EntityManager is a fork.
  */
-export function inTransactionWithTimeout<T>(em: EntityManager, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+export function inTransactionWithTimeout<T>(em: EntityManager, timeoutMs: number, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   return em.transactional(async (tx) => {
     await runSql(tx, `select set_config('statement_timeout', ?, true)`, [String(timeoutMs)]);
-    return work();
+    return work(tx);
   });
 }
 

@@ -97,15 +97,13 @@ export function planRecall(args: RecallArguments, limits: RecallLimits): RecallP
     maxTokens: Math.min(maxTokens ?? limits.maxTokens, limits.maxTokens),
     maxChars: Math.min(args.maxChars ?? limits.maxChars, limits.maxChars),
   };
-  // The exact call that reads on: the same key and bounds, the next offset.
-  const nextCall = (key: string) => (next: number) =>
-    `recall_tool_result(mem_id='${args.memId}'${key}, offset=${next}` +
-    `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''})`;
+  // The exact call that reads on: the same key and bounds, the next offset (or line).
+  const bound = `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''}`;
+  const nextCall = (key: string) => (next: number) => `recall_tool_result(mem_id='${args.memId}'${key}, offset=${next}${bound})`;
 
   if (lines) {
     const problem = lineArgumentProblem(lineStart ?? 1, lineCount);
     if (problem !== null) return { mode: 'answer', text: problem };
-    const bound = `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''}`;
     const calls: LineCalls = {
       lines: (start, count) =>
         `recall_tool_result(mem_id='${args.memId}', line_start=${start}${count !== null ? `, line_count=${count}` : ''}${bound})`,

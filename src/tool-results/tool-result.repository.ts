@@ -242,7 +242,7 @@ export class ToolResultRepository {
     try {
       const rows =
         selection.kind === 'nodes'
-          ? await inTransactionWithTimeout(this.em, selection.timeoutMs, () => runSql<PathRow[]>(this.em, sql, params))
+          ? await inTransactionWithTimeout(this.em, selection.timeoutMs, (tx) => runSql<PathRow[]>(tx, sql, params))
           : await runSql<PathRow[]>(this.em, sql, params);
       if (rows.length === 0) return null;
       const row = rows[0];

@@ -147,4 +147,49 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
       /\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}', json_path="\$\.\.\*", offset=100, max_chars=100\); chars 0–100 of ≈\d+ shown\]$/,
     );
   });
+
+  describe('R-LG-2 nothing runs unbounded', () => {
+    let manyMemId: string;
+    let regexMemId: string;
+    beforeAll(async () => {
+      const toolResults = toolResultsServiceFor(em);
+      const item = (toolUseId: string, toolOutput: unknown) => ({
+        spaceId: space,
+        conversationId: crypto.randomUUID(),
+        messageId: crypto.randomUUID(),
+        toolUseId,
+        toolName: 'list',
+        toolInput: {},
+        toolOutput,
+      });
+      const recorded = await RequestContext.create(em, () =>
+        toolResults.record(actor, [
+          item(
+            'toolu_many',
+            Array.from({ length: 10_001 }, (_, i) => i),
+          ),
+          item('toolu_regex', [`${'a'.repeat(40)}c`]),
+        ]),
+      );
+      [manyMemId, regexMemId] = recorded.snapshots.map((snapshot) => snapshot.memId);
+    });
+
+    it('R-LG-2 a node list past 10,000 nodes is refused with a hint, in PostgreSQL and in the library alike', async () => {
+      const tooMany = `[tool_memory too many nodes: json_path "$[*]" selects more than 10000 in ${manyMemId}; narrow it, e.g. with a slice such as $.items[0:100] or a filter]`;
+      expect(await recall('$[*]', { memId: manyMemId })).toBe(tooMany);
+      expect(await recall('$[0:]', { memId: manyMemId })).toBe(tooMany.replace('"$[*]"', '"$[0:]"'));
+      // Exactly the cap is listed (in windows, as any long answer).
+      expect(await recall('$[1:]', { memId: manyMemId })).toMatch(
+        /^\[1,2,3,.*\n\[… more: continue with recall_tool_result\(.*json_path="\$\[1:\]", offset=\d+\)/s,
+      );
+    });
+
+    it('R-LG-2 a regular expression that backtracks for ages is stopped after 1,000 ms', async () => {
+      expect(await recall("$[?match(@, '(a|aa)+b')]", { memId: regexMemId })).toBe(
+        `[tool_memory json_path took too long: "$[?match(@, '(a|aa)+b')]" was stopped after 1000 ms; use fewer descendant segments (..) or simpler regular expressions]`,
+      );
+      // The context is reusable after a stop.
+      expect(await recall("$[?match(@, 'a+c')]", { memId: regexMemId })).toBe(`["${'a'.repeat(40)}c"]`);
+    });
+  });
 });

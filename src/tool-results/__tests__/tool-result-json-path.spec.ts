@@ -28,6 +28,8 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     nulText: '{"a": "\\u0000"}',
     astral: { s: '😀'.repeat(300) },
     longText: JSON.stringify({ long: 'x'.repeat(500), list: Array.from({ length: 300 }, (_, i) => i) }),
+    // 100,000 leaves: every node's descendants from every node is 304,001 nodes, seconds of work (the node cap stops it early).
+    wide: Array.from({ length: 2000 }, () => Array.from({ length: 50 }, (_, j) => j)),
   };
 
   beforeAll(async () => {
@@ -129,5 +131,18 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
     expect((await RequestContext.create(em, () => repo.findByMemId(scopeOf(userId), memIds.json, { output: true })))?.toolOutput).toEqual(
       outputs.json,
     );
+  });
+
+  it('R-LG-2 a node-list statement is stopped at its time bound; a payload above a size bound is not handed over', async () => {
+    const scope = scopeOf(userId);
+    const nodes = await RequestContext.create(em, () =>
+      repo.findJsonPathValue(scope, memIds.wide, { kind: 'nodes', sqlPath: 'strict $.**.**', maxNodes: 1_000_000, timeoutMs: 50 }, 100),
+    );
+    expect(nodes).toEqual({ timedOut: true });
+    // This fixture's rows all say sizeChars 1.
+    expect(await RequestContext.create(em, () => repo.findJsonDocument(scope, memIds.json, 0))).toEqual({ sizeChars: 1 });
+    expect(await RequestContext.create(em, () => repo.findJsonDocument(scope, memIds.json, 1_000_000))).toMatchObject({
+      document: outputs.json,
+    });
   });
 });
