@@ -57,12 +57,12 @@ export class ToolSummaryRuleRepository {
    * `maxDocuments` documents and none for this tool.
    */
   async upsert(teamId: string, toolName: string, rule: object, maxDocuments: number): Promise<StoredSummaryRule | null> {
-    return this.em.transactional(async () => {
+    return this.em.transactional(async (tx) => {
       // Writers of one team's documents take turns on the team's row, so the count below still
       // holds at commit. `no key update` leaves the foreign-key checks of other writes unblocked.
-      await runSql(this.em, 'select 1 from teams where id = ? for no key update', [teamId]);
+      await runSql(tx, 'select 1 from teams where id = ? for no key update', [teamId]);
       const saved = await runSql<StoredRow[]>(
-        this.em,
+        tx,
         `insert into tool_summary_rules as t (team_id, tool_name, rule, version)
          select ?::uuid, ?, ?::jsonb, 1
           where exists (select 1 from tool_summary_rules where team_id = ? and tool_name = ?)
@@ -75,7 +75,7 @@ export class ToolSummaryRuleRepository {
       if (saved.length > 0) return toStored(saved[0]);
       // Nothing written: the same document again (the stored one stands), or the team is at its limit.
       const current = await runSql<StoredRow[]>(
-        this.em,
+        tx,
         `select ${STORED_COLUMNS} from tool_summary_rules where team_id = ? and tool_name = ?`,
         [teamId, toolName],
       );
