@@ -57,6 +57,7 @@ describe('operation scopes', () => {
       'Query.feedbackEvents': ['admin'],
       'Query.feedbackEvent': ['admin'],
       'Query.feedbackMetrics': ['admin'],
+      'Query.recallEvents': ['admin'],
       'Mutation.deleteUserData': ['admin'],
       'Mutation.runRetentionSweep': ['admin'],
     });

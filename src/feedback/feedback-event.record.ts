@@ -42,6 +42,7 @@ export interface FeedbackEventRow {
   search_freshness: string | null;
   degraded_branches: string[];
   returned_refs: ResultRef[];
+  tool_names: string[];
   used: boolean;
   answer_supported: boolean | null;
   quality: string | null;
@@ -70,6 +71,7 @@ export function toFeedbackEventRecord(row: FeedbackEventRow): FeedbackEventRecor
     searchFreshness: row.search_freshness,
     degradedBranches: row.degraded_branches,
     returnedRefs: row.returned_refs,
+    toolNames: row.tool_names,
     used: row.used,
     answerSupported: row.answer_supported,
     quality: row.quality,

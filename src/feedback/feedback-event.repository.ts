@@ -6,7 +6,7 @@ import { type FeedbackEventRecord, type FeedbackEventRow, type NewFeedbackEvent,
 
 /** A feedback event's columns (alias f), `created_key` with microseconds for keyset cursors. */
 export const FEEDBACK_COLUMNS = `f.id, f.recall_event_id, f.team_id, f.profile_id, f.actor_id, f.space_id, f.space_generation, f.query_fingerprint,
-  f.contract_version, f.ranking_version, f.fusion_mode, f.search_freshness, f.degraded_branches, f.returned_refs, f.used, f.answer_supported,
+  f.contract_version, f.ranking_version, f.fusion_mode, f.search_freshness, f.degraded_branches, f.returned_refs, f.tool_names, f.used, f.answer_supported,
   f.quality, f.missing_context, f.irrelevant, f.feedback_comment, f.irrelevant_result_refs, f.hypothesis_feedback, f.client_feedback_id,
   to_char(f.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key`;
 
@@ -18,37 +18,23 @@ export interface FeedbackEventFilter {
   used?: boolean | null;
   answerSupported?: boolean | null;
   contractVersion?: string | null;
+  /** Who submitted it (actor_id). */
+  userId?: string | null;
+  /** One of the recall's tool names. */
+  toolName?: string | null;
+  /** True: flagged; false: not flagged (false or unanswered). */
+  missingContext?: boolean | null;
+  /** True: flagged; false: not flagged (false or unanswered). */
+  irrelevant?: boolean | null;
+  /** A non-empty comment (true) or none (false). */
+  hasComment?: boolean | null;
 }
-
-export enum FeedbackMetricsGroupBy {
-  NONE = 'NONE',
-  SEARCH_FRESHNESS = 'SEARCH_FRESHNESS',
-  CONTRACT_VERSION = 'CONTRACT_VERSION',
-  FUSION_MODE = 'FUSION_MODE',
-}
-
-export interface FeedbackMetricsRow {
-  group: string | null;
-  events: number;
-  usedRate: number;
-  answerSupportedRate: number;
-  averageQuality: number | null;
-  missingContextRate: number;
-  irrelevantRate: number;
-}
-
-const GROUP_COLUMNS: Record<FeedbackMetricsGroupBy, string> = {
-  [FeedbackMetricsGroupBy.NONE]: 'null::text',
-  [FeedbackMetricsGroupBy.SEARCH_FRESHNESS]: 'f.search_freshness',
-  [FeedbackMetricsGroupBy.CONTRACT_VERSION]: 'f.contract_version',
-  [FeedbackMetricsGroupBy.FUSION_MODE]: 'f.fusion_mode',
-};
 
 /**
  * A feedback event is visible while its space is ACTIVE at the generation it was recorded at
  * (R-FB-8): Tenancy's `active_spaces` of the team, bound first.
  */
-const VISIBLE = `join active_spaces(?) s on s.space_id = f.space_id and s.generation = f.space_generation`;
+export const VISIBLE = `join active_spaces(?) s on s.space_id = f.space_id and s.generation = f.space_generation`;
 
 /** An event recorded under a client id, and its item's digest (null: recorded before digests, or cleared with the comments). */
 export interface ClientKeyedEvent {
@@ -86,8 +72,8 @@ export class FeedbackEventRepository {
         this.em,
         `insert into feedback_events (team_id, id, recall_event_id, profile_id, actor_id, space_id, space_generation, query_fingerprint,
            contract_version, ranking_version, fusion_mode, search_freshness, degraded_branches, returned_refs, used, answer_supported, quality,
-           missing_context, irrelevant, feedback_comment, irrelevant_result_refs, hypothesis_feedback, client_feedback_id, item_digest)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?)`,
+           missing_context, irrelevant, feedback_comment, irrelevant_result_refs, hypothesis_feedback, client_feedback_id, item_digest, tool_names)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?::text[])`,
         [
           event.teamId,
           event.id,
@@ -113,6 +99,7 @@ export class FeedbackEventRepository {
           JSON.stringify(event.hypothesisFeedback),
           event.clientFeedbackId,
           event.itemDigest,
+          arrayLiteral(event.toolNames),
         ],
       );
       return { id: event.id, itemDigest: event.itemDigest };
@@ -152,47 +139,27 @@ export class FeedbackEventRepository {
     return rows.length > 0 ? toFeedbackEventRecord(rows[0]) : null;
   }
 
-  /**
-   * The rates of R-FB-9 in one aggregate over the team's visible events. Every rate's denominator
-   * is all events of the group (an unanswered answerSupported counts as not supported); the
-   * average quality (LOW=1, MEDIUM=2, HIGH=3) is over the events that gave one, null without any.
-   */
-  async metrics(teamId: string, filter: FeedbackEventFilter, groupBy: FeedbackMetricsGroupBy): Promise<FeedbackMetricsRow[]> {
+  /** How many of the team's visible events match, reading at most `cap + 1` of them (the page's filter and visibility). */
+  async countUpTo(teamId: string, filter: FeedbackEventFilter, cap: number): Promise<number> {
     const { where, params } = filterSql(teamId, filter);
-    const group = GROUP_COLUMNS[groupBy];
-    const rows = await runSql<
-      {
-        grp: string | null;
-        events: string;
-        used_rate: string;
-        supported_rate: string;
-        quality: string | null;
-        missing_rate: string;
-        irrelevant_rate: string;
-      }[]
-    >(
+    const rows = await runSql<{ n: number }[]>(
       this.em,
-      `select ${group} as grp, count(*) as events,
-              avg(case when f.used then 1.0 else 0.0 end) as used_rate,
-              avg(case when f.answer_supported then 1.0 else 0.0 end) as supported_rate,
-              avg(case f.quality when 'LOW' then 1.0 when 'MEDIUM' then 2.0 when 'HIGH' then 3.0 end) as quality,
-              avg(case when f.missing_context then 1.0 else 0.0 end) as missing_rate,
-              avg(case when f.irrelevant then 1.0 else 0.0 end) as irrelevant_rate
-         from feedback_events f ${VISIBLE}
-        where ${where.join(' and ')}
-        group by 1
-        order by 1 nulls first`,
-      [teamId, ...params],
+      `select count(*)::int as n from (select 1 from feedback_events f ${VISIBLE} where ${where.join(' and ')} limit ?) capped`,
+      [teamId, ...params, cap + 1],
     );
-    return rows.map((r) => ({
-      group: r.grp,
-      events: Number(r.events),
-      usedRate: Number(r.used_rate),
-      answerSupportedRate: Number(r.supported_rate),
-      averageQuality: r.quality === null ? null : Number(r.quality),
-      missingContextRate: Number(r.missing_rate),
-      irrelevantRate: Number(r.irrelevant_rate),
-    }));
+    return rows[0].n;
+  }
+
+  /** The visible events judging one recall event, oldest first (through the (team_id, recall_event_id) index). */
+  async listForRecallEvent(teamId: string, recallEventId: string): Promise<FeedbackEventRecord[]> {
+    const rows = await runSql<FeedbackEventRow[]>(
+      this.em,
+      `select ${FEEDBACK_COLUMNS} from feedback_events f ${VISIBLE}
+        where f.team_id = ? and f.recall_event_id = ?
+        order by f.created_at, f.id`,
+      [teamId, teamId, recallEventId],
+    );
+    return rows.map(toFeedbackEventRecord);
   }
 
   // System operations of retention (R-RT-3, R-RT-4): one team's sweep, or one user's deletion.
@@ -246,7 +213,8 @@ export class FeedbackEventRepository {
   }
 }
 
-function filterSql(teamId: string, filter: FeedbackEventFilter): { where: string[]; params: unknown[] } {
+/** The filter's conditions over alias f (the team's first), with their bindings; bind `active_spaces`' team before them. */
+export function filterSql(teamId: string, filter: FeedbackEventFilter): { where: string[]; params: unknown[] } {
   const where = ['f.team_id = ?'];
   const params: unknown[] = [teamId];
   const add = (sql: string, value: unknown) => {
@@ -260,5 +228,14 @@ function filterSql(teamId: string, filter: FeedbackEventFilter): { where: string
   if (filter.used !== null && filter.used !== undefined) add('f.used = ?', filter.used);
   if (filter.answerSupported !== null && filter.answerSupported !== undefined) add('f.answer_supported = ?', filter.answerSupported);
   if (filter.contractVersion) add('f.contract_version = ?', filter.contractVersion);
+  if (filter.userId) add('f.actor_id = ?', filter.userId);
+  if (filter.toolName) add('f.tool_names @> array[?::text]', filter.toolName);
+  if (isSet(filter.missingContext)) where.push(filter.missingContext ? 'f.missing_context' : 'f.missing_context is not true');
+  if (isSet(filter.irrelevant)) where.push(filter.irrelevant ? 'f.irrelevant' : 'f.irrelevant is not true');
+  if (isSet(filter.hasComment)) where.push(`coalesce(f.feedback_comment, '') ${filter.hasComment ? '<>' : '='} ''`);
   return { where, params };
+}
+
+function isSet(value: boolean | null | undefined): value is boolean {
+  return value !== null && value !== undefined;
 }

@@ -1,41 +1,93 @@
 import { Injectable } from '@nestjs/common';
+import { BadUserInputError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
+import { isStorableText } from '../common/text/storable-text';
 import type { ActorContext } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
+import { type FeedbackEventFilter, FeedbackEventRepository } from './feedback-event.repository';
+import { type FeedbackMetricsRow, FeedbackMetricsRepository } from './feedback-metrics.repository';
+import { type FeedbackMetricsGroupBy, isTimeGrouping, seriesRange } from './feedback-metrics.rules';
+import { boundedCount, INSPECTION_COUNT_CAP, type InspectionCount } from './inspection-count';
 import {
-  type FeedbackEventFilter,
-  FeedbackEventRepository,
-  type FeedbackMetricsGroupBy,
-  type FeedbackMetricsRow,
-} from './feedback-event.repository';
+  type InspectedRecallEvent,
+  RecallEventInspectionRepository,
+  type RecallEventInspectionFilter,
+} from './recall-event-inspection.repository';
 
 const FEEDBACK_EVENT_ID = /^fb_[0-9A-HJKMNP-TV-Z]{26}$/;
+const RECALL_EVENT_ID = /^rec_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export interface FeedbackEventPage {
-  records: FeedbackEventRecord[];
+export interface InspectionPage<T> {
+  records: T[];
   hasNextPage: boolean;
+  /** Null unless the caller asked for it. */
+  count: InspectionCount | null;
+}
+
+/** A page request: its size, its cursor, and whether to count the matches too. */
+export interface PageRequest {
+  first: number;
+  after?: string | null;
+  withCount: boolean;
 }
 
 /**
- * Admin inspection of the team's feedback (R-FB-8, R-FB-9). Only events whose space is ACTIVE at
- * the generation they were recorded at are listed, returned or counted.
+ * Admin inspection of the team's feedback and recall events (R-FB-8, R-FB-9). Only events whose
+ * space is ACTIVE at the generation they were recorded at are listed, returned or counted.
  */
 @Injectable()
 export class FeedbackInspectionService {
-  constructor(private readonly feedback: FeedbackEventRepository) {}
+  constructor(
+    private readonly feedback: FeedbackEventRepository,
+    private readonly feedbackMetrics: FeedbackMetricsRepository,
+    private readonly recallEvents: RecallEventInspectionRepository,
+  ) {}
 
-  async list(actor: ActorContext, filter: FeedbackEventFilter, first: number, after?: string | null): Promise<FeedbackEventPage> {
-    const limit = checkPageSize(first);
-    const position = after ? decodeCursor(after, 'after', FEEDBACK_EVENT_ID) : null;
-    const records = await this.feedback.list(actor.teamId, filter, position, limit + 1);
-    return { records: records.slice(0, limit), hasNextPage: records.length > limit };
+  async list(actor: ActorContext, filter: FeedbackEventFilter, page: PageRequest): Promise<InspectionPage<FeedbackEventRecord>> {
+    const limit = checkPageSize(page.first);
+    const position = page.after ? decodeCursor(page.after, 'after', FEEDBACK_EVENT_ID) : null;
+    checkToolName(filter.toolName);
+    const [records, count] = await Promise.all([
+      this.feedback.list(actor.teamId, filter, position, limit + 1),
+      page.withCount ? this.feedback.countUpTo(actor.teamId, filter, INSPECTION_COUNT_CAP) : null,
+    ]);
+    return { records: records.slice(0, limit), hasNextPage: records.length > limit, count: count === null ? null : boundedCount(count) };
   }
 
   find(actor: ActorContext, id: string): Promise<FeedbackEventRecord | null> {
     return this.feedback.findVisible(actor.teamId, id);
   }
 
-  metrics(actor: ActorContext, filter: FeedbackEventFilter, groupBy: FeedbackMetricsGroupBy): Promise<FeedbackMetricsRow[]> {
-    return this.feedback.metrics(actor.teamId, filter, groupBy);
+  /** The visible feedback events judging a recall event, oldest first. */
+  listForRecallEvent(actor: ActorContext, recallEventId: string): Promise<FeedbackEventRecord[]> {
+    return this.feedback.listForRecallEvent(actor.teamId, recallEventId);
   }
+
+  /** The rates of R-FB-9, grouped by a label, or as a series of UTC days or ISO weeks over [since, until). */
+  metrics(actor: ActorContext, filter: FeedbackEventFilter, groupBy: FeedbackMetricsGroupBy): Promise<FeedbackMetricsRow[]> {
+    checkToolName(filter.toolName);
+    if (!isTimeGrouping(groupBy)) return this.feedbackMetrics.grouped(actor.teamId, filter, groupBy);
+    return this.feedbackMetrics.series(actor.teamId, filter, seriesRange(groupBy, filter.since, filter.until, new Date()));
+  }
+
+  async listRecallEvents(
+    actor: ActorContext,
+    filter: RecallEventInspectionFilter,
+    page: PageRequest,
+  ): Promise<InspectionPage<InspectedRecallEvent>> {
+    const limit = checkPageSize(page.first);
+    const position = page.after ? decodeCursor(page.after, 'after', RECALL_EVENT_ID) : null;
+    checkToolName(filter.toolName);
+    const [records, count] = await Promise.all([
+      this.recallEvents.list(actor.teamId, filter, position, limit + 1),
+      page.withCount ? this.recallEvents.countUpTo(actor.teamId, filter, INSPECTION_COUNT_CAP) : null,
+    ]);
+    return { records: records.slice(0, limit), hasNextPage: records.length > limit, count: count === null ? null : boundedCount(count) };
+  }
+}
+
+/** A tool name PostgreSQL can compare: a NUL or an unpaired surrogate would fail the statement instead. */
+function checkToolName(toolName: string | null | undefined): void {
+  if (toolName && !isStorableText(toolName))
+    throw new BadUserInputError('filter.toolName', 'filter.toolName contains a NUL character or an unpaired surrogate; remove it.');
 }

@@ -1,12 +1,14 @@
-import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, ID, Info, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { encodeCursor } from '../common/pagination/keyset-cursor';
 import { RecallEventModel, RecallEventService } from '../recall-events';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
-import { FeedbackMetricsGroupBy } from './feedback-event.repository';
+import { FeedbackMetricsGroupBy } from './feedback-metrics.rules';
 import { FeedbackInspectionService } from './feedback-inspection.service';
 import { FeedbackService } from './feedback.service';
+import { selectsCount } from './inspection-count.selection';
 import { FeedbackEventFilterInput, RecallFeedbackBatchInput } from './models/feedback.input';
 import { FeedbackEventConnection, FeedbackEventModel, FeedbackMetricsRowModel, SubmitRecallFeedbackPayload } from './models/feedback.model';
 
@@ -34,13 +36,14 @@ export class FeedbackResolver {
     @Args('filter', { type: () => FeedbackEventFilterInput, nullable: true }) filter: FeedbackEventFilterInput | null,
     @Args('first', { type: () => Int, nullable: true, defaultValue: 20 }) first: number,
     @Args('after', { type: () => String, nullable: true }) after: string | null,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<FeedbackEventConnection> {
-    const page = await this.inspection.list(actor, checkedFilter(filter), first ?? 20, after);
+    const page = await this.inspection.list(actor, checkedFilter(filter), { first: first ?? 20, after, withCount: selectsCount(info) });
     const edges = page.records.map((node) => ({
       node: node as FeedbackEventModel,
       cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }),
     }));
-    return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
+    return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null }, ...page.count };
   }
 
   @Query(() => FeedbackEventModel, { nullable: true, description: 'admin. R-FB-8' })
@@ -69,5 +72,9 @@ export class FeedbackResolver {
 
 function checkedFilter(filter: FeedbackEventFilterInput | null): FeedbackEventFilterInput {
   if (!filter) return {};
-  return { ...filter, spaceId: filter.spaceId ? new UuidPipe('filter.spaceId').transform(filter.spaceId) : null };
+  return {
+    ...filter,
+    spaceId: filter.spaceId ? new UuidPipe('filter.spaceId').transform(filter.spaceId) : null,
+    userId: filter.userId ? new UuidPipe('filter.userId').transform(filter.userId) : null,
+  };
 }

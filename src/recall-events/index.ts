@@ -1,7 +1,13 @@
 // The Recall Events module's public surface: what Recall, Feedback and the app may use.
 export { RECALL_EVENT_ENTITIES, RecallEvent } from './entities';
 export { RecallEventModel, ResultRefFields, ResultRefModel, SuggestedActionModel } from './models/recall-event.model';
-export { type RecallAccount, recallAccountOf, type RecallEventRecord } from './recall-event.record';
+export {
+  type RecallAccount,
+  recallAccountOf,
+  type RecallEventRecord,
+  type RecallEventRow,
+  toRecallEventRecord,
+} from './recall-event.record';
 export {
   BLOCK_RANKING_VERSION,
   FUSION_MODE_SINGLE,

@@ -15,6 +15,8 @@ export interface RecallEventRecord {
   searchFreshness: string | null;
   degradedBranches: string[];
   results: ResultRef[];
+  /** The distinct tool names of the snapshots it returned, sorted, as they were when it was stored. */
+  toolNames: string[];
   semanticGroups: unknown;
   authoredAlternatives: unknown;
   clarificationOutcome: string | null;
@@ -33,6 +35,7 @@ const RECALL_ACCOUNT_KEYS = [
   'fusionMode',
   'searchFreshness',
   'degradedBranches',
+  'toolNames',
 ] as const;
 
 export type RecallAccount = Pick<RecallEventRecord, (typeof RECALL_ACCOUNT_KEYS)[number]>;
@@ -43,6 +46,9 @@ export function recallAccountOf(event: RecallEventRecord): RecallAccount {
 
 /** An event to store; the database adds the time. */
 export type NewRecallEvent = Omit<RecallEventRecord, 'createdAt'>;
+
+/** An event before its refs and their tool names: what the storing statement, or the caller that showed the rows, adds. */
+export type RecallEventDraft = Omit<NewRecallEvent, 'results' | 'toolNames'>;
 
 export interface RecallEventRow {
   id: string;
@@ -58,6 +64,7 @@ export interface RecallEventRow {
   search_freshness: string | null;
   degraded_branches: string[];
   results: ResultRef[];
+  tool_names: string[];
   semantic_groups: unknown;
   authored_alternatives: unknown;
   clarification_outcome: string | null;
@@ -80,6 +87,7 @@ export function toRecallEventRecord(row: RecallEventRow): RecallEventRecord {
     searchFreshness: row.search_freshness,
     degradedBranches: row.degraded_branches,
     results: row.results,
+    toolNames: row.tool_names,
     semanticGroups: row.semantic_groups,
     authoredAlternatives: row.authored_alternatives,
     clarificationOutcome: row.clarification_outcome,

@@ -4,13 +4,20 @@ import { arrayLiteral, countChanged, runSql } from '../database/run-sql';
 import {
   recentArguments,
   searchArguments,
+  toolNamesArguments,
   type SnapshotColumns,
   type SnapshotScope,
   type SnapshotSearch,
   type ToolResultSnapshotRow,
 } from '../tool-results';
-import { type NewRecallEvent, type RecallEventRecord, type RecallEventRow, toRecallEventRecord } from './recall-event.record';
-import type { ResultRef } from './recall-event.rules';
+import {
+  type NewRecallEvent,
+  type RecallEventDraft,
+  type RecallEventRecord,
+  type RecallEventRow,
+  toRecallEventRecord,
+} from './recall-event.record';
+import { type ResultRef, ResultRefType } from './recall-event.rules';
 
 /** Who may read an event: the team always; the profile too unless the reader is a team admin. */
 export interface RecallEventReader {
@@ -20,10 +27,10 @@ export interface RecallEventReader {
 }
 
 /** An event whose space the storing statement decides (the space of the conversation read). */
-export type UnplacedRecallEvent = Omit<NewRecallEvent, 'results' | 'spaceId' | 'spaceGeneration'>;
+export type UnplacedRecallEvent = Omit<RecallEventDraft, 'spaceId' | 'spaceGeneration'>;
 
 const RECALL_EVENT_COLUMNS = `e.id, e.team_id, e.profile_id, e.space_id, e.space_generation, e.query_fingerprint, e.query_text,
-  e.contract_version, e.ranking_version, e.fusion_mode, e.search_freshness, e.degraded_branches, e.results, e.semantic_groups,
+  e.contract_version, e.ranking_version, e.fusion_mode, e.search_freshness, e.degraded_branches, e.results, e.tool_names, e.semantic_groups,
   e.authored_alternatives, e.clarification_outcome, e.source, e.created_at`;
 
 /** The columns every insert fills from the event itself (as one JSON object, `eventJson`); the space and the refs follow. */
@@ -60,13 +67,29 @@ function eventJson(event: UnplacedRecallEvent): string {
 export class RecallEventRepository {
   constructor(private readonly em: EntityManager) {}
 
-  async insert(event: NewRecallEvent): Promise<RecallEventRecord> {
+  /** Stores an event of ours with the tool names of the snapshots its caller showed (distinct and sorted here). */
+  insert(event: NewRecallEvent): Promise<RecallEventRecord> {
+    return this.insertWith(event, `array(select distinct n from unnest(?::text[]) n order by n)`, [arrayLiteral(event.toolNames)]);
+  }
+
+  /**
+   * Stores an external retriever's event. Its tool names are those of the team's snapshots among
+   * its TOOL_RESULT refs (ToolResults' `tool_results_tool_names`), looked up by the same statement;
+   * refs of other types, or naming no snapshot of the team, give none.
+   */
+  insertExternal(event: Omit<NewRecallEvent, 'toolNames'>): Promise<RecallEventRecord> {
+    const snapshotIds = event.results.filter((ref) => ref.type === ResultRefType.TOOL_RESULT).map((ref) => ref.id);
+    return this.insertWith(event, 'tool_results_tool_names(?::uuid, ?::uuid[])', toolNamesArguments(event.teamId, snapshotIds));
+  }
+
+  /** The insert both take: the event's columns, its space, its refs, and the tool names `toolNames` (SQL with its bindings) gives. */
+  private async insertWith(event: Omit<NewRecallEvent, 'toolNames'>, toolNames: string, bindings: unknown[]): Promise<RecallEventRecord> {
     const rows = await runSql<RecallEventRow[]>(
       this.em,
-      `insert into recall_events as e (${EVENT_COLUMNS}, space_id, space_generation, results)
-       select ${EVENT_COLUMNS}, ?, ?, ?::jsonb from jsonb_populate_record(null::recall_events, ?::jsonb)
+      `insert into recall_events as e (${EVENT_COLUMNS}, space_id, space_generation, results, tool_names)
+       select ${EVENT_COLUMNS}, ?, ?, ?::jsonb, ${toolNames} from jsonb_populate_record(null::recall_events, ?::jsonb)
        returning ${RECALL_EVENT_COLUMNS}`,
-      [event.spaceId, event.spaceGeneration, JSON.stringify(event.results), eventJson(event)],
+      [event.spaceId, event.spaceGeneration, JSON.stringify(event.results), ...bindings, eventJson(event)],
     );
     return toRecallEventRecord(rows[0]);
   }
@@ -81,7 +104,7 @@ export class RecallEventRepository {
     scope: SnapshotScope,
     search: SnapshotSearch,
     columns: SnapshotColumns,
-    event: Omit<NewRecallEvent, 'results'>,
+    event: RecallEventDraft,
   ): Promise<ToolResultSnapshotRow[]> {
     return runSql<ToolResultSnapshotRow[]>(
       this.em,
@@ -116,13 +139,16 @@ export class RecallEventRepository {
     );
   }
 
-  /** The refs of an event stored a moment ago, when fewer rows were shown than it was stored with. */
-  async replaceResults(teamId: string, id: string, results: readonly ResultRef[]): Promise<void> {
-    await runSql(this.em, 'update recall_events set results = ?::jsonb where team_id = ? and id = ?', [
-      JSON.stringify(results),
-      teamId,
-      id,
-    ]);
+  /**
+   * The refs of an event stored a moment ago, when fewer rows were shown than it was stored with,
+   * and the tool names of the rows shown (distinct and sorted here).
+   */
+  async replaceResults(teamId: string, id: string, results: readonly ResultRef[], toolNames: readonly string[]): Promise<void> {
+    await runSql(
+      this.em,
+      'update recall_events set results = ?::jsonb, tool_names = array(select distinct n from unnest(?::text[]) n order by n) where team_id = ? and id = ?',
+      [JSON.stringify(results), arrayLiteral(toolNames), teamId, id],
+    );
   }
 
   /**

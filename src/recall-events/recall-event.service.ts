@@ -2,15 +2,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { type ActorContext, FeatureFlagKey, FeatureFlagService, Scope } from '../tenancy';
 import {
+  type ReturnedSnapshot,
   type SnapshotColumns,
   type SnapshotSearch,
   type SnapshotSearchHit,
   snapshotScopeOf,
   type ToolResultSnapshot,
+  ToolResultsService,
   toSearchHit,
   toToolResultSnapshot,
 } from '../tool-results';
-import type { NewRecallEvent, RecallEventRecord } from './recall-event.record';
+import type { RecallEventDraft, RecallEventRecord } from './recall-event.record';
 import { type RecallEventPosition, RecallEventRepository, type UnplacedRecallEvent } from './recall-event.repository';
 import { RecallEventMetrics } from './recall-events.metrics';
 import {
@@ -21,6 +23,7 @@ import {
   RECALL_CONTRACT_VERSION,
   RecallEventSource,
   type ResultRef,
+  ResultRefType,
   SNAPSHOT_UNAVAILABLE,
   storedQueryText,
   SUBMIT_FEEDBACK_ACTION,
@@ -37,6 +40,11 @@ export interface RecallEventOutcome {
   recallEventId: string | null;
   suggestedActions: SuggestedAction[];
   degradations: string[];
+}
+
+/** A ref an event returned, with its snapshot while that is still readable (R-FB-8). */
+export interface ReturnedResult extends ResultRef {
+  snapshot: ReturnedSnapshot | null;
 }
 
 /** How one of our own recalls was answered, for its event. */
@@ -61,10 +69,11 @@ export class RecallEventService {
     private readonly events: RecallEventRepository,
     private readonly flags: FeatureFlagService,
     private readonly metrics: RecallEventMetrics,
+    private readonly toolResults: ToolResultsService,
   ) {}
 
   /** The event of a recall the actor is making in an allowed space, all but its refs. */
-  async draft(actor: ActorContext, recall: InternalRecall): Promise<Omit<NewRecallEvent, 'results'>> {
+  async draft(actor: ActorContext, recall: InternalRecall): Promise<RecallEventDraft> {
     return {
       ...(await this.unplacedDraft(actor, recall)),
       spaceId: recall.spaceId,
@@ -101,7 +110,7 @@ export class RecallEventService {
     actor: ActorContext,
     search: SnapshotSearch,
     columns: SnapshotColumns,
-    draft: Omit<NewRecallEvent, 'results'>,
+    draft: RecallEventDraft,
   ): Promise<SnapshotSearchHit[]> {
     const rows = await this.events.searchAndRecord(snapshotScopeOf(actor), search, columns, draft);
     return rows.map((row) => toSearchHit(row, columns));
@@ -124,15 +133,23 @@ export class RecallEventService {
     return rows.flatMap((row) => (row.id === null ? [] : [toToolResultSnapshot({ ...row, id: row.id }, recent.columns)]));
   }
 
-  /** Sets the refs of an event stored a moment ago to the rows finally shown. */
-  replaceResults(actor: ActorContext, id: string, results: readonly ResultRef[]): Promise<void> {
-    return this.events.replaceResults(actor.teamId, id, results);
+  /** Sets the refs of an event stored a moment ago to the rows finally shown, and its tool names to theirs. */
+  replaceResults(actor: ActorContext, id: string, results: readonly ResultRef[], toolNames: readonly string[]): Promise<void> {
+    return this.events.replaceResults(actor.teamId, id, results, toolNames);
   }
 
-  /** Stores the event of a recall already answered; a failure degrades the answer instead of failing it. */
-  async store(actor: ActorContext, event: Omit<NewRecallEvent, 'results'>, results: ResultRef[]): Promise<RecallEventOutcome> {
+  /**
+   * Stores the event of a recall already answered, with the tool names of the snapshots it showed;
+   * a failure degrades the answer instead of failing it.
+   */
+  async store(
+    actor: ActorContext,
+    event: RecallEventDraft,
+    results: ResultRef[],
+    toolNames: readonly string[],
+  ): Promise<RecallEventOutcome> {
     try {
-      await this.events.insert({ ...event, results });
+      await this.events.insert({ ...event, results, toolNames: [...toolNames] });
     } catch (error) {
       return this.unavailable(error, RecallEventSource.INTERNAL);
     }
@@ -166,7 +183,7 @@ export class RecallEventService {
       input.query !== null &&
       input.query !== undefined &&
       (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
-    const stored = await this.events.insert({
+    const stored = await this.events.insertExternal({
       id: newRecallEventId(),
       teamId: actor.teamId,
       profileId: actor.userId,
@@ -204,6 +221,25 @@ export class RecallEventService {
   find(actor: ActorContext, id: string): Promise<RecallEventRecord | null> {
     const admin = actor.hasScope(Scope.ADMIN);
     return this.events.findVisible({ teamId: actor.teamId, profileId: admin ? null : actor.userId }, id);
+  }
+
+  /**
+   * The event's refs in rank order, each TOOL_RESULT ref with its snapshot while that still exists
+   * and is readable as the event stored it (the event's profile's, in its space, at its generation):
+   * one read for all of them. The event is one the actor may see.
+   */
+  async returnedResults(actor: ActorContext, event: RecallEventRecord): Promise<ReturnedResult[]> {
+    const snapshotIds = event.results.filter((ref) => ref.type === ResultRefType.TOOL_RESULT).map((ref) => ref.id);
+    const owner = { userId: event.profileId, spaceId: event.spaceId, spaceGeneration: event.spaceGeneration };
+    const snapshots = new Map((await this.toolResults.findReturned(actor, owner, snapshotIds)).map((s) => [s.id, s]));
+    return [...event.results]
+      .sort((a, b) => a.rank - b.rank)
+      .map((ref) => ({
+        type: ref.type,
+        id: ref.id,
+        rank: ref.rank,
+        snapshot: ref.type === ResultRefType.TOOL_RESULT ? (snapshots.get(ref.id.toLowerCase()) ?? null) : null,
+      }));
   }
 
   /** Retention (R-RT-3): the team's oldest events past the cutoff after `after`, locked until the caller's transaction ends. */

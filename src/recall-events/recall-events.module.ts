@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { TenancyModule } from '../tenancy';
+import { ToolResultsModule } from '../tool-results';
 import { RECALL_EVENT_ENTITIES } from './entities';
 import { RecallEventRepository } from './recall-event.repository';
 import { RecallEventService } from './recall-event.service';
@@ -14,7 +15,7 @@ export const RECALL_EVENTS_RESOLVERS = [RecallEventsResolver];
  * feedback is checked against. Recall stores them; Feedback reads them.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(RECALL_EVENT_ENTITIES), TenancyModule],
+  imports: [MikroOrmModule.forFeature(RECALL_EVENT_ENTITIES), TenancyModule, ToolResultsModule],
   providers: [RecallEventRepository, RecallEventService, RecallEventMetrics, ...RECALL_EVENT_METRIC_PROVIDERS, ...RECALL_EVENTS_RESOLVERS],
   exports: [RecallEventService],
 })

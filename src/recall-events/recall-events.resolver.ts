@@ -1,11 +1,12 @@
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { ForbiddenError } from '../common/errors/app-error';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
-import { RecallEventService } from './recall-event.service';
-import { RecallEventInput, RecallEventModel } from './models/recall-event.model';
+import type { RecallEventRecord } from './recall-event.record';
+import { type ReturnedResult, RecallEventService } from './recall-event.service';
+import { RecallEventInput, RecallEventModel, ReturnedResultModel } from './models/recall-event.model';
 
-@Resolver()
+@Resolver(() => RecallEventModel)
 export class RecallEventsResolver {
   constructor(private readonly events: RecallEventService) {}
 
@@ -24,5 +25,13 @@ export class RecallEventsResolver {
     @Args('input', { type: () => RecallEventInput }) input: RecallEventInput,
   ): Promise<RecallEventModel> {
     return this.events.recordExternal(actor, { ...input, spaceId: new UuidPipe('input.spaceId').transform(input.spaceId) });
+  }
+
+  /** Whoever may read the event may read its refs; a snapshot shows its address and stub only. */
+  @ResolveField('returnedResults', () => [ReturnedResultModel], {
+    description: 'The refs in rank order, each TOOL_RESULT ref with its snapshot while that is still readable. R-FB-8',
+  })
+  returnedResults(@Actor() actor: ActorContext, @Parent() event: RecallEventRecord): Promise<ReturnedResult[]> {
+    return this.events.returnedResults(actor, event);
   }
 }

@@ -71,17 +71,23 @@ export class RecallBlockService {
     this.metrics.blockBuilt(block.tokens);
     if (outcome === null) {
       const refs = block.lines.map((line, index) => ({ type: ResultRefType.TOOL_RESULT, id: line.snapshotId, rank: index + 1 }));
-      // Stored with every row read; rows the token budget dropped leave the event's refs.
-      outcome = await this.storeShownRows(actor, draft.id, refs, recent.length);
+      // Stored with every row read; rows the token budget dropped leave the event's refs and tool names.
+      const toolNames = block.lines.map((line) => line.toolName);
+      outcome = await this.storeShownRows(actor, draft.id, { refs, toolNames }, recent.length);
     }
     return { ...block, injected: block.lines.length > 0, ...outcome };
   }
 
-  /** The event was stored with every row read; rows the token budget dropped leave its refs. */
-  private async storeShownRows(actor: ActorContext, eventId: string, refs: ResultRef[], rowsRead: number): Promise<RecallEventOutcome> {
-    if (refs.length < rowsRead) {
+  /** The event was stored with every row read; rows the token budget dropped leave its refs and its tool names. */
+  private async storeShownRows(
+    actor: ActorContext,
+    eventId: string,
+    shown: { refs: ResultRef[]; toolNames: string[] },
+    rowsRead: number,
+  ): Promise<RecallEventOutcome> {
+    if (shown.refs.length < rowsRead) {
       try {
-        await this.events.replaceResults(actor, eventId, refs);
+        await this.events.replaceResults(actor, eventId, shown.refs, shown.toolNames);
       } catch (error) {
         return this.events.unavailable(error, RecallEventSource.INTERNAL);
       }

@@ -6,10 +6,12 @@ export { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub } from './handle/stub';
 export type { ToolResultHandle } from './handle/tool-result-handle';
 export { MEM_ID_PATTERN } from './mem-id';
 export { ToolResultHandleModel } from './models/tool-result-handle.model';
+export { ReturnedSnapshotModel } from './models/returned-snapshot.model';
 export { ToolResultInput } from './models/tool-result.input';
 export { ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
 export type { JsonSelection, PathValue } from './path-value';
-export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf } from './snapshot-scope';
+export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf, toolNamesArguments } from './snapshot-scope';
+export type { ReturnedSnapshot } from './returned-snapshot';
 export { formatUtcDate } from './summary/date-values';
 export { MAX_BATCH_ITEMS } from './tool-result-batch.rules';
 export {

@@ -1,3 +1,4 @@
+import { UUID_PATTERN } from '../common/uuid-pattern';
 import type { ActorContext } from '../tenancy';
 import type { SnapshotColumns, SnapshotSearch } from './tool-result-snapshot';
 
@@ -46,4 +47,12 @@ export function searchArguments(scope: SnapshotScope, search: SnapshotSearch, co
     columns.input === true,
     columns.output === true,
   ];
+}
+
+/**
+ * The arguments of `tool_results_tool_names` (see its migration): the team, and those of the ids
+ * that can name a snapshot (UUIDs; an external retriever's ref ids may be anything), as one array.
+ */
+export function toolNamesArguments(teamId: string, snapshotIds: readonly string[]): unknown[] {
+  return [teamId, `{${snapshotIds.filter((id) => UUID_PATTERN.test(id)).join(',')}}`];
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
 import type { JsonSelection, PathLookup, PathValue } from './path-value';
+import type { ReturnedSnapshotOwner } from './returned-snapshot';
 import { readJsonText } from '../common/text/json-text';
 import { recentArguments, searchArguments, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
 import {
@@ -205,6 +206,21 @@ export class ToolResultRepository {
   /** The scope's snapshot with this mem id, or null for a missing one, another user's or one outside the allowed spaces (R-LG-2). */
   async findByMemId(scope: SnapshotScope, memId: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
     return (await this.select(scope, 'r.mem_id = ?', [memId], columns))[0] ?? null;
+  }
+
+  /**
+   * The owner's snapshots among these ids (UUIDs) in one space, at one generation, of the team:
+   * what a recall event of that owner can still show. The caller reads team-wide (the owner may
+   * be another member than the reader); the payloads are never loaded.
+   */
+  async findReturned(teamId: string, owner: ReturnedSnapshotOwner, ids: readonly string[]): Promise<ToolResultSnapshot[]> {
+    if (ids.length === 0) return [];
+    return this.select(
+      { userId: owner.userId, spaceIds: [owner.spaceId] },
+      'r.team_id = ? and r.space_generation = ? and r.id in (?)',
+      [teamId, owner.spaceGeneration, ids],
+      {},
+    );
   }
 
   private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<ToolResultSnapshot[]> {

@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { BadUserInputError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
 import { isStorableText } from '../common/text/storable-text';
+import { UUID_PATTERN } from '../common/uuid-pattern';
 import { AppConfig } from '../config/app-config';
+import { withTenantScope } from '../database/tenant-scope';
 import type { ActorContext } from '../tenancy';
 import { newMemId } from './mem-id';
 import { buildHandle } from './handle/build-handle';
@@ -12,6 +14,7 @@ import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from '
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
 import type { ToolResultInput } from './models/tool-result.input';
 import type { JsonSelection, PathLookup } from './path-value';
+import type { ReturnedSnapshot, ReturnedSnapshotOwner } from './returned-snapshot';
 import { snapshotScopeOf } from './snapshot-scope';
 import { ToolSummaryRulesService } from './summary-rules/tool-summary-rules.service';
 import { checkToolResultBatch } from './tool-result-batch.rules';
@@ -150,6 +153,27 @@ export class ToolResultsService {
   /** The actor's snapshot's payload as JSON when it has at most `maxChars` characters, and its size; null: no such snapshot. */
   findJsonDocument(actor: ActorContext, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
     return this.repository.findJsonDocument(snapshotScopeOf(actor), memId, maxChars);
+  }
+
+  /**
+   * The snapshots among these ids that a recall event of `owner` can still show (R-FB-8): the
+   * owner's, in the actor's team, in the owner's space at the given generation and still at its
+   * space's current one. Ids that cannot name a snapshot are skipped. Read team-wide, since the
+   * owner may be another member than the reader (an admin inspecting the team); a caller passes
+   * the owner of an event the actor may see. Only the address and the stub come back.
+   */
+  async findReturned(actor: ActorContext, owner: ReturnedSnapshotOwner, ids: readonly string[]): Promise<ReturnedSnapshot[]> {
+    const snapshotIds = [...new Set(ids.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase()))];
+    if (snapshotIds.length === 0) return [];
+    const rows = await withTenantScope({ teamId: actor.teamId }, () => this.repository.findReturned(actor.teamId, owner, snapshotIds));
+    return rows.map((s) => ({
+      id: s.id,
+      memId: s.memId,
+      toolName: s.toolName,
+      stub: s.handle.stub,
+      sizeTokens: s.handle.sizeTokens,
+      createdAt: s.createdAt,
+    }));
   }
 
   /** The full-text search over the actor's snapshots in one space, ranked (R-RC-8). */

@@ -7,7 +7,7 @@ import { RecallEventMetrics } from '../../src/recall-events/recall-events.metric
 import { RecallMetrics } from '../../src/recall/recall.metrics';
 import { FeatureFlagRepository } from '../../src/tenancy/feature-flag.repository';
 import { FeatureFlagService } from '../../src/tenancy/feature-flag.service';
-import { testConfig } from './tool-results-service';
+import { testConfig, toolResultsServiceFor } from './tool-results-service';
 
 /** Recall's metrics on a registry of their own. */
 export function recallMetricsFor(): RecallMetrics {
@@ -26,5 +26,10 @@ export function recallEventServiceFor(
   metrics = recallEventMetricsFor(),
   config: AppConfig = testConfig({ FEATURE_FLAG_CACHE_TTL_MS: '0' }),
 ): RecallEventService {
-  return new RecallEventService(new RecallEventRepository(em), new FeatureFlagService(new FeatureFlagRepository(em), config), metrics);
+  return new RecallEventService(
+    new RecallEventRepository(em),
+    new FeatureFlagService(new FeatureFlagRepository(em), config),
+    metrics,
+    toolResultsServiceFor(em, config),
+  );
 }

@@ -45,6 +45,9 @@ function graphqlModule(listLimits: ListLimits): DynamicModule {
         // Nest owns shutdown (R-OP-2): Apollo must not install its own signal handlers.
         stopOnTerminationSignals: false,
         context: ({ req, res }: { req: unknown; res: unknown }) => ({ req, res }),
+        // A coded error thrown by a field resolver (RecallEvent.feedbackEvents' FORBIDDEN) is mapped
+        // by the same filter as an operation's; guards stay per operation.
+        fieldResolverEnhancers: ['filters'],
         plugins: [
           // graphql-armor ships ESM types of @apollo/server; the runtime objects are the same.
           ...(armor.plugins as NonNullable<ApolloDriverConfig['plugins']>),

@@ -83,6 +83,10 @@ export class FeedbackEvent {
   @Property({ type: 'jsonb' })
   returnedRefs: unknown;
 
+  /** The recall's tool names (distinct, sorted), copied at submission. */
+  @Property({ type: 'text[]', default: '{}' })
+  toolNames: string[] & Opt = [];
+
   // The judgment.
   @Property({ type: 'boolean' })
   used: boolean;

@@ -124,4 +124,24 @@ export class FeedbackEventFilterInput {
   @Field(() => String, { nullable: true })
   @Allow()
   contractVersion?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The user who submitted the feedback (actorId).' })
+  @Allow()
+  userId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "One of the recall's tool names (toolNames)." })
+  @Allow()
+  toolName?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: missingContext was flagged; false: it was not (false or unanswered).' })
+  @Allow()
+  missingContext?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: irrelevant was flagged; false: it was not (false or unanswered).' })
+  @Allow()
+  irrelevant?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: a non-empty feedbackComment; false: none or an empty one.' })
+  @Allow()
+  hasComment?: boolean | null;
 }

@@ -1,8 +1,9 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfoModel } from '../../common/pagination/page-info.model';
 import { RecallEventModel, ResultRefModel } from '../../recall-events';
-import { FeedbackMetricsGroupBy } from '../feedback-event.repository';
+import { FeedbackMetricsGroupBy } from '../feedback-metrics.rules';
 import { FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
+import { InspectionCountFields } from './inspection-count.model';
 
 registerEnumType(FeedbackQuality, { name: 'FeedbackQuality' });
 registerEnumType(FeedbackNextAction, { name: 'FeedbackNextAction' });
@@ -124,6 +125,9 @@ export class FeedbackEventModel {
   @Field(() => [ResultRefModel], { description: 'The refs the recall returned, with their ranks.' })
   returnedRefs: { type: string; id: string; rank: number }[];
 
+  @Field(() => [String], { description: "The recall's tool names (distinct, sorted), copied at submission." })
+  toolNames: string[];
+
   @Field(() => String, { nullable: true })
   clientFeedbackId: string | null;
 
@@ -141,7 +145,7 @@ export class FeedbackEventEdge {
 }
 
 @ObjectType('FeedbackEventConnection')
-export class FeedbackEventConnection {
+export class FeedbackEventConnection extends InspectionCountFields {
   @Field(() => [FeedbackEventEdge])
   edges: FeedbackEventEdge[];
 
@@ -151,8 +155,17 @@ export class FeedbackEventConnection {
 
 @ObjectType('FeedbackMetricsRow')
 export class FeedbackMetricsRowModel {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The group's label; for DAY and WEEK the bucket's start as YYYY-MM-DD (UTC).",
+  })
   group: string | null;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'DAY and WEEK: the start of the UTC bucket (midnight; Monday for WEEK). Null for the other groupings.',
+  })
+  bucketStart: Date | null;
 
   @Field(() => Int)
   events: number;

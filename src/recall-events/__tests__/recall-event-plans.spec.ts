@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SnapshotSearch } from '../../tool-results';
 import { toolResultRepositoryFor } from '../../../test/support/tool-results-service';
-import type { NewRecallEvent } from '../recall-event.record';
+import type { RecallEventDraft } from '../recall-event.record';
 import { RecallEventRepository } from '../recall-event.repository';
 import {
   FUSION_MODE_SINGLE,
@@ -236,7 +236,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   );
 
   it('R-RC-8 R-RC-9 SPEC §9 recallMemory’s one round trip (search and event insert) reads snapshots through the GIN index', async () => {
-    const draft: Omit<NewRecallEvent, 'results'> = {
+    const draft: RecallEventDraft = {
       id: newRecallEventId(),
       teamId: searcher.teamId,
       profileId: searcher.userId,

@@ -67,6 +67,13 @@ export class RecallEvent {
   @Property({ type: 'varchar', length: 64, nullable: true })
   clarificationOutcome?: string | null;
 
+  /**
+   * The distinct tool names of the snapshots the recall returned, sorted: stored with the event,
+   * since its refs can outlive their snapshots.
+   */
+  @Property({ type: 'text[]', default: '{}' })
+  toolNames: string[] & Opt = [];
+
   /** INTERNAL (recallMemory, recallBlock) or EXTERNAL (recordRecallEvent). */
   @Property({ type: 'varchar', length: 16 })
   source: string;

@@ -2,9 +2,11 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs
 import { Type } from 'class-transformer';
 import { Allow, IsInt, IsString, Min, ValidateNested } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
-import { type ResultRef, ResultRefType } from '../recall-event.rules';
+import { ReturnedSnapshotModel } from '../../tool-results';
+import { RecallEventSource, type ResultRef, ResultRefType } from '../recall-event.rules';
 
 registerEnumType(ResultRefType, { name: 'ResultRefType' });
+registerEnumType(RecallEventSource, { name: 'RecallEventSource' });
 
 @ObjectType('ResultRef')
 export class ResultRefModel {
@@ -16,6 +18,25 @@ export class ResultRefModel {
 
   @Field(() => Int)
   rank: number;
+}
+
+@ObjectType('ReturnedResult', { description: 'A ref the recall returned, at its rank, with its snapshot while that is still readable.' })
+export class ReturnedResultModel {
+  @Field(() => ResultRefType)
+  type: ResultRefType;
+
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => Int)
+  rank: number;
+
+  @Field(() => ReturnedSnapshotModel, {
+    nullable: true,
+    description:
+      "A TOOL_RESULT ref's snapshot while it exists and is readable as the event stored it: the event's profile's, in its space, at its generation. Null otherwise, and for other ref types.",
+  })
+  snapshot: ReturnedSnapshotModel | null;
 }
 
 @ObjectType('SuggestedAction')
@@ -67,6 +88,12 @@ export class RecallEventModel {
 
   @Field(() => [ResultRefModel])
   results: ResultRefModel[];
+
+  @Field(() => [String], {
+    description:
+      'The distinct tool names of the snapshots the recall returned, sorted; stored with the event, so they outlive the snapshots.',
+  })
+  toolNames: string[];
 
   @Field(() => GraphQLJSON, { nullable: true })
   semanticGroups: unknown;

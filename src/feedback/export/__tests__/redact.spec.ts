@@ -158,6 +158,7 @@ describe('feedback case', () => {
     searchFreshness: 'vector_pending',
     degradedBranches: ['vector'],
     returnedRefs: [{ type: 'RELATIONSHIP', id: 'r_1', rank: 1 }] as FeedbackExportRecord['returnedRefs'],
+    toolNames: [],
     used: true,
     answerSupported: false,
     quality: 'LOW',
