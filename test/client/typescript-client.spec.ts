@@ -3,9 +3,9 @@ import {
   MeDocument,
   RecallBlockDocument,
   createRecallLedgerClient,
-  RecallLedgerError,
   type RecallLedgerClient,
 } from '../../clients/typescript/src';
+import { rejection } from '../support/typed-client';
 
 /** A fake `fetch` (the network is outside the process here): answers `respond`'s response and records each call. */
 function fakeFetch(respond: () => Response | Promise<Response>) {
@@ -22,18 +22,8 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
 
 const ME = { me: { userId: 'u1', teamId: 't1', scopes: ['admin'], spaces: [] } };
 
-/** The error `promise` rejects with, failing the test when it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<RecallLedgerError> {
-  const outcome = await promise.then(
-    (data) => new Error(`expected a RecallLedgerError, got the data ${JSON.stringify(data)}`),
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof RecallLedgerError)) throw outcome;
-  return outcome;
-}
-
 describe('typed client: requests (issue 23)', () => {
-  it('POSTs the operation as JSON with the bearer token and answers its data', async () => {
+  it('R-TN-3 POSTs the operation as JSON with the bearer token and answers its data', async () => {
     const { fetch, calls } = fakeFetch(() => json({ data: ME }));
     const client = createRecallLedgerClient({ url: 'https://recall.test/graphql', token: 'tok-1', fetch });
 
@@ -48,7 +38,7 @@ describe('typed client: requests (issue 23)', () => {
     expect(body.variables).toBeUndefined();
   });
 
-  it('asks a token function before each request, so a page can change the token', async () => {
+  it('R-TN-3 asks a token function before each request, so a page can change the token', async () => {
     const { fetch, calls } = fakeFetch(() => json({ data: { createSpace: { id: 's1' } } }));
     let token = 'first';
     const client = createRecallLedgerClient({ url: '/graphql', token: () => token, fetch });
@@ -60,7 +50,7 @@ describe('typed client: requests (issue 23)', () => {
     expect(calls.map((c) => JSON.parse(c.init.body as string).variables)).toEqual([{ name: 'research' }, { name: 'ops' }]);
   });
 
-  it('types the variables: required when the operation has required ones, absent when it has none', () => {
+  it('R-TN-3 types the variables: required when the operation has required ones, absent when it has none', () => {
     // Compile-time only (`npm run typecheck`): the calls below are never made.
     const typesOnly = (client: RecallLedgerClient) => [
       client.request(MeDocument),
@@ -75,7 +65,7 @@ describe('typed client: requests (issue 23)', () => {
 });
 
 describe('typed client: errors (issue 23, R-OP-4)', () => {
-  it('a GraphQL error becomes a RecallLedgerError with its code, field, the request id, every error and the partial data', async () => {
+  it('R-OP-4 a GraphQL error becomes a RecallLedgerError with its code, field, the request id, every error and the partial data', async () => {
     const errors = [
       {
         message: 'A space name must be 1 to 100 characters after trimming.',
@@ -103,7 +93,7 @@ describe('typed client: errors (issue 23, R-OP-4)', () => {
     ]);
   });
 
-  it('UNAUTHENTICATED without data: code from extensions, field and data null', async () => {
+  it('R-OP-4 UNAUTHENTICATED without data: code from extensions, field and data null', async () => {
     const { fetch } = fakeFetch(() =>
       json({ errors: [{ message: 'A valid bearer token is required.', extensions: { code: 'UNAUTHENTICATED' } }] }, 200, {
         'x-request-id': 'r1',
@@ -114,13 +104,13 @@ describe('typed client: errors (issue 23, R-OP-4)', () => {
     expect(error.errors[0].path).toBeNull();
   });
 
-  it('a GraphQL error without a code (Apollo answering HTTP 400) carries the HTTP status as its code', async () => {
+  it('R-OP-4 a GraphQL error without a code (Apollo answering HTTP 400) carries the HTTP status as its code', async () => {
     const { fetch } = fakeFetch(() => json({ errors: [{ message: 'Bad request.' }] }, 400));
     const error = await rejection(createRecallLedgerClient({ url: '/graphql', token: 't', fetch }).request(MeDocument));
     expect(error).toMatchObject({ code: 'HTTP_400', message: 'Bad request.', requestId: null });
   });
 
-  it('an answer that is not a GraphQL response is HTTP_<status>, quoting the start of the body', async () => {
+  it('R-OP-4 an answer that is not a GraphQL response is HTTP_<status>, quoting the start of the body', async () => {
     const { fetch } = fakeFetch(
       () =>
         new Response('<html><body>502 Bad Gateway</body></html>', {
@@ -135,19 +125,19 @@ describe('typed client: errors (issue 23, R-OP-4)', () => {
     );
   });
 
-  it('JSON that is neither data nor errors is HTTP_<status> too', async () => {
+  it('R-OP-4 JSON that is neither data nor errors is HTTP_<status> too', async () => {
     const { fetch } = fakeFetch(() => json({ status: 'ok' }));
     const error = await rejection(createRecallLedgerClient({ url: '/graphql', token: 't', fetch }).request(MeDocument));
     expect(error.code).toBe('HTTP_200');
   });
 
-  it('null data without errors is HTTP_<status>, saying so', async () => {
+  it('R-OP-4 null data without errors is HTTP_<status>, saying so', async () => {
     const { fetch } = fakeFetch(() => json({ data: null }, 500));
     const error = await rejection(createRecallLedgerClient({ url: '/graphql', token: 't', fetch }).request(MeDocument));
     expect(error).toMatchObject({ code: 'HTTP_500', message: 'POST /graphql answered HTTP 500 without data or errors.' });
   });
 
-  it('a network failure is NETWORK_ERROR naming the URL and the cause', async () => {
+  it('R-OP-4 a network failure is NETWORK_ERROR naming the URL and the cause', async () => {
     const cause = new TypeError('fetch failed');
     const { fetch } = fakeFetch(() => Promise.reject(cause));
     const error = await rejection(createRecallLedgerClient({ url: 'http://127.0.0.1:9/graphql', token: 't', fetch }).request(MeDocument));
@@ -160,7 +150,7 @@ describe('typed client: errors (issue 23, R-OP-4)', () => {
     expect(error.cause).toBe(cause);
   });
 
-  it('a token function that throws rejects with its own error, before any request', async () => {
+  it('R-OP-4 a token function that throws rejects with its own error, before any request', async () => {
     const { fetch, calls } = fakeFetch(() => json({ data: ME }));
     const client = createRecallLedgerClient({
       url: '/graphql',

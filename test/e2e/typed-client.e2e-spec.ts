@@ -6,22 +6,12 @@ import {
   RecordToolResultsDocument,
   SpacesDocument,
   createRecallLedgerClient,
-  RecallLedgerError,
   type RecallLedgerClient,
 } from '../../clients/typescript/src';
 import { toolResult } from '../support/fixtures';
+import { rejection } from '../support/typed-client';
 import { addMember } from '../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
-
-/** The error `promise` rejects with, failing the test when it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<RecallLedgerError> {
-  const outcome = await promise.then(
-    (data) => new Error(`expected a RecallLedgerError, got the data ${JSON.stringify(data)}`),
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof RecallLedgerError)) throw outcome;
-  return outcome;
-}
 
 // The generated client over real HTTP: the service listens on a port and the client calls it with fetch.
 describe('typed client against the service (e2e, issue 23)', () => {
