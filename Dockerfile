@@ -6,6 +6,9 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY migrations ./migrations
+# The admin console's page, built by Vite into dist/admin-console with the typed client it calls.
+COPY admin-console ./admin-console
+COPY clients ./clients
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

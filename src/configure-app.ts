@@ -7,6 +7,7 @@ import { httpLoggingMiddleware } from './observability/http-logging.middleware';
 import { NestPinoLogger } from './observability/logger';
 import { requestIdMiddleware } from './observability/request-context';
 import { tenantScopeMiddleware } from './database/tenant-scope';
+import { serveAdminConsole } from './serve-admin-console';
 
 /** HTTP set-up shared by the service and the e2e tests, so both run the same stack. */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
@@ -22,6 +23,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.disable('x-powered-by');
   // GraphQL answers POSTs: no client revalidates them, so hashing every body for an ETag is waste.
   app.set('etag', false);
+  serveAdminConsole(app, config);
 }
 
 /** A request over the body limit gets a GraphQL-shaped error with its code, not an HTML page. */

@@ -64,6 +64,13 @@ export class AppConfig {
     readonly textCacheChars: number;
   };
 
+  readonly adminConsole: {
+    /** The read-only web console at /admin (its page and scripts; the API keeps its own scopes). */
+    readonly enabled: boolean;
+    /** Where `npm run build` put the console's files. */
+    readonly dir: string;
+  };
+
   /** On SIGTERM, how long in-flight requests (and a running sweep's batch) may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
   readonly retention: {

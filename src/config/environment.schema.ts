@@ -265,6 +265,16 @@ export class EnvironmentVariables {
   RETENTION_ENABLED?: boolean;
 
   @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  ADMIN_CONSOLE_ENABLED?: boolean;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  ADMIN_CONSOLE_DIR?: string;
+
+  @IsOptional()
   @IsString()
   @Validate(CronExpression)
   RETENTION_CRON?: string;

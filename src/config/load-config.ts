@@ -86,6 +86,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS,
       textCacheChars: vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
     },
+    adminConsole: {
+      enabled: vars.ADMIN_CONSOLE_ENABLED ?? true,
+      dir: resolve(vars.ADMIN_CONSOLE_DIR ?? join('dist', 'admin-console')),
+    },
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 10_000,
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,

@@ -20,8 +20,8 @@ export const FEEDBACK_FLAG = 'recall_feedback_enabled';
 export const FEEDBACK_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
 
 /** The app every feedback e2e file runs against, on a database of its own. */
-export function createFeedbackApp(): Promise<TestApp> {
-  return createTestApp({ DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
+export function createFeedbackApp(env: Record<string, string> = {}): Promise<TestApp> {
+  return createTestApp({ DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), ...env });
 }
 
 /** A team with feedback on: its admin and a member (memory + feedback:write) of its spaces. */

@@ -14,6 +14,11 @@ import * as types from './graphql';
  */
 type Documents = {
   'mutation CompactMessages($input: CompactMessagesInput!) {\n  compactMessages(input: $input) {\n    messageFormat\n    compactedCount\n    tokensBefore\n    tokensAfter\n    charsBefore\n    charsAfter\n    messages\n    handles {\n      memId\n      toolCallId\n      toolName\n      sizeTokens\n      stub\n    }\n  }\n}': typeof types.CompactMessagesDocument;
+  'query ConsoleFeedbackEvent($id: ID!) {\n  feedbackEvent(id: $id) {\n    id\n    createdAt\n    actorId\n    profileId\n    spaceId\n    spaceGeneration\n    contractVersion\n    quality\n    used\n    answerSupported\n    missingContext\n    irrelevant\n    feedbackComment\n    toolNames\n    irrelevantResultRefs {\n      type\n      id\n      rank\n    }\n    hypothesisFeedback {\n      hypothesisId\n      used\n      contradicted\n      quality\n      feedbackComment\n    }\n    recallEvent {\n      id\n      createdAt\n      source\n      queryFingerprint\n      searchFreshness\n      fusionMode\n      degradedBranches\n      returnedResults {\n        type\n        id\n        rank\n        snapshot {\n          memId\n          toolName\n          stub\n          sizeTokens\n          createdAt\n        }\n      }\n      feedbackEvents {\n        id\n        createdAt\n        quality\n      }\n    }\n  }\n}': typeof types.ConsoleFeedbackEventDocument;
+  'query ConsoleFeedbackEvents($filter: FeedbackEventFilter, $first: Int, $after: String) {\n  feedbackEvents(filter: $filter, first: $first, after: $after) {\n    totalCount\n    totalCountIsExact\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n    edges {\n      node {\n        id\n        createdAt\n        spaceId\n        quality\n        used\n        answerSupported\n        missingContext\n        irrelevant\n        feedbackComment\n        toolNames\n      }\n    }\n  }\n}': typeof types.ConsoleFeedbackEventsDocument;
+  'query ConsoleFeedbackTrend($filter: FeedbackEventFilter) {\n  feedbackMetrics(filter: $filter, groupBy: DAY) {\n    group\n    bucketStart\n    events\n    usedRate\n    answerSupportedRate\n    averageQuality\n  }\n}': typeof types.ConsoleFeedbackTrendDocument;
+  'query ConsoleMe {\n  me {\n    userId\n    teamId\n    scopes\n  }\n}': typeof types.ConsoleMeDocument;
+  'query ConsoleSpaces {\n  spaces {\n    id\n    name\n    status\n    generation\n    memberIds\n  }\n}': typeof types.ConsoleSpacesDocument;
   'mutation CreateSpace($name: String!) {\n  createSpace(name: $name) {\n    id\n    name\n    generation\n    status\n    memberIds\n  }\n}': typeof types.CreateSpaceDocument;
   'query FeatureFlags {\n  featureFlags {\n    key\n    enabled\n  }\n}': typeof types.FeatureFlagsDocument;
   'query FeedbackEvent($id: ID!) {\n  feedbackEvent(id: $id) {\n    id\n    recallEventId\n    spaceId\n    actorId\n    profileId\n    createdAt\n    contractVersion\n    used\n    quality\n    answerSupported\n    irrelevant\n    missingContext\n    feedbackComment\n    returnedRefs {\n      id\n      type\n      rank\n    }\n    irrelevantResultRefs {\n      id\n      type\n      rank\n    }\n    hypothesisFeedback {\n      hypothesisId\n      used\n      quality\n      contradicted\n      feedbackComment\n    }\n  }\n}': typeof types.FeedbackEventDocument;
@@ -30,6 +35,14 @@ type Documents = {
 const documents: Documents = {
   'mutation CompactMessages($input: CompactMessagesInput!) {\n  compactMessages(input: $input) {\n    messageFormat\n    compactedCount\n    tokensBefore\n    tokensAfter\n    charsBefore\n    charsAfter\n    messages\n    handles {\n      memId\n      toolCallId\n      toolName\n      sizeTokens\n      stub\n    }\n  }\n}':
     types.CompactMessagesDocument,
+  'query ConsoleFeedbackEvent($id: ID!) {\n  feedbackEvent(id: $id) {\n    id\n    createdAt\n    actorId\n    profileId\n    spaceId\n    spaceGeneration\n    contractVersion\n    quality\n    used\n    answerSupported\n    missingContext\n    irrelevant\n    feedbackComment\n    toolNames\n    irrelevantResultRefs {\n      type\n      id\n      rank\n    }\n    hypothesisFeedback {\n      hypothesisId\n      used\n      contradicted\n      quality\n      feedbackComment\n    }\n    recallEvent {\n      id\n      createdAt\n      source\n      queryFingerprint\n      searchFreshness\n      fusionMode\n      degradedBranches\n      returnedResults {\n        type\n        id\n        rank\n        snapshot {\n          memId\n          toolName\n          stub\n          sizeTokens\n          createdAt\n        }\n      }\n      feedbackEvents {\n        id\n        createdAt\n        quality\n      }\n    }\n  }\n}':
+    types.ConsoleFeedbackEventDocument,
+  'query ConsoleFeedbackEvents($filter: FeedbackEventFilter, $first: Int, $after: String) {\n  feedbackEvents(filter: $filter, first: $first, after: $after) {\n    totalCount\n    totalCountIsExact\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n    edges {\n      node {\n        id\n        createdAt\n        spaceId\n        quality\n        used\n        answerSupported\n        missingContext\n        irrelevant\n        feedbackComment\n        toolNames\n      }\n    }\n  }\n}':
+    types.ConsoleFeedbackEventsDocument,
+  'query ConsoleFeedbackTrend($filter: FeedbackEventFilter) {\n  feedbackMetrics(filter: $filter, groupBy: DAY) {\n    group\n    bucketStart\n    events\n    usedRate\n    answerSupportedRate\n    averageQuality\n  }\n}':
+    types.ConsoleFeedbackTrendDocument,
+  'query ConsoleMe {\n  me {\n    userId\n    teamId\n    scopes\n  }\n}': types.ConsoleMeDocument,
+  'query ConsoleSpaces {\n  spaces {\n    id\n    name\n    status\n    generation\n    memberIds\n  }\n}': types.ConsoleSpacesDocument,
   'mutation CreateSpace($name: String!) {\n  createSpace(name: $name) {\n    id\n    name\n    generation\n    status\n    memberIds\n  }\n}':
     types.CreateSpaceDocument,
   'query FeatureFlags {\n  featureFlags {\n    key\n    enabled\n  }\n}': types.FeatureFlagsDocument,
@@ -60,6 +73,36 @@ const documents: Documents = {
 export function graphql(
   source: 'mutation CompactMessages($input: CompactMessagesInput!) {\n  compactMessages(input: $input) {\n    messageFormat\n    compactedCount\n    tokensBefore\n    tokensAfter\n    charsBefore\n    charsAfter\n    messages\n    handles {\n      memId\n      toolCallId\n      toolName\n      sizeTokens\n      stub\n    }\n  }\n}',
 ): typeof import('./graphql').CompactMessagesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: 'query ConsoleFeedbackEvent($id: ID!) {\n  feedbackEvent(id: $id) {\n    id\n    createdAt\n    actorId\n    profileId\n    spaceId\n    spaceGeneration\n    contractVersion\n    quality\n    used\n    answerSupported\n    missingContext\n    irrelevant\n    feedbackComment\n    toolNames\n    irrelevantResultRefs {\n      type\n      id\n      rank\n    }\n    hypothesisFeedback {\n      hypothesisId\n      used\n      contradicted\n      quality\n      feedbackComment\n    }\n    recallEvent {\n      id\n      createdAt\n      source\n      queryFingerprint\n      searchFreshness\n      fusionMode\n      degradedBranches\n      returnedResults {\n        type\n        id\n        rank\n        snapshot {\n          memId\n          toolName\n          stub\n          sizeTokens\n          createdAt\n        }\n      }\n      feedbackEvents {\n        id\n        createdAt\n        quality\n      }\n    }\n  }\n}',
+): typeof import('./graphql').ConsoleFeedbackEventDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: 'query ConsoleFeedbackEvents($filter: FeedbackEventFilter, $first: Int, $after: String) {\n  feedbackEvents(filter: $filter, first: $first, after: $after) {\n    totalCount\n    totalCountIsExact\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n    edges {\n      node {\n        id\n        createdAt\n        spaceId\n        quality\n        used\n        answerSupported\n        missingContext\n        irrelevant\n        feedbackComment\n        toolNames\n      }\n    }\n  }\n}',
+): typeof import('./graphql').ConsoleFeedbackEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: 'query ConsoleFeedbackTrend($filter: FeedbackEventFilter) {\n  feedbackMetrics(filter: $filter, groupBy: DAY) {\n    group\n    bucketStart\n    events\n    usedRate\n    answerSupportedRate\n    averageQuality\n  }\n}',
+): typeof import('./graphql').ConsoleFeedbackTrendDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: 'query ConsoleMe {\n  me {\n    userId\n    teamId\n    scopes\n  }\n}',
+): typeof import('./graphql').ConsoleMeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: 'query ConsoleSpaces {\n  spaces {\n    id\n    name\n    status\n    generation\n    memberIds\n  }\n}',
+): typeof import('./graphql').ConsoleSpacesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -17,6 +17,26 @@ export type CompactMessagesInput = {
   spaceId: string;
 };
 
+export type FeedbackEventFilter = {
+  answerSupported?: boolean | null | undefined;
+  contractVersion?: string | null | undefined;
+  /** true: a non-empty feedbackComment; false: none or an empty one. */
+  hasComment?: boolean | null | undefined;
+  /** true: irrelevant was flagged; false: it was not (false or unanswered). */
+  irrelevant?: boolean | null | undefined;
+  /** true: missingContext was flagged; false: it was not (false or unanswered). */
+  missingContext?: boolean | null | undefined;
+  quality?: FeedbackQuality | null | undefined;
+  since?: string | null | undefined;
+  spaceId?: string | null | undefined;
+  /** One of the recall's tool names (toolNames). */
+  toolName?: string | null | undefined;
+  until?: string | null | undefined;
+  used?: boolean | null | undefined;
+  /** The user who submitted the feedback (actorId). */
+  userId?: string | null | undefined;
+};
+
 export type FeedbackNextAction = 'CORRECT_AND_RESUBMIT_FROM_FAILED' | 'DROP_FAILED_AND_RESUBMIT_REST' | 'RETRY_FROM_FAILED';
 
 export type FeedbackQuality = 'HIGH' | 'LOW' | 'MEDIUM';
@@ -103,6 +123,106 @@ export type CompactMessagesMutation = {
     messages: unknown;
     handles: Array<{ memId: string; toolCallId: string; toolName: string; sizeTokens: number; stub: string }>;
   };
+};
+
+export type ConsoleFeedbackEventQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type ConsoleFeedbackEventQuery = {
+  feedbackEvent: {
+    id: string;
+    createdAt: string;
+    actorId: string;
+    profileId: string;
+    spaceId: string;
+    spaceGeneration: number;
+    contractVersion: string;
+    quality: FeedbackQuality | null;
+    used: boolean;
+    answerSupported: boolean | null;
+    missingContext: boolean | null;
+    irrelevant: boolean | null;
+    feedbackComment: string | null;
+    toolNames: Array<string>;
+    irrelevantResultRefs: Array<{ type: ResultRefType; id: string; rank: number }>;
+    hypothesisFeedback: Array<{
+      hypothesisId: string;
+      used: boolean | null;
+      contradicted: boolean | null;
+      quality: FeedbackQuality | null;
+      feedbackComment: string | null;
+    }>;
+    recallEvent: {
+      id: string;
+      createdAt: string;
+      source: string;
+      queryFingerprint: string | null;
+      searchFreshness: string | null;
+      fusionMode: string | null;
+      degradedBranches: Array<string>;
+      returnedResults: Array<{
+        type: ResultRefType;
+        id: string;
+        rank: number;
+        snapshot: { memId: string; toolName: string; stub: string; sizeTokens: number; createdAt: string } | null;
+      }>;
+      feedbackEvents: Array<{ id: string; createdAt: string; quality: FeedbackQuality | null }> | null;
+    } | null;
+  } | null;
+};
+
+export type ConsoleFeedbackEventsQueryVariables = Exact<{
+  filter?: FeedbackEventFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type ConsoleFeedbackEventsQuery = {
+  feedbackEvents: {
+    totalCount: number;
+    totalCountIsExact: boolean;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    edges: Array<{
+      node: {
+        id: string;
+        createdAt: string;
+        spaceId: string;
+        quality: FeedbackQuality | null;
+        used: boolean;
+        answerSupported: boolean | null;
+        missingContext: boolean | null;
+        irrelevant: boolean | null;
+        feedbackComment: string | null;
+        toolNames: Array<string>;
+      };
+    }>;
+  };
+};
+
+export type ConsoleFeedbackTrendQueryVariables = Exact<{
+  filter?: FeedbackEventFilter | null | undefined;
+}>;
+
+export type ConsoleFeedbackTrendQuery = {
+  feedbackMetrics: Array<{
+    group: string | null;
+    bucketStart: string | null;
+    events: number;
+    usedRate: number;
+    answerSupportedRate: number;
+    averageQuality: number | null;
+  }>;
+};
+
+export type ConsoleMeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ConsoleMeQuery = { me: { userId: string; teamId: string; scopes: Array<string> } };
+
+export type ConsoleSpacesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ConsoleSpacesQuery = {
+  spaces: Array<{ id: string; name: string; status: SpaceStatus; generation: number; memberIds: Array<string> }>;
 };
 
 export type CreateSpaceMutationVariables = Exact<{
@@ -314,6 +434,122 @@ export const CompactMessagesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CompactMessagesMutation, CompactMessagesMutationVariables>;
+export const ConsoleFeedbackEventDocument = new TypedDocumentString(`
+    query ConsoleFeedbackEvent($id: ID!) {
+  feedbackEvent(id: $id) {
+    id
+    createdAt
+    actorId
+    profileId
+    spaceId
+    spaceGeneration
+    contractVersion
+    quality
+    used
+    answerSupported
+    missingContext
+    irrelevant
+    feedbackComment
+    toolNames
+    irrelevantResultRefs {
+      type
+      id
+      rank
+    }
+    hypothesisFeedback {
+      hypothesisId
+      used
+      contradicted
+      quality
+      feedbackComment
+    }
+    recallEvent {
+      id
+      createdAt
+      source
+      queryFingerprint
+      searchFreshness
+      fusionMode
+      degradedBranches
+      returnedResults {
+        type
+        id
+        rank
+        snapshot {
+          memId
+          toolName
+          stub
+          sizeTokens
+          createdAt
+        }
+      }
+      feedbackEvents {
+        id
+        createdAt
+        quality
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFeedbackEventQuery, ConsoleFeedbackEventQueryVariables>;
+export const ConsoleFeedbackEventsDocument = new TypedDocumentString(`
+    query ConsoleFeedbackEvents($filter: FeedbackEventFilter, $first: Int, $after: String) {
+  feedbackEvents(filter: $filter, first: $first, after: $after) {
+    totalCount
+    totalCountIsExact
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    edges {
+      node {
+        id
+        createdAt
+        spaceId
+        quality
+        used
+        answerSupported
+        missingContext
+        irrelevant
+        feedbackComment
+        toolNames
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFeedbackEventsQuery, ConsoleFeedbackEventsQueryVariables>;
+export const ConsoleFeedbackTrendDocument = new TypedDocumentString(`
+    query ConsoleFeedbackTrend($filter: FeedbackEventFilter) {
+  feedbackMetrics(filter: $filter, groupBy: DAY) {
+    group
+    bucketStart
+    events
+    usedRate
+    answerSupportedRate
+    averageQuality
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFeedbackTrendQuery, ConsoleFeedbackTrendQueryVariables>;
+export const ConsoleMeDocument = new TypedDocumentString(`
+    query ConsoleMe {
+  me {
+    userId
+    teamId
+    scopes
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMeQuery, ConsoleMeQueryVariables>;
+export const ConsoleSpacesDocument = new TypedDocumentString(`
+    query ConsoleSpaces {
+  spaces {
+    id
+    name
+    status
+    generation
+    memberIds
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSpacesQuery, ConsoleSpacesQueryVariables>;
 export const CreateSpaceDocument = new TypedDocumentString(`
     mutation CreateSpace($name: String!) {
   createSpace(name: $name) {
