@@ -43,6 +43,7 @@ async function bootstrap(): Promise<void> {
     process.exit(1);
   }
   logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql (Node.js ${process.version})`);
+  if (config.adminConsole.enabled) logger.info(`admin console at http://localhost:${config.port}/admin/`);
 
   // R-OP-2: stop accepting, finish in-flight requests (a running sweep stops after its batch and
   // releases its lease), close the pool, then the embedded database — within the grace period.

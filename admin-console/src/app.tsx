@@ -6,7 +6,7 @@ import { SignInPage } from './pages/sign-in-page';
 import { SpacesPage } from './pages/spaces-page';
 import { TrendPage } from './pages/trend-page';
 import { routeHref, useRoute } from './route';
-import { useToken } from './session';
+import { setSessionToken } from './session';
 
 type Me = ConsoleMeQuery['me'];
 
@@ -23,7 +23,7 @@ export function App() {
   if (me === null) return <SignInPage onSignedIn={setMe} />;
 
   const signOut = () => {
-    useToken(null);
+    setSessionToken(null);
     setMe(null);
   };
   const [section, id] = route.path;

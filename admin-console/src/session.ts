@@ -6,7 +6,7 @@ let token: string | null = null;
 
 export const client = createRecallLedgerClient({ url: '/graphql', token: () => token ?? '' });
 
-export function useToken(value: string | null): void {
+export function setSessionToken(value: string | null): void {
   token = value;
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ConsoleMeDocument, type ConsoleMeQuery } from '../../../clients/typescript/src';
 import { Problem } from '../components/problem';
-import { client, describeError, useToken } from '../session';
+import { client, describeError, setSessionToken } from '../session';
 
 /** Paste a bearer token; it is kept in memory only and checked for the admin scope before any page shows. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (me: ConsoleMeQuery['me']) => void }) {
@@ -15,11 +15,11 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: ConsoleMeQuery['me
     if (token === '') return setProblem('Paste a token first: `npm run token -- --scope admin` prints one.');
     setBusy(true);
     setProblem(null);
-    useToken(token);
+    setSessionToken(token);
     try {
       const { me } = await client.request(ConsoleMeDocument);
       if (!me.scopes.includes('admin')) {
-        useToken(null);
+        setSessionToken(null);
         setProblem(
           `This token has the scopes ${me.scopes.join(' ') || '(none)'}, not admin. The console is for team admins: sign in with a token that has the admin scope.`,
         );
@@ -28,7 +28,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: ConsoleMeQuery['me
       setText('');
       onSignedIn(me);
     } catch (error) {
-      useToken(null);
+      setSessionToken(null);
       setProblem(describeError(error));
     } finally {
       setBusy(false);
