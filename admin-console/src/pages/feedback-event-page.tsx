@@ -16,10 +16,11 @@ export function FeedbackEventPage({ id }: { id: string }) {
   const event = data.feedbackEvent;
   if (event === null)
     return (
-      <p class="error" role="alert">
-        No visible feedback event {id}: it does not exist, belongs to another team, or its space was sealed, retired or moved to a new
-        generation. <a href={routeHref(['feedback'])}>Back to the list</a>
-      </p>
+      <Problem
+        text={`No visible feedback event ${id}: it does not exist, belongs to another team, or its space was sealed, retired or moved to a new generation. `}
+      >
+        <a href={routeHref(['feedback'])}>Back to the list</a>
+      </Problem>
     );
 
   return (
