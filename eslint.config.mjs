@@ -20,7 +20,7 @@ const boundaries = boundariesModule.default ?? boundariesModule;
  */
 const FEATURES = ['tenancy', 'tool-results', 'ledger', 'recall-events', 'recall', 'feedback', 'retention', 'mcp'];
 /** Libraries every feature may use, and import deeply: they never import a feature. */
-const INFRASTRUCTURE = ['config', 'common', 'database', 'observability'];
+const INFRASTRUCTURE = ['config', 'common', 'database', 'observability', 'http'];
 
 const TEST_FILES = ['test/**', '**/__tests__/**', '**/*.spec.ts', '**/*.e2e-spec.ts'];
 
@@ -153,7 +153,7 @@ export default defineConfig(
               from: { element: { type: 'infrastructure' } },
               disallow: { to: { element: { types: { noneOf: ['infrastructure'] } } } },
               message:
-                'infrastructure must not import {{to.type}} ({{dependency.source}}): config, common, database and observability are libraries below every feature.',
+                'infrastructure must not import {{to.type}} ({{dependency.source}}): config, common, database, observability and http are libraries below every feature.',
             },
             ...FEATURES.map((name, index) => ({
               from: { element: { type: name } },

@@ -1,8 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ErrorCode } from './common/errors/app-error';
 import type { AppConfig } from './config/app-config';
+import { answerUnansweredRequests, edgeErrorHandler, HttpEdge, methodGate } from './http/edge-answer';
+import { HOST_CHECKED_PATHS, hostOriginCheck } from './http/host-origin-check';
 import { httpLoggingMiddleware } from './observability/http-logging.middleware';
 import { NestPinoLogger } from './observability/logger';
 import { requestIdMiddleware } from './observability/request-context';
@@ -17,23 +17,19 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(tenantScopeMiddleware);
   // Access logs are info lines; above info the middleware would only cost time per request.
   if (logger.isLevelEnabled('info')) app.use(httpLoggingMiddleware(logger));
+  // DNS rebinding and cross-site pages: refused before authentication and before the body is read.
+  app.use(HOST_CHECKED_PATHS, hostOriginCheck(config));
+  // JSON at every edge (R-OP-4): a 405 before the body is read; Apollo answers any method at /graphql, so it is named.
+  const edge = new HttpEdge(config.http.bodyLimit, logger);
+  app.use(methodGate(app, edge, { '/graphql': ['GET', 'POST'] }));
   // Express' default of 100 kB would refuse legitimate tool outputs (R-TR-5).
   app.useBodyParser('json', { limit: config.http.bodyLimit });
-  app.use(bodyTooLargeHandler(config.http.bodyLimit));
+  // A body that is not JSON, or over the limit: a 400/413 in the route's protocol, not an HTML page.
+  app.use(edgeErrorHandler(edge));
   app.disable('x-powered-by');
   // GraphQL answers POSTs: no client revalidates them, so hashing every body for an ETag is waste.
   app.set('etag', false);
   serveAdminConsole(app, config);
-}
-
-/** A request over the body limit gets a GraphQL-shaped error with its code, not an HTML page. */
-function bodyTooLargeHandler(limit: string) {
-  return (err: { type?: string } | undefined, _req: Request, res: Response, next: NextFunction): void => {
-    if (err?.type !== 'entity.too.large') return next(err);
-    res.status(413).json({
-      errors: [
-        { message: `The request body is over the ${limit} limit (HTTP_BODY_LIMIT).`, extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE } },
-      ],
-    });
-  };
+  // Whatever nothing answered (Nest's 404 and error layers end there too): JSON, not Express' HTML page.
+  answerUnansweredRequests(app, edge);
 }

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     secret: config.auth.jwtSecret,
     expiresInSeconds: ttl,
     issuer: config.auth.issuer,
-    audience: config.auth.audience,
+    audience: config.auth.audiences?.[0],
   });
   process.stdout.write(`${token}\n`);
 }

@@ -27,10 +27,19 @@ export class AppConfig {
     readonly jwtSecret?: string;
     readonly jwksUrl?: string;
     readonly issuer?: string;
-    readonly audience?: string;
+    /** A token must name one of these in `aud` (e.g. the MCP resource identifier); unset: `aud` is not checked. */
+    readonly audiences?: readonly string[];
+    /** Named in the OAuth protected-resource metadata (RFC 9728) so clients know where to get a token. */
+    readonly authorizationServers: readonly string[];
   };
   readonly http: {
     readonly bodyLimit: string;
+    /** The address clients reach the service at (no trailing slash); unset: taken from each request. */
+    readonly publicUrl?: string;
+    /** Host names (lower case, no port) /graphql and /mcp answer as; `'*'`: any. */
+    readonly allowedHosts: readonly string[] | '*';
+    /** Browser origins allowed besides those of the allowed hosts; `'*'`: any. */
+    readonly allowedOrigins: readonly string[] | '*';
   };
   readonly graphql: {
     readonly maxDepth: number;

@@ -124,6 +124,32 @@ export class EnvironmentVariables {
   @MinLength(1)
   AUTH_JWT_AUDIENCE?: string;
 
+  /** Where OAuth clients get tokens for this service (RFC 9728 `authorization_servers`), comma-separated URLs. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, {
+    message: 'AUTH_AUTHORIZATION_SERVERS must be comma-separated http(s) URLs, e.g. https://auth.example.com',
+  })
+  AUTH_AUTHORIZATION_SERVERS?: string;
+
+  /** The address clients reach the service at, e.g. https://recall.example.com (no path). */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/\s?#]+\/?$/, { message: 'PUBLIC_URL must be an http(s) origin without a path, e.g. https://recall.example.com' })
+  PUBLIC_URL?: string;
+
+  /** Host names the API answers as (DNS rebinding protection), comma-separated; `*` switches the check off. */
+  @IsOptional()
+  @Matches(/^(\*|[^\s,/]+(\s*,\s*[^\s,/]+)*)$/, {
+    message: 'ALLOWED_HOSTS must be comma-separated host names such as recall.example.com,localhost (or *)',
+  })
+  ALLOWED_HOSTS?: string;
+
+  /** Browser origins allowed to call the API besides the allowed hosts' own, comma-separated; `*` allows any. */
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*)$/, {
+    message: 'ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme and host, no path; or *)',
+  })
+  ALLOWED_ORIGINS?: string;
+
   @IsOptional()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })
   HTTP_BODY_LIMIT?: string;

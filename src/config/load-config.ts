@@ -42,6 +42,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (production && !vars.DATABASE_URL && !vars.ALLOW_EMBEDDED_DB) {
     throw new ConfigError('NODE_ENV=production needs DATABASE_URL (or ALLOW_EMBEDDED_DB=true to run on the embedded PostgreSQL).');
   }
+  if (production && !vars.PUBLIC_URL && !vars.ALLOWED_HOSTS) {
+    // Localhost is no default for a deployed service, and answering any Host invites DNS rebinding.
+    throw new ConfigError(
+      'NODE_ENV=production needs PUBLIC_URL (the address clients use, e.g. https://recall.example.com) or ALLOWED_HOSTS ' +
+        '(the host names the API answers as); set one of them.',
+    );
+  }
 
   return new AppConfig({
     nodeEnv,
@@ -62,9 +69,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
       jwtSecret: vars.AUTH_JWT_SECRET ?? (vars.AUTH_JWKS_URL ? undefined : developmentSecret(dataDir)),
       jwksUrl: vars.AUTH_JWKS_URL,
       issuer: vars.AUTH_JWT_ISSUER,
-      audience: vars.AUTH_JWT_AUDIENCE,
+      audiences: vars.AUTH_JWT_AUDIENCE ? commaList(vars.AUTH_JWT_AUDIENCE) : undefined,
+      authorizationServers: authorizationServers(vars.AUTH_AUTHORIZATION_SERVERS, vars.AUTH_JWT_ISSUER),
     },
-    http: { bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb' },
+    http: {
+      bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb',
+      publicUrl: vars.PUBLIC_URL?.replace(/\/$/u, ''),
+      allowedHosts: allowedHosts(vars.ALLOWED_HOSTS, vars.PUBLIC_URL, production),
+      allowedOrigins: allowedOrigins(vars.ALLOWED_ORIGINS),
+    },
     graphql: {
       maxDepth: vars.GRAPHQL_MAX_DEPTH ?? 10,
       maxAliases: vars.GRAPHQL_MAX_ALIASES ?? 15,
@@ -104,6 +117,47 @@ export function loadConfig(env: Env = process.env): AppConfig {
       batchPauseMs: vars.RETENTION_BATCH_PAUSE_MS ?? DEFAULT_RETENTION_BATCH_PAUSE_MS,
     },
   });
+}
+
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** The loopback names a local client uses, on any port. */
+const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The host names /graphql and /mcp answer as (a port is ignored: proxies and browsers vary it):
+ * PUBLIC_URL's host, and ALLOWED_HOSTS — or, when that is unset outside production, the loopback names.
+ */
+function allowedHosts(list: string | undefined, publicUrl: string | undefined, production: boolean): readonly string[] | '*' {
+  if (list?.trim() === '*') return '*';
+  const listed = list ? commaList(list).map((entry) => parsedUrl('ALLOWED_HOSTS', `http://${entry}`).hostname) : [];
+  const defaults = list || production ? [] : LOCALHOST_NAMES;
+  const own = publicUrl ? [parsedUrl('PUBLIC_URL', publicUrl).hostname] : [];
+  return [...new Set([...own, ...listed, ...defaults])];
+}
+
+function allowedOrigins(list: string | undefined): readonly string[] | '*' {
+  if (list?.trim() === '*') return '*';
+  return commaList(list ?? '').map((entry) => parsedUrl('ALLOWED_ORIGINS', entry).origin);
+}
+
+function parsedUrl(variable: string, value: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(`${variable}: "${value}" cannot be read as a URL or host name.`);
+  }
+}
+
+/** AUTH_AUTHORIZATION_SERVERS, or else the token issuer when it is a URL (an issuer is an authorization server's identifier). */
+function authorizationServers(list: string | undefined, issuer: string | undefined): string[] {
+  if (list) return commaList(list);
+  return issuer && /^https?:\/\//u.test(issuer) ? [issuer] : [];
 }
 
 /** Development only: a random HS256 secret created on first use and kept under the data dir. */

@@ -43,8 +43,8 @@ export class TokenVerifier {
   }
 
   private async verifySignature(token: string): Promise<JWTPayload> {
-    const { issuer, audience } = this.config.auth;
-    const options = { issuer, audience, requiredClaims: ['exp', 'sub'] };
+    const { issuer, audiences } = this.config.auth;
+    const options = { issuer, audience: audiences ? [...audiences] : undefined, requiredClaims: ['exp', 'sub'] };
     try {
       const { alg } = decodeProtectedHeader(token);
       if (alg === 'HS256' && this.secret) {

@@ -52,12 +52,13 @@ describe('admin console files at /admin (R-FB-8)', () => {
     }
   });
 
-  it('R-FB-8 /admin redirects to /admin/, and a missing file is a JSON 404, never an HTML page', async () => {
+  it('R-FB-8 R-OP-4 /admin redirects to /admin/, and a missing file is a JSON 404 in the house shape, never an HTML page', async () => {
     const redirect = await request(server()).get('/admin').expect(301);
     expect(redirect.headers.location).toBe('/admin/');
     const missing = await request(server()).get('/admin/assets/nothing-here.js').expect(404);
     expect(missing.headers['content-type']).toMatch(/application\/json/);
-    expect(missing.body.error).toContain('/admin/assets/nothing-here.js');
+    expect(missing.body.errors[0].message).toContain('/admin/assets/nothing-here.js');
+    expect(missing.body.errors[0].extensions).toEqual({ code: 'NOT_FOUND' });
   });
 
   it('R-FB-8 ADMIN_CONSOLE_ENABLED=false serves no console; the API stays', async () => {
@@ -65,7 +66,8 @@ describe('admin console files at /admin (R-FB-8)', () => {
     try {
       const res = await request(off.app.getHttpServer()).get('/admin/').expect(404);
       expect(res.headers['content-type']).toMatch(/application\/json/);
-      expect(res.body.error).toContain('ADMIN_CONSOLE_ENABLED=false');
+      expect(res.body.errors[0].message).toContain('ADMIN_CONSOLE_ENABLED=false');
+      expect(res.body.errors[0].extensions).toEqual({ code: 'NOT_FOUND' });
       expect(res.headers['content-security-policy']).toBeUndefined();
       await request(off.app.getHttpServer()).get('/health').expect(200);
     } finally {
@@ -77,7 +79,10 @@ describe('admin console files at /admin (R-FB-8)', () => {
     const unbuilt = await createTestApp({ ADMIN_CONSOLE_DIR: `${consoleDir}-absent` });
     try {
       const res = await request(unbuilt.app.getHttpServer()).get('/admin/').expect(503);
-      expect(res.body.error).toContain('npm run build');
+      expect(res.body.errors[0].message).toContain('npm run build');
+      expect(res.body.errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+      // The answer names no file path (the folder is the operator's ADMIN_CONSOLE_DIR).
+      expect(res.text).not.toContain(`${consoleDir}-absent`);
     } finally {
       await unbuilt.close();
     }

@@ -25,7 +25,7 @@ describe('Production mode (e2e)', () => {
   let development: Replica;
 
   beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: 'production', ALLOW_EMBEDDED_DB: 'true' });
+    t = await createTestApp({ NODE_ENV: 'production', ALLOW_EMBEDDED_DB: 'true', ALLOWED_HOSTS: '127.0.0.1' });
     development = await createReplica(t, { NODE_ENV: 'test' });
   });
   afterAll(async () => {

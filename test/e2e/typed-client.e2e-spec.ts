@@ -97,12 +97,12 @@ describe('typed client against the service (e2e, issue 23)', () => {
     expect(error.code).toBe('UNAUTHENTICATED');
   });
 
-  it('a path that is not GraphQL is HTTP_404, and a closed port NETWORK_ERROR', async () => {
+  it("R-OP-4 a path that is not GraphQL is the edge's coded NOT_FOUND naming it, and a closed port NETWORK_ERROR", async () => {
     const notGraphql = await rejection(
       createRecallLedgerClient({ url: url.replace(/graphql$/, 'nope'), token: admin.token }).request(MeDocument),
     );
-    expect(notGraphql.code).toBe('HTTP_404');
-    expect(notGraphql.message).toContain('not a GraphQL response');
+    expect(notGraphql.code).toBe('NOT_FOUND');
+    expect(notGraphql.message).toContain('Nothing answers POST /nope');
 
     const closed = await rejection(createRecallLedgerClient({ url: 'http://127.0.0.1:9/graphql', token: admin.token }).request(MeDocument));
     expect(closed.code).toBe('NETWORK_ERROR');

@@ -8,6 +8,10 @@ export enum ErrorCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   CONFLICT = 'CONFLICT',
   INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
+  /** A request the HTTP edge cannot read: malformed JSON, a body that is not JSON. */
+  BAD_REQUEST = 'BAD_REQUEST',
+  /** A path that exists, asked with a method it does not answer. */
+  METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
 }
 
 /**

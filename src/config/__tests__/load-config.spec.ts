@@ -32,6 +32,12 @@ describe('loadConfig', () => {
     ['RECALL_MAX_RETURN_CHARS', '999'],
     ['RECALL_MAX_RETURN_CHARS', 'lots'],
     ['RETENTION_BATCH_PAUSE_MS', '-5'],
+    ['PUBLIC_URL', 'recall.example.com'],
+    ['PUBLIC_URL', 'https://recall.example.com/api'],
+    ['ALLOWED_HOSTS', 'a.example.com, https://b.example.com'],
+    ['ALLOWED_ORIGINS', 'app.example.com'],
+    ['ALLOWED_ORIGINS', 'https://app.example.com/path'],
+    ['AUTH_AUTHORIZATION_SERVERS', 'auth.example.com'],
   ])('R-OP-1 a malformed %s=%s is refused with a message naming it', (name, value) => {
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(name);
@@ -42,7 +48,12 @@ describe('loadConfig', () => {
   });
 
   it('R-TN-8 production on DATABASE_URL needs the request role password (or its own URL), never one generated per machine', () => {
-    const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, DATABASE_URL: 'postgres://db/x' };
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: SECRET,
+      DATABASE_URL: 'postgres://db/x',
+      PUBLIC_URL: 'https://x.example',
+    };
     expect(() => loadConfig(production)).toThrow(/DATABASE_APP_PASSWORD .* or DATABASE_APP_URL/);
     const password = 'a-password-of-the-request-role';
     expect(loadConfig({ ...production, DATABASE_APP_PASSWORD: password }).database.appPassword).toBe(password);
@@ -52,7 +63,61 @@ describe('loadConfig', () => {
 
   it('R-OP-1 production refuses the embedded database unless ALLOW_EMBEDDED_DB=true', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET })).toThrow(/DATABASE_URL/);
-    expect(loadConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, ALLOW_EMBEDDED_DB: 'true' }).isProduction).toBe(true);
+    expect(
+      loadConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, ALLOW_EMBEDDED_DB: 'true', PUBLIC_URL: 'https://x.example' })
+        .isProduction,
+    ).toBe(true);
+  });
+
+  describe('R-MCP-1 the hosts and origins the API answers (DNS rebinding protection)', () => {
+    const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: SECRET, ALLOW_EMBEDDED_DB: 'true' };
+
+    it('production names its public host itself: no default, start-up refuses without PUBLIC_URL or ALLOWED_HOSTS', () => {
+      expect(() => loadConfig(production)).toThrow(/PUBLIC_URL .* or ALLOWED_HOSTS/);
+      expect(loadConfig({ ...production, PUBLIC_URL: 'https://recall.example.com/' }).http).toMatchObject({
+        publicUrl: 'https://recall.example.com',
+        allowedHosts: ['recall.example.com'],
+        allowedOrigins: [],
+      });
+      expect(loadConfig({ ...production, ALLOWED_HOSTS: 'a.example.com:8443, B.example.com' }).http.allowedHosts).toEqual([
+        'a.example.com',
+        'b.example.com',
+      ]);
+    });
+
+    it('outside production the loopback names on any port are the default, beside PUBLIC_URL; ALLOWED_HOSTS replaces them', () => {
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).http.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'http://dev.example:3000' }).http.allowedHosts).toEqual([
+        'dev.example',
+        'localhost',
+        '127.0.0.1',
+        '[::1]',
+      ]);
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_HOSTS: 'box.lan' }).http.allowedHosts).toEqual(['box.lan']);
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_HOSTS: '*', ALLOWED_ORIGINS: '*' }).http).toMatchObject({
+        allowedHosts: '*',
+        allowedOrigins: '*',
+      });
+      expect(
+        loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173' }).http.allowedOrigins,
+      ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    });
+  });
+
+  it('R-TN-1 audiences are a list; the authorization servers default to the issuer when it is a URL', () => {
+    const config = loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_AUDIENCE: 'https://r.example/mcp, https://r.example' });
+    expect(config.auth).toMatchObject({ audiences: ['https://r.example/mcp', 'https://r.example'], authorizationServers: [] });
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'https://auth.example' }).auth.authorizationServers).toEqual([
+      'https://auth.example',
+    ]);
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'issuer-a' }).auth.authorizationServers).toEqual([]);
+    expect(
+      loadConfig({
+        AUTH_JWT_SECRET: SECRET,
+        AUTH_JWT_ISSUER: 'https://auth.example',
+        AUTH_AUTHORIZATION_SERVERS: 'https://a.example,https://b.example',
+      }).auth.authorizationServers,
+    ).toEqual(['https://a.example', 'https://b.example']);
   });
 
   it('R-TN-1 development without a secret creates one once under the data dir and keeps it', () => {

@@ -39,6 +39,15 @@ describe('TokenVerifier', () => {
     await expect(verifier.verify(await mint(overrides))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
+  it('R-TN-1 accepts a token issued for any of the configured audiences (the MCP resource identifier among them)', async () => {
+    const audiences = new TokenVerifier(
+      loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'issuer-a', AUTH_JWT_AUDIENCE: 'recall-ledger, https://r.example/mcp' }),
+    );
+    await expect(audiences.verify(await mint({ audience: 'https://r.example/mcp' }))).resolves.toMatchObject({ userId: USER });
+    await expect(audiences.verify(await mint())).resolves.toMatchObject({ userId: USER });
+    await expect(audiences.verify(await mint({ audience: 'https://r.example' }))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
   it('R-TN-1 rejects a token without exp', async () => {
     const token = await new SignJWT({ tid: TEAM })
       .setProtectedHeader({ alg: 'HS256' })

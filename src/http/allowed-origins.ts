@@ -1,0 +1,54 @@
+/**
+ * Who may call the API (pure rules; the middleware is host-origin-check.ts). Two threats:
+ * - DNS rebinding: a page on evil.example resolves its own name to 127.0.0.1 (or an intranet
+ *   address) and calls the service as same-origin; its requests carry `Host: evil.example`.
+ * - Cross-site calls from a browser page: they carry that page's `Origin`.
+ * A request must name an allowed host; a browser's Origin must be an allowed host's (any port,
+ * http or https) or listed. Requests without an Origin (servers, CLIs, agents) pass that check.
+ */
+
+export type AllowList = readonly string[] | '*';
+
+/** Header values quoted in a refusal are cut short: the message is for a person, not an echo. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+}
+
+function hostNameOf(host: string): string | null {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** Why the Host header is refused, or null when it is allowed. */
+export function hostRefusal(host: string | undefined, allowedHosts: AllowList): string | null {
+  if (allowedHosts === '*') return null;
+  if (!host) return 'The request has no Host header; send the host name you reach the service at.';
+  const name = hostNameOf(host);
+  if (name !== null && allowedHosts.includes(name)) return null;
+  return (
+    `The Host ${quoted(host)} is not one this service answers as (a DNS-rebinding guard). ` +
+    'Call it at its own address; an operator adds host names with ALLOWED_HOSTS or PUBLIC_URL.'
+  );
+}
+
+/** Why the Origin header is refused, or null when it is absent or allowed. */
+export function originRefusal(origin: string | undefined, allowedHosts: AllowList, allowedOrigins: AllowList): string | null {
+  if (origin === undefined || allowedOrigins === '*') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(origin);
+  } catch {
+    // "null" (sandboxed frames, file: pages) and garbage are refused below.
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
+    if (allowedOrigins.includes(url.origin)) return null;
+    if (allowedHosts === '*' || allowedHosts.includes(url.hostname)) return null;
+  }
+  return (
+    `Browser pages from the origin ${quoted(origin)} may not call this API. ` +
+    'Call it from a page it serves or without an Origin header; an operator adds origins with ALLOWED_ORIGINS.'
+  );
+}
