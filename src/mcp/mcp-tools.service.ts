@@ -9,17 +9,17 @@ import { FeedbackService } from '../feedback';
 import { currentRequestId } from '../observability/request-context';
 import { LedgerService, MIN_ANSWER_TOKENS } from '../ledger';
 import { checkPriorQuery, RecallBlockService, RecallSearchService } from '../recall';
-import { type ActorContext, FeatureFlagKey, FeatureFlagService, Scope } from '../tenancy';
+import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
 import { DEFAULT_ANSWER_MAX_TOKENS, ToolResultsService } from '../tool-results';
 import {
   errorResult,
   feedbackAnswer,
-  missingScopeResult,
   previouslyFetchedAnswer,
   priorAnswer,
+  priorBlock,
   priorHeading,
   recallMemoryAnswer,
-  textResult,
+  structuredResult,
 } from './mcp-answers';
 import {
   feedbackItemsOf,
@@ -30,6 +30,20 @@ import {
   recallMemoryShape,
   recallToolResultShape,
 } from './mcp-tool-inputs';
+import {
+  feedbackOutput,
+  feedbackOutputShape,
+  previouslyFetchedOutput,
+  previouslyFetchedOutputShape,
+  type PriorResult,
+  priorResultOf,
+  type PriorToolResultOutput,
+  priorToolResultOutputShape,
+  recallMemoryOutput,
+  recallMemoryOutputShape,
+  recallToolResultOutput,
+  recallToolResultOutputShape,
+} from './mcp-tool-outputs';
 
 const MCP_SERVER_NAME = 'recall-ledger';
 const MCP_SERVER_VERSION = '0.1.0';
@@ -37,7 +51,8 @@ const MCP_SERVER_VERSION = '0.1.0';
 /**
  * The model-facing tools over MCP (R-MCP-1): one server per request, built for its actor. Each
  * tool calls the service its GraphQL twin calls, after the same scope check; every outcome,
- * failures included, is a tool result the model can read.
+ * failures included, is a tool result the model can read. A success carries `structuredContent`
+ * matching the tool's outputSchema beside its text, which is rendered from it.
  */
 @Injectable()
 export class McpToolsService {
@@ -60,53 +75,63 @@ export class McpToolsService {
     server.registerTool(
       MCP_TOOL_NAMES.RECALL_TOOL_RESULT,
       {
+        title: 'Read a stored tool result',
         description:
           'Read back a stored tool result by its mem id (from a stub or a listing): the stub (summary), the payload windowed (full, offset/max_chars), ' +
           'a line range (line_start/line_count), only the parts matching a query, or what a json_path selects. Needs memory:read.',
         inputSchema: recallToolResultShape,
+        outputSchema: recallToolResultOutputShape,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       (args) =>
-        this.run(actor, Scope.MEMORY_READ, async () =>
-          textResult(
-            await this.ledger.recall(actor, {
-              memId: args.mem_id,
-              format: args.format === 'full' ? 'FULL' : 'SUMMARY',
-              query: args.query ?? null,
-              offset: args.offset ?? null,
-              maxChars: args.max_chars ?? null,
-              jsonPath: args.json_path ?? null,
-              lineStart: args.line_start ?? null,
-              lineCount: args.line_count ?? null,
-              maxTokens: args.max_tokens ?? null,
-            }),
-          ),
-        ),
+        this.run(async () => {
+          const text = await this.ledger.recall(actor, {
+            memId: args.mem_id,
+            format: args.format === 'full' ? 'FULL' : 'SUMMARY',
+            query: args.query ?? null,
+            offset: args.offset ?? null,
+            maxChars: args.max_chars ?? null,
+            jsonPath: args.json_path ?? null,
+            lineStart: args.line_start ?? null,
+            lineCount: args.line_count ?? null,
+            maxTokens: args.max_tokens ?? null,
+          });
+          const output = recallToolResultOutput(args.mem_id, text);
+          return structuredResult(output, output.text);
+        }),
     );
 
     server.registerTool(
       MCP_TOOL_NAMES.RECALL_PRIOR_TOOL_RESULT,
       {
+        title: 'Prior results of a tool',
         description:
           'The most recent stored results of a tool (by tool_name, since_days, conversation_id), newest first, each with its date and mem id. ' +
           'A single result comes with its payload; several come as stubs to re-expand with recall_tool_result. Needs memory:read.',
         inputSchema: priorToolResultShape,
+        outputSchema: priorToolResultOutputShape,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
-      (args) => this.run(actor, Scope.MEMORY_READ, async () => textResult(await this.priorToolResults(actor, args))),
+      (args) =>
+        this.run(async () => {
+          const output = await this.priorToolResults(actor, args);
+          return structuredResult(output, priorAnswer(output));
+        }),
     );
 
     server.registerTool(
       MCP_TOOL_NAMES.RECALL_MEMORY,
       {
+        title: 'Search stored tool results',
         description:
           'Full-text search over your stored tool results in one space. Answers ranked hits (date, tool call, summary, mem id) and a recall_event_id ' +
           'to judge with submit_recall_session_feedback when it is offered. Needs memory:read.',
         inputSchema: recallMemoryShape,
+        outputSchema: recallMemoryOutputShape,
         annotations: { readOnlyHint: false, openWorldHint: false },
       },
       (args) =>
-        this.run(actor, Scope.MEMORY_READ, async () => {
+        this.run(async () => {
           const outcome = await this.search.search(actor, {
             spaceId: new UuidPipe('space_id').transform(args.space_id),
             query: args.query,
@@ -115,22 +140,26 @@ export class McpToolsService {
             sinceDays: args.since_days ?? null,
             limit: args.limit ?? 5,
           });
-          return textResult(recallMemoryAnswer(args.query, outcome));
+          const output = recallMemoryOutput(outcome);
+          return structuredResult(output, recallMemoryAnswer(args.query, output));
         }),
     );
 
     server.registerTool(
       MCP_TOOL_NAMES.PREVIOUSLY_FETCHED,
       {
+        title: 'Previously fetched in a conversation',
         description:
           'The "Previously fetched" block of a conversation: its most recent tool results as dated one-line snapshots, with their mem ids and a recall_event_id. Needs memory:read.',
         inputSchema: previouslyFetchedShape,
+        outputSchema: previouslyFetchedOutputShape,
         annotations: { readOnlyHint: false, openWorldHint: false },
       },
       (args) =>
-        this.run(actor, Scope.MEMORY_READ, async () => {
+        this.run(async () => {
           const conversationId = new UuidPipe('conversation_id').transform(args.conversation_id);
-          return textResult(previouslyFetchedAnswer(await this.blocks.build(actor, conversationId, args.user_message ?? null)));
+          const output = previouslyFetchedOutput(await this.blocks.build(actor, conversationId, args.user_message ?? null));
+          return structuredResult(output, previouslyFetchedAnswer(output));
         }),
     );
 
@@ -140,16 +169,20 @@ export class McpToolsService {
       server.registerTool(
         MCP_TOOL_NAMES.SUBMIT_FEEDBACK,
         {
+          title: 'Submit recall feedback',
           description:
             'After answering the user, judge the recalls you used (recall_event_id from recall_memory or previously_fetched). Items are recorded in order; ' +
             'on an error, the items before failed_index are recorded: follow next_action and remediation, do not resend them. Needs feedback:write.',
           inputSchema: feedbackShape,
+          outputSchema: feedbackOutputShape,
           annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
         },
         (args) =>
-          this.run(actor, Scope.FEEDBACK_WRITE, async () => {
-            const outcome = await this.feedback.submit(actor, feedbackItemsOf(args));
-            return textResult(feedbackAnswer(outcome), outcome.error !== null);
+          this.run(async () => {
+            const output = feedbackOutput(await this.feedback.submit(actor, feedbackItemsOf(args)));
+            // A batch error is a tool error that still carries what was recorded: the SDK's server
+            // skips the outputSchema check when isError is set, its client does not (tested).
+            return structuredResult(output, feedbackAnswer(output), output.error !== null);
           }),
       );
     }
@@ -160,7 +193,7 @@ export class McpToolsService {
   private async priorToolResults(
     actor: ActorContext,
     args: { tool_name?: string; since_days?: number; conversation_id?: string; limit?: number },
-  ): Promise<string> {
+  ): Promise<PriorToolResultOutput> {
     const limit = args.limit ?? 1;
     const since = checkPriorQuery(limit, args.since_days ?? null, new Date());
     const conversationId = new UuidPipe('conversation_id', true).transform(args.conversation_id) ?? null;
@@ -172,7 +205,7 @@ export class McpToolsService {
 
     if (page.records.length === 1) {
       const [record] = page.records;
-      const heading = priorHeading(record, 0);
+      const heading = priorHeading(priorResultOf(record), 0);
       const maxTokens = Math.max(MIN_ANSWER_TOKENS, room - countTokens(heading) - 10);
       const payload = await this.ledger.recall(actor, {
         memId: record.memId,
@@ -183,22 +216,24 @@ export class McpToolsService {
         jsonPath: null,
         maxTokens,
       });
-      return priorAnswer({ blocks: [`${heading}\n${payload}`], omitted: 0, hasMore: page.hasNextPage });
+      return { results: [priorResultOf(record, payload)], omitted: 0, has_more: page.hasNextPage };
     }
-    const blocks: string[] = [];
+    const results: PriorResult[] = [];
     for (const [index, record] of page.records.entries()) {
-      const block = `${priorHeading(record, index)}\n${record.handle.stub}`;
-      const tokens = countTokens(block) + 2;
+      const result = priorResultOf(record);
+      const tokens = countTokens(priorBlock(result, index)) + 2;
       if (tokens > room) break;
       room -= tokens;
-      blocks.push(block);
+      results.push(result);
     }
-    return priorAnswer({ blocks, omitted: page.records.length - blocks.length, hasMore: page.hasNextPage });
+    return { results, omitted: page.records.length - results.length, has_more: page.hasNextPage };
   }
 
-  /** The scope check of the GraphQL twin, then the work; every failure becomes a tool error. */
-  private async run(actor: ActorContext, scope: Scope, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    if (!actor.hasScope(scope)) return missingScopeResult(scope);
+  /**
+   * The work, with every failure as a tool error. The scope was checked before the MCP message was
+   * handled (McpController, MCP_TOOL_SCOPES): a call without it is an HTTP 403 insufficient_scope.
+   */
+  private async run(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
     try {
       return await work();
     } catch (error) {

@@ -1,21 +1,29 @@
 import { All, Controller, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
-import { AppError, ErrorCode, UnauthenticatedError } from '../common/errors/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppConfig } from '../config/app-config';
+import { publicBaseUrl } from '../http/public-url';
 import { currentRequestId } from '../observability/request-context';
-import { type ActorContext, ActorService, TokenVerifier } from '../tenancy';
+import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TokenVerifier } from '../tenancy';
+import { missingToolScope } from './mcp-tool-scopes';
 import { McpToolsService } from './mcp-tools.service';
 
 /** JSON-RPC's "server error" range; the service's own code rides in `data.code`. */
 const JSONRPC_UNAUTHENTICATED = -32001;
+const JSONRPC_FORBIDDEN = -32003;
 const JSONRPC_INTERNAL = -32603;
 const JSONRPC_METHOD_NOT_ALLOWED = -32000;
+
+type JsonRpcId = string | number | null;
 
 /**
  * `POST /mcp` (R-MCP-1): the Model Context Protocol over streamable HTTP, stateless — a new
  * server and transport per request, built for the request's actor. The global guard only
  * guards GraphQL, so this controller authenticates itself with the same bearer token: no MCP
- * message is read before the actor is known.
+ * message is handled before the actor is known. A 401 or 403 carries the OAuth challenge that
+ * points clients at the protected-resource metadata (RFC 9728), so they can discover where to
+ * get a token and which scope a tool needs.
  */
 @Controller('mcp')
 export class McpController {
@@ -25,20 +33,39 @@ export class McpController {
     private readonly verifier: TokenVerifier,
     private readonly actors: ActorService,
     private readonly tools: McpToolsService,
+    private readonly config: AppConfig,
   ) {}
 
   @Post()
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const resourceMetadataUrl = protectedResourceMetadataUrl(publicBaseUrl(this.config, req), '/mcp');
+    const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    if (token === undefined) {
+      res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl }));
+      res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, 'Send Authorization: Bearer <token>.', ErrorCode.UNAUTHENTICATED));
+      return;
+    }
     let actor: ActorContext;
     try {
-      actor = await this.authenticate(req.headers.authorization);
+      actor = await this.actors.resolve(await this.verifier.verify(token));
     } catch (error) {
       if (error instanceof AppError && error.code === ErrorCode.UNAUTHENTICATED) {
-        res.setHeader('www-authenticate', 'Bearer');
+        res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl, error: 'invalid_token', description: error.message }));
         res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, error.message, ErrorCode.UNAUTHENTICATED));
         return;
       }
       this.internalError(res, error);
+      return;
+    }
+
+    const missing = missingToolScope(req.body, (scope) => actor.hasScope(scope));
+    if (missing !== null) {
+      const message = `The tool ${missing.tool} needs the scope ${missing.scope}; the bearer token does not carry it.`;
+      res.setHeader(
+        'www-authenticate',
+        bearerChallenge({ resourceMetadataUrl, error: 'insufficient_scope', scope: missing.scope, description: message }),
+      );
+      res.status(403).json(jsonRpcError(JSONRPC_FORBIDDEN, message, ErrorCode.FORBIDDEN, missing.id));
       return;
     }
 
@@ -67,15 +94,9 @@ export class McpController {
         jsonRpcError(
           JSONRPC_METHOD_NOT_ALLOWED,
           'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.',
-          'METHOD_NOT_ALLOWED',
+          ErrorCode.METHOD_NOT_ALLOWED,
         ),
       );
-  }
-
-  private async authenticate(header: string | undefined): Promise<ActorContext> {
-    const match = header?.match(/^Bearer\s+(\S+)$/i);
-    if (!match) throw new UnauthenticatedError('Send Authorization: Bearer <token>.');
-    return this.actors.resolve(await this.verifier.verify(match[1]));
   }
 
   private internalError(res: Response, error: unknown): void {
@@ -96,6 +117,7 @@ function jsonRpcError(
   code: number,
   message: string,
   appCode: string,
-): { jsonrpc: '2.0'; error: { code: number; message: string; data: { code: string } }; id: null } {
-  return { jsonrpc: '2.0', error: { code, message, data: { code: appCode } }, id: null };
+  id: JsonRpcId = null,
+): { jsonrpc: '2.0'; error: { code: number; message: string; data: { code: string } }; id: JsonRpcId } {
+  return { jsonrpc: '2.0', error: { code, message, data: { code: appCode } }, id };
 }

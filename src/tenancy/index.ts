@@ -5,6 +5,7 @@ export { ActorService } from './actor.service';
 export { Space, Team, TENANCY_ENTITIES, User } from './entities';
 export { FeatureFlagService } from './feature-flag.service';
 export { FeatureFlagKey } from './feature-flags';
+export { bearerChallenge, protectedResourceMetadataUrl } from './protected-resource';
 export { REQUIRED_SCOPES, RequiresScope } from './requires-scope.decorator';
 export { Scope } from './scopes';
 export { TENANCY_RESOLVERS, TenancyModule } from './tenancy.module';

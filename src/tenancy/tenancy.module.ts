@@ -7,6 +7,7 @@ import { AuthGuard } from './auth.guard';
 import { TENANCY_ENTITIES } from './entities';
 import { FeatureFlagRepository } from './feature-flag.repository';
 import { FeatureFlagService } from './feature-flag.service';
+import { ProtectedResourceController } from './protected-resource.controller';
 import { SpaceRepository } from './space.repository';
 import { SpaceService } from './space.service';
 import { TeamRepository } from './team.repository';
@@ -20,6 +21,7 @@ export const TENANCY_RESOLVERS = [TenancyResolver];
 
 @Module({
   imports: [MikroOrmModule.forFeature(TENANCY_ENTITIES)],
+  controllers: [ProtectedResourceController],
   providers: [
     ActorRepository,
     SpaceRepository,

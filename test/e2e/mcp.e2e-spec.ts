@@ -5,7 +5,6 @@
  * feedback, submit_recall_session_feedback. Driven by the SDK's own client against the
  * listening service.
  */
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,6 +13,7 @@ import { PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fet
 import { RECORD, toolResult } from '../support/fixtures';
 import { ok } from '../support/graphql';
 import { BUMP, newMember, newSpace, setFlag } from '../support/tenancy';
+import { listenForMcp } from '../support/mcp';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
@@ -74,9 +74,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  mcpUrl = new URL(`http://127.0.0.1:${port}/mcp`);
+  mcpUrl = await listenForMcp(t);
 });
 
 afterEach(async () => {
@@ -374,15 +372,14 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(rows.rowCount).toBe(0);
   });
 
-  it('R-MCP-1 a token without the scope gets a tool error naming the scope', async () => {
+  it('R-MCP-1 a call a token has no scope for is an HTTP 403 insufficient_scope naming the scope; nothing runs', async () => {
     const team = await newTeam(true);
     const snapshot = await record(team, { members: [{ name: 'Ada' }] });
 
     const reader = await connect((await memberOf(team, ['memory:read'])).token);
-    const refused = await call(reader, FEEDBACK_TOOL, { recalls: [{ recall_event_id: 'rec_01J00000000000000000000000', used: true }] });
-    expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/^FORBIDDEN: /);
-    expect(refused.text).toContain('feedback:write');
+    await expect(
+      reader.callTool({ name: FEEDBACK_TOOL, arguments: { recalls: [{ recall_event_id: 'rec_01J00000000000000000000000', used: true }] } }),
+    ).rejects.toMatchObject({ code: 403, message: expect.stringContaining('needs the scope feedback:write') });
 
     const writer = await connect((await memberOf(team, ['feedback:write'])).token);
     // Listing is allowed; each call checks its own scope.
@@ -393,11 +390,12 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
       ['recall_memory', { space_id: team.spaceId, query: 'Ada' }],
       ['previously_fetched', { conversation_id: snapshot.conversationId }],
     ] as const) {
-      const result = await call(writer, name, args);
-      expect(result.isError).toBe(true);
-      expect(result.text).toMatch(/^FORBIDDEN: .*memory:read/);
-      expect(result.text).not.toContain('Ada');
+      const refusal = await writer.callTool({ name, arguments: args }).catch((error: unknown) => error as Error);
+      expect(refusal).toMatchObject({ code: 403, message: expect.stringContaining(`The tool ${name} needs the scope memory:read`) });
+      expect((refusal as Error).message).not.toContain('Ada');
     }
+    const events = await t.sql.query('select 1 from recall_events where team_id = $1', [team.admin.teamId]);
+    expect(events.rowCount).toBe(0);
   });
 
   it('R-MCP-1 no token, or a bad one, is a 401 before any MCP handling', async () => {
@@ -411,7 +409,9 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
 
     const anonymous = await fetch(mcpUrl, { method: 'POST', headers, body: JSON.stringify(initialize) });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${mcpUrl.origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
     expect(await anonymous.json()).toEqual({
       jsonrpc: '2.0',
       id: null,

@@ -1,7 +1,8 @@
 import { BadUserInputError, NotFoundError } from '../../common/errors/app-error';
 import { FeedbackNextAction } from '../../feedback';
-import { errorResult, feedbackAnswer, missingScopeResult, priorAnswer } from '../mcp-answers';
+import { errorResult, feedbackAnswer, priorAnswer } from '../mcp-answers';
 import { feedbackItemsOf } from '../mcp-tool-inputs';
+import { feedbackOutput, type PriorResult } from '../mcp-tool-outputs';
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
@@ -20,13 +21,6 @@ describe('R-MCP-1 MCP tool answers', () => {
     expect(text(result)).toMatch(/^INTERNAL_SERVER_ERROR: .*request id req-42/);
     expect(text(result)).not.toMatch(/insert|feedback_events|22021|at /);
     expect(text(errorResult('boom', undefined))).not.toContain('boom');
-  });
-
-  it('R-MCP-1 a missing scope is a tool error naming it', () => {
-    expect(missingScopeResult('feedback:write')).toEqual({
-      content: [{ type: 'text', text: expect.stringMatching(/^FORBIDDEN: .*feedback:write/) }],
-      isError: true,
-    });
   });
 
   it('R-MCP-1 snake_case feedback maps to the service items, quality and ref types upper-cased', () => {
@@ -84,17 +78,19 @@ describe('R-MCP-1 MCP tool answers', () => {
   });
 
   it('R-MCP-1 a feedback batch error names failed_index, code, next_action and remediation', () => {
-    const answer = feedbackAnswer({
-      recordedCount: 1,
-      feedbackEventIds: ['fb_1'],
-      error: {
-        failedIndex: 1,
-        code: 'RECALL_NOT_FOUND',
-        message: 'Recall event rec_x was not found.',
-        nextAction: FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
-        remediation: 'Drop this item.',
-      },
-    });
+    const answer = feedbackAnswer(
+      feedbackOutput({
+        recordedCount: 1,
+        feedbackEventIds: ['fb_1'],
+        error: {
+          failedIndex: 1,
+          code: 'RECALL_NOT_FOUND',
+          message: 'Recall event rec_x was not found.',
+          nextAction: FeedbackNextAction.DROP_FAILED_AND_RESUBMIT_REST,
+          remediation: 'Drop this item.',
+        },
+      }),
+    );
     expect(answer).toContain('recorded_count: 1');
     expect(answer).toContain('feedback_event_ids: fb_1');
     expect(answer).toContain('failed_index: 1');
@@ -104,8 +100,15 @@ describe('R-MCP-1 MCP tool answers', () => {
   });
 
   it('R-MCP-1 prior results say when some were left out, and what to do when none match', () => {
-    expect(priorAnswer({ blocks: [], omitted: 0, hasMore: false })).toMatch(/^No prior tool result matches/);
-    const answer = priorAnswer({ blocks: ['### 1. a', '### 2. b'], omitted: 3, hasMore: true });
+    expect(priorAnswer({ results: [], omitted: 0, has_more: false })).toMatch(/^No prior tool result matches/);
+    const result = (memId: string): PriorResult => ({
+      mem_id: memId,
+      tool_name: 'get_price',
+      conversation_id: 'c1',
+      created_at: '2026-05-12T09:30:00.000Z',
+      stub: 'stub',
+    });
+    const answer = priorAnswer({ results: [result('mem_a'), result('mem_b')], omitted: 3, has_more: true });
     expect(answer).toMatch(/^2 prior tool results, newest first/);
     expect(answer).toContain('3 more found but not shown');
     expect(answer).toContain('older results exist beyond limit');
