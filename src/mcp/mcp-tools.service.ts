@@ -50,7 +50,7 @@ const MCP_SERVER_VERSION = '0.1.0';
 
 /**
  * The model-facing tools over MCP (R-MCP-1): one server per request, built for its actor. Each
- * tool calls the service its GraphQL twin calls, after the same scope check; every outcome,
+ * tool calls the service its GraphQL twin calls (McpController has checked the twin's scope); every outcome,
  * failures included, is a tool result the model can read. A success carries `structuredContent`
  * matching the tool's outputSchema beside its text, which is rendered from it.
  */
