@@ -29,7 +29,8 @@ const reply = (message: ServiceReply): void => {
 async function main(): Promise<void> {
   // The environment as `npm start` would read it (the harness sets the database, folder, secret
   // and log level), so a run can tune the service like a deployment, e.g. RETENTION_BATCH_PAUSE_MS.
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
+  // The load generator calls 127.0.0.1: the host a production service must be told it answers as.
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', ALLOWED_HOSTS: '127.0.0.1' });
   // As main.ts: migrate as the owner, serve as the request role row-level security applies to.
   const password = config.database.appPassword ?? secretFile(config.dataDir, 'db-app-password');
   const appUrl = await prepareDatabase(config.database.url ?? '', { appUrl: config.database.appUrl, password }, () => undefined);
