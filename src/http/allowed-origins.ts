@@ -1,3 +1,5 @@
+import { shortened } from './edge-errors';
+
 /**
  * Who may call the API (pure rules; the middleware is host-origin-check.ts). Two threats:
  * - DNS rebinding: a page on evil.example resolves its own name to 127.0.0.1 (or an intranet
@@ -9,9 +11,8 @@
 
 export type AllowList = readonly string[] | '*';
 
-/** Header values quoted in a refusal are cut short: the message is for a person, not an echo. */
 function quoted(value: string): string {
-  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  return JSON.stringify(shortened(value));
 }
 
 function hostNameOf(host: string): string | null {

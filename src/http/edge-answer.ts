@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ErrorCode } from '../common/errors/app-error';
 import { currentRequestId } from '../observability/request-context';
-import { type EdgeError, edgeErrorBody, edgeErrorOf, methodNotAllowed } from './edge-errors';
+import { type EdgeError, edgeErrorBody, edgeErrorOf, methodNotAllowed, shortened } from './edge-errors';
 import { type RouteMethods, routeKey, routeMethods } from './route-methods';
 
 /**
@@ -74,11 +74,6 @@ function requestIdOf(res: Response): string | undefined {
 /** Nothing answered: the stack ran out, or Nest's catch-all not-found layer threw (its message names the request, query included). */
 function isNoRoute(req: Request, thrown: unknown): boolean {
   return thrown === undefined || (thrown instanceof NotFoundException && thrown.message === `Cannot ${req.method} ${req.originalUrl}`);
-}
-
-/** A path quoted in a message is cut short: the message is for a person, not an echo. */
-function shortened(path: string): string {
-  return path.length > 100 ? `${path.slice(0, 100)}…` : path;
 }
 
 function noRoute(req: Request): EdgeError {

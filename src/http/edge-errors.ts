@@ -22,11 +22,11 @@ export interface HouseErrorBody {
   errors: [{ message: string; extensions: { code: ErrorCode; requestId?: string } }];
 }
 
-/** A JSON-RPC 2.0 error response with no id: the request could not be read far enough to have one. */
+/** A JSON-RPC 2.0 error response; `id` null when the request could not be read far enough to have one. */
 export interface JsonRpcErrorBody {
   jsonrpc: '2.0';
   error: { code: number; message: string; data: { code: ErrorCode; requestId?: string } };
-  id: null;
+  id: string | number | null;
 }
 
 const JSONRPC_PARSE_ERROR = -32700;
@@ -164,6 +164,17 @@ export function edgeErrorBody(path: string, error: EdgeError, requestId: string 
   return jsonRpcError(JSONRPC_INTERNAL_ERROR, id ? `${error.message} (request id ${id}).` : `${error.message}.`, data);
 }
 
-function jsonRpcError(code: number, message: string, data: JsonRpcErrorBody['error']['data']): JsonRpcErrorBody {
-  return { jsonrpc: '2.0', error: { code, message, data }, id: null };
+/** A JSON-RPC error answer carrying the house code in `data.code`. */
+export function jsonRpcError(
+  code: number,
+  message: string,
+  data: JsonRpcErrorBody['error']['data'],
+  id: JsonRpcErrorBody['id'] = null,
+): JsonRpcErrorBody {
+  return { jsonrpc: '2.0', error: { code, message, data }, id };
+}
+
+/** A value quoted in a message is cut short: the message is for a person, not an echo. */
+export function shortened(value: string): string {
+  return value.length > 100 ? `${value.slice(0, 100)}…` : value;
 }

@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Request, Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
+import { jsonRpcError } from '../http/edge-errors';
 import { publicBaseUrl } from '../http/public-url';
 import { currentRequestId } from '../observability/request-context';
 import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TokenVerifier } from '../tenancy';
@@ -14,8 +15,6 @@ const JSONRPC_UNAUTHENTICATED = -32001;
 const JSONRPC_FORBIDDEN = -32003;
 const JSONRPC_INTERNAL = -32603;
 const JSONRPC_METHOD_NOT_ALLOWED = -32000;
-
-type JsonRpcId = string | number | null;
 
 /**
  * `POST /mcp` (R-MCP-1): the Model Context Protocol over streamable HTTP, stateless — a new
@@ -42,7 +41,9 @@ export class McpController {
     const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
     if (token === undefined) {
       res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl }));
-      res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, 'Send Authorization: Bearer <token>.', ErrorCode.UNAUTHENTICATED));
+      res
+        .status(401)
+        .json(jsonRpcError(JSONRPC_UNAUTHENTICATED, 'Send Authorization: Bearer <token>.', { code: ErrorCode.UNAUTHENTICATED }));
       return;
     }
     let actor: ActorContext;
@@ -51,7 +52,7 @@ export class McpController {
     } catch (error) {
       if (error instanceof AppError && error.code === ErrorCode.UNAUTHENTICATED) {
         res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl, error: 'invalid_token', description: error.message }));
-        res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, error.message, ErrorCode.UNAUTHENTICATED));
+        res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, error.message, { code: ErrorCode.UNAUTHENTICATED }));
         return;
       }
       this.internalError(res, error);
@@ -65,7 +66,7 @@ export class McpController {
         'www-authenticate',
         bearerChallenge({ resourceMetadataUrl, error: 'insufficient_scope', scope: missing.scope, description: message }),
       );
-      res.status(403).json(jsonRpcError(JSONRPC_FORBIDDEN, message, ErrorCode.FORBIDDEN, missing.id));
+      res.status(403).json(jsonRpcError(JSONRPC_FORBIDDEN, message, { code: ErrorCode.FORBIDDEN }, missing.id));
       return;
     }
 
@@ -88,15 +89,11 @@ export class McpController {
   @All()
   notAllowed(@Res() res: Response): void {
     res.setHeader('allow', 'POST');
-    res
-      .status(405)
-      .json(
-        jsonRpcError(
-          JSONRPC_METHOD_NOT_ALLOWED,
-          'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.',
-          ErrorCode.METHOD_NOT_ALLOWED,
-        ),
-      );
+    res.status(405).json(
+      jsonRpcError(JSONRPC_METHOD_NOT_ALLOWED, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.', {
+        code: ErrorCode.METHOD_NOT_ALLOWED,
+      }),
+    );
   }
 
   private internalError(res: Response, error: unknown): void {
@@ -109,15 +106,6 @@ export class McpController {
     });
     if (res.headersSent) return;
     const suffix = requestId ? ` (request id ${requestId})` : '';
-    res.status(500).json(jsonRpcError(JSONRPC_INTERNAL, `Internal server error${suffix}.`, ErrorCode.INTERNAL_SERVER_ERROR));
+    res.status(500).json(jsonRpcError(JSONRPC_INTERNAL, `Internal server error${suffix}.`, { code: ErrorCode.INTERNAL_SERVER_ERROR }));
   }
-}
-
-function jsonRpcError(
-  code: number,
-  message: string,
-  appCode: string,
-  id: JsonRpcId = null,
-): { jsonrpc: '2.0'; error: { code: number; message: string; data: { code: string } }; id: JsonRpcId } {
-  return { jsonrpc: '2.0', error: { code, message, data: { code: appCode } }, id };
 }
