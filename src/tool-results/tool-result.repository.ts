@@ -1,4 +1,4 @@
-import { countChanged, inTransactionWithTimeout, runSql } from '../database/run-sql';
+import { arrayLiteral, countChanged, inTransactionWithTimeout, runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
@@ -50,7 +50,13 @@ interface PathRow {
   body: string | null;
   body_length: number | null;
   complete: boolean | null;
-  items: number | null;
+  items?: number | null;
+}
+
+/** The selected value of a snapshot's row; null when nothing is there. */
+function pathValueOf(row: PathRow): PathValue | null {
+  if (row.kind === null || row.body === null) return null;
+  return { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true };
 }
 
 /** A text output that looks like JSON (so plain text never reaches the cast); malformed text fails the cast, answered as not JSON. */
@@ -58,32 +64,11 @@ const OUTPUT_IS_JSON_TEXT = `jsonb_typeof(r.tool_output) = 'string' and left(ltr
 const OUTPUT_AS_JSON = `case when ${OUTPUT_IS_JSON_TEXT} then (r.tool_output #>> '{}')::jsonb else r.tool_output end`;
 
 /**
- * The SQL expression of a selection's value over alias r, with its bindings in order. A JSON
- * output answers the first lookup of `keys` and `value` (one decompression of a large payload);
- * only when that finds nothing is a text output read as JSON (for `#>` and a strict path a JSON
- * string has no members). A node list reads the output as JSON first: it is never null.
+ * A node list over alias r, as one JSON array, one node past the cap (which tells "too many" from
+ * "exactly the cap"); the output is read as JSON first, so it is never null. (A single value is
+ * `tool_results_path_value`'s, which reads a text output as JSON only when the JSON finds nothing.)
  */
-function selectionSql(selection: JsonSelection): { expression: string; bindings: unknown[] } {
-  switch (selection.kind) {
-    case 'keys':
-      // `array[?]`: the binding expands to `?, ?, …`, so this is a text[] of the keys.
-      return {
-        expression: `coalesce(r.tool_output #> array[?]::text[], case when ${OUTPUT_IS_JSON_TEXT} then (r.tool_output #>> '{}')::jsonb #> array[?]::text[] end)`,
-        bindings: [selection.keys, selection.keys],
-      };
-    case 'value':
-      return {
-        expression: `coalesce(jsonb_path_query_first(r.tool_output, ?::jsonpath), case when ${OUTPUT_IS_JSON_TEXT} then jsonb_path_query_first((r.tool_output #>> '{}')::jsonb, ?::jsonpath) end)`,
-        bindings: [selection.sqlPath, selection.sqlPath],
-      };
-    case 'nodes':
-      // One node past the cap tells "too many" from "exactly the cap".
-      return {
-        expression: `(select coalesce(jsonb_agg(n), '[]'::jsonb) from (select n from jsonb_path_query(${OUTPUT_AS_JSON}, ?::jsonpath) n limit ?) q)`,
-        bindings: [selection.sqlPath, selection.maxNodes + 1],
-      };
-  }
-}
+const NODE_LIST = `(select coalesce(jsonb_agg(n), '[]'::jsonb) from (select n from jsonb_path_query(${OUTPUT_AS_JSON}, ?::jsonpath) n limit ?) q)`;
 
 /** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
 function snapshotColumns(columns: SnapshotColumns): string {
@@ -239,38 +224,62 @@ export class ToolResultRepository {
    * as JSON. Null: no such snapshot of the user's; `value: null`: nothing is there, or the text
    * is not JSON.
    */
-  async findJsonPathValue(scope: SnapshotScope, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
-    const { expression, bindings } = selectionSql(selection);
-    // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
-    // large value once per reference instead of once.
-    // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
-    const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete,
-             case when v.kind = 'array' then jsonb_array_length(selected.value) end as items
-      from ${SNAPSHOTS_FROM}
-      cross join lateral (select ${expression} as value offset 0) selected
-      cross join lateral (
-        select jsonb_typeof(selected.value) as kind,
-               case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
-        offset 0
-      ) v
-      where ${SCOPE_PREDICATE} and r.mem_id = ?`;
-    const params = [maxChars, maxChars, ...bindings, ...scopeBindings(scope), memId];
+  async findJsonPathValue(
+    scope: SnapshotScope & { readonly teamId: string },
+    memId: string,
+    selection: JsonSelection,
+    maxChars: number,
+  ): Promise<PathLookup | null> {
     try {
-      const rows =
-        selection.kind === 'nodes'
-          ? await inTransactionWithTimeout(this.em, selection.timeoutMs, (tx) => runSql<PathRow[]>(tx, sql, params))
-          : await runSql<PathRow[]>(this.em, sql, params);
+      if (selection.kind !== 'nodes') return await this.findPathValue(scope, memId, selection, maxChars);
+      // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
+      // large value once per reference instead of once.
+      // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
+      const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete,
+               case when v.kind = 'array' then jsonb_array_length(selected.value) end as items
+        from ${SNAPSHOTS_FROM}
+        cross join lateral (select ${NODE_LIST} as value offset 0) selected
+        cross join lateral (
+          select jsonb_typeof(selected.value) as kind,
+                 case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
+          offset 0
+        ) v
+        where ${SCOPE_PREDICATE} and r.mem_id = ?`;
+      const params = [maxChars, maxChars, selection.sqlPath, selection.maxNodes + 1, ...scopeBindings(scope), memId];
+      const rows = await inTransactionWithTimeout(this.em, selection.timeoutMs, (tx) => runSql<PathRow[]>(tx, sql, params));
       if (rows.length === 0) return null;
-      const row = rows[0];
-      if (row.kind === null || row.body === null) return { value: null };
-      const value: PathValue = { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true };
-      if (selection.kind === 'nodes' && Number(row.items) > selection.maxNodes) return { tooMany: true };
-      return { value };
+      if (Number(rows[0].items) > selection.maxNodes) return { tooMany: true };
+      return { value: pathValueOf(rows[0]) };
     } catch (error) {
       if (isNotJsonText(error)) return { value: null };
       if (isCanceledByTimeout(error) && selection.kind === 'nodes') return { timedOut: true };
       throw error;
     }
+  }
+
+  /** A single value (a dotted path's keys or a singular SQL/JSON path): one round trip through `tool_results_path_value`. */
+  private async findPathValue(
+    scope: SnapshotScope & { readonly teamId: string },
+    memId: string,
+    selection: Exclude<JsonSelection, { kind: 'nodes' }>,
+    maxChars: number,
+  ): Promise<PathLookup | null> {
+    const rows = await runSql<PathRow[]>(
+      this.em,
+      'select kind, body, body_length, complete from tool_results_path_value(?::uuid, ?::uuid, ?::uuid[], ?, ?::text[], ?::jsonpath, ?::int)',
+      [
+        scope.teamId,
+        scope.userId,
+        spaceIdsParam(scope),
+        memId,
+        selection.kind === 'keys' ? arrayLiteral(selection.keys) : null,
+        selection.kind === 'value' ? selection.sqlPath : null,
+        maxChars,
+      ],
+      // The function makes the tenant settings from p_team/p_user itself: one round trip (R-TN-8).
+      { setsOwnScope: true },
+    );
+    return rows.length === 0 ? null : { value: pathValueOf(rows[0]) };
   }
 
   /**

@@ -147,7 +147,7 @@ export class ToolResultsService {
 
   /** What a selection picks in the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
   findJsonPathValue(actor: ActorContext, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
-    return this.repository.findJsonPathValue(snapshotScopeOf(actor), memId, selection, maxChars);
+    return this.repository.findJsonPathValue({ ...snapshotScopeOf(actor), teamId: actor.teamId }, memId, selection, maxChars);
   }
 
   /** The actor's snapshot's payload as JSON when it has at most `maxChars` characters, and its size; null: no such snapshot. */

@@ -131,11 +131,16 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
     else expect(JSON.parse(answer)).toEqual(expected);
 
     // Where it ran, from the SQL the ORM sent.
-    const lookups = statements.filter((sql) => sql.includes('from message_tool_results r'));
+    const lookups = statements.filter(
+      (sql) => sql.includes('from message_tool_results r') || sql.includes('from tool_results_path_value('),
+    );
     if (evaluatedIn === 'none') expect(lookups).toEqual([]);
     else expect(lookups).toHaveLength(1);
     if (evaluatedIn === 'database') {
-      expect(lookups[0]).toMatch(path.startsWith('$') ? /jsonb_path_query(_first)?\(.*'strict \$/s : /#> array\['store'/s);
+      // A single value through tool_results_path_value (keys or a SQL/JSON path), a node list in the statement.
+      expect(lookups[0]).toMatch(
+        path.startsWith('$') ? /(jsonb_path_query\(|tool_results_path_value\().*'strict \$/s : /tool_results_path_value\(.*'\{"store"/s,
+      );
       expect(lookups[0]).not.toContain('r.size_chars <=');
     }
     if (evaluatedIn === 'library') expect(lookups[0]).toContain('case when r.size_chars <= 2000000 then r.tool_output end');

@@ -1,11 +1,11 @@
 import { RequestContext } from '@mikro-orm/core';
-import { Client } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SnapshotSearch } from '../../tool-results';
 import { toolResultRepositoryFor } from '../../../test/support/tool-results-service';
 import type { RecallEventDraft } from '../recall-event.record';
 import { RecallEventRepository } from '../recall-event.repository';
 import {
+  BLOCK_RANKING_VERSION,
   FUSION_MODE_SINGLE,
   newRecallEventId,
   queryFingerprint,
@@ -14,18 +14,8 @@ import {
   SEARCH_FRESHNESS_SYNCHRONOUS,
   SEARCH_RANKING_VERSION,
 } from '../recall-event.rules';
+import { nestedPlanOf as nestedPlanOfCall, type PlanNode, planNodes as nodes } from '../../../test/support/plans';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 /**
  * The nodes that read `relation`, as [node type, index name or null]. A Bitmap Index Scan names
@@ -148,26 +138,10 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
       .filter((s) => s.includes(marker))[0]
       .replace(/^\[query\] /, '')
       .replace(/ \[took .*$/s, '');
-    const client = new Client({ connectionString: db.database.url });
-    const notices: string[] = [];
-    client.on('notice', (notice) => notices.push(notice.message ?? ''));
-    await client.connect();
-    try {
-      await client.query(`load 'auto_explain'`);
-      await client.query(
-        `set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on;
-         set auto_explain.log_format = 'json'; set auto_explain.log_level = 'notice'`,
-      );
-      // Again, in a transaction rolled back: the event the first run stored is out of the way.
-      await client.query('begin');
-      await client.query(`delete from recall_events where id = any($1)`, [call.match(/rec_[0-9A-Z]{26}/g) ?? []]);
-      await client.query(call);
-      await client.query('rollback');
-    } finally {
-      await client.end();
-    }
-    const plans = notices.map((m) => JSON.parse(m.slice(m.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode });
-    return nodes(plans.find((p) => p['Query Text'].includes(inner))!.Plan);
+    // Again, in a transaction rolled back: the event the first run stored is out of the way.
+    return nestedPlanOfCall(db.database.url, call, inner, (client) =>
+      client.query(`delete from recall_events where id = any($1)`, [call.match(/rec_[0-9A-Z]{26}/g) ?? []]),
+    );
   }
 
   const scope = () => ({ userId: searcher.userId, spaceIds: searcher.spaceIds });
@@ -176,6 +150,24 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     query,
     limit: 20,
     ...extra,
+  });
+
+  /** A recall event of the searcher's, before the statement places it in a space. */
+  const eventDraft = (rankingVersion: string, searchFreshness: string | null) => ({
+    id: newRecallEventId(),
+    teamId: searcher.teamId,
+    profileId: searcher.userId,
+    queryFingerprint: null,
+    queryText: null,
+    contractVersion: RECALL_CONTRACT_VERSION,
+    rankingVersion,
+    fusionMode: FUSION_MODE_SINGLE,
+    searchFreshness,
+    degradedBranches: [],
+    semanticGroups: null,
+    authoredAlternatives: null,
+    clarificationOutcome: null,
+    source: RecallEventSource.INTERNAL,
   });
 
   function expectGinSearch(plan: PlanNode[]): void {
@@ -237,22 +229,10 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
 
   it('R-RC-8 R-RC-9 SPEC §9 recallMemory’s one round trip (search and event insert) reads snapshots through the GIN index', async () => {
     const draft: RecallEventDraft = {
-      id: newRecallEventId(),
-      teamId: searcher.teamId,
-      profileId: searcher.userId,
+      ...eventDraft(SEARCH_RANKING_VERSION, SEARCH_FRESHNESS_SYNCHRONOUS),
       spaceId: searcher.spaceId,
       spaceGeneration: 1,
       queryFingerprint: queryFingerprint('topic7'),
-      queryText: null,
-      contractVersion: RECALL_CONTRACT_VERSION,
-      rankingVersion: SEARCH_RANKING_VERSION,
-      fusionMode: FUSION_MODE_SINGLE,
-      searchFreshness: SEARCH_FRESHNESS_SYNCHRONOUS,
-      degradedBranches: [],
-      semanticGroups: null,
-      authoredAlternatives: null,
-      clarificationOutcome: null,
-      source: RecallEventSource.INTERNAL,
     };
     let rows: unknown[] = [];
     const plan = await nestedPlanOf('recall_events_search_and_record', 'with hits as', async () => {
@@ -261,6 +241,28 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     expect(rows).toHaveLength(10);
     expectGinSearch(plan);
     expect(plan.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'recall_events')).toBe(false);
+  });
+
+  it('R-RC-1 R-RC-9 SPEC §9 recallBlock’s one round trip (top K and event insert) walks the recency index on its kept generic plan', async () => {
+    const [{ config }] = await em.execute<{ config: string[] }[]>(
+      `select proconfig as config from pg_proc where proname = 'recall_events_recent_and_record'`,
+    );
+    // Planned once per connection, not per call (issue 25: planning cost 3× the execution).
+    expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
+    const draft = eventDraft(BLOCK_RANKING_VERSION, null);
+    let rows: unknown[] = [];
+    const plan = await nestedPlanOf('recall_events_recent_and_record', 'with conv as', async () => {
+      rows = await new RecallEventRepository(em).recentAndRecord(
+        scope(),
+        new Map(searcher.spaceIds.map((id) => [id, 1])),
+        { conversationId: searcher.conversationId, limit: 5, columns: { input: true } },
+        draft,
+      );
+    });
+    expect(rows).toHaveLength(5);
+    expect(scansOf(plan, 'message_tool_results')).toEqual([['Index Scan', 'message_tool_results_conversation_user_generation_recency']]);
+    expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
+    expect(plan.some((n) => n['Node Type'] === 'Sort' && n.Plans?.some((c) => c['Relation Name'] === 'message_tool_results'))).toBe(false);
   });
 
   // Not a GIN pin: a word in every snapshot of the user, or a conversation filter, may rightly

@@ -2,18 +2,8 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolResultRepository } from '../tool-result.repository';
 import { Client } from 'pg';
+import { nestedPlanOf, type PlanNode, planNodes as nodes } from '../../../test/support/plans';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 /**
  * Pins the plans of the hot reads (SPEC §9): on a realistic spread of rows, the top-K read of a
@@ -119,6 +109,33 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
       ['Index Scan', 'message_tool_results_conversation_user_generation_recency'],
     ]);
+  });
+
+  it('R-LG-2 SPEC §9 a json_path value is one call of tool_results_path_value, whose kept generic plan finds the row by its mem id', async () => {
+    const [snapshot] = await em.execute<{ mem_id: string; team_id: string }[]>(
+      'select mem_id, team_id from message_tool_results where user_id = ? limit 1',
+      [userId],
+    );
+    statements.length = 0;
+    const found = await RequestContext.create(em, () =>
+      new ToolResultRepository(em).findJsonPathValue(
+        { userId, teamId: snapshot.team_id, spaceIds: [space] },
+        snapshot.mem_id,
+        { kind: 'keys', keys: ['rows', '1'] },
+        100,
+      ),
+    );
+    expect(found).toEqual({ value: { kind: 'number', body: '2', bodyLength: 1, complete: true } });
+    const calls = statements.filter((s) => /\b(select|insert|update|delete)\b/i.test(s));
+    expect(calls).toHaveLength(1);
+    const [{ config }] = await em.execute<{ config: string[] }[]>(
+      `select proconfig as config from pg_proc where proname = 'tool_results_path_value'`,
+    );
+    expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
+    const call = calls[0].replace(/^\[query\] /, '').replace(/ \[took .*$/s, '');
+    const plan = await nestedPlanOf(db.database.url, call, 'cross join lateral');
+    const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
+    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_mem_id_unique']]);
   });
 
   it('R-TR-7 history of a user walks the user recency index', async () => {

@@ -4,7 +4,6 @@ import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { newMemId } from '../mem-id';
 import { buildHandle } from '../handle/build-handle';
 import type { JsonSelection, PathLookup } from '../path-value';
-import type { SnapshotScope } from '../snapshot-scope';
 import { ToolResultRepository } from '../tool-result.repository';
 
 describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () => {
@@ -18,7 +17,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
   const messageId = crypto.randomUUID();
   const memIds: Record<string, string> = {};
   let spaceId: string;
-  const scopeOf = (user: string): SnapshotScope => ({ userId: user, spaceIds: [spaceId] });
+  const scopeOf = (user: string) => ({ userId: user, teamId, spaceIds: [spaceId] });
 
   const outputs: Record<string, unknown> = {
     json: { items: [{ price: 68.44, id: 12345678901234567890n.toString(), tags: ['a', 'b'] }], note: null, ok: true },
@@ -117,7 +116,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
   it("R-LG-2 R-TN-5 a missing mem id, another user's and one outside the allowed spaces read alike: no row at all", async () => {
     expect(
       await RequestContext.create(em, () =>
-        repo.findJsonPathValue({ userId, spaceIds: [] }, memIds.json, { kind: 'keys', keys: ['items'] }, 10),
+        repo.findJsonPathValue({ userId, teamId, spaceIds: [] }, memIds.json, { kind: 'keys', keys: ['items'] }, 10),
       ),
     ).toBeNull();
     expect(await RequestContext.create(em, () => repo.findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json))).toBeNull();

@@ -34,7 +34,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     return statements.filter((s) => !/\b(begin|commit|rollback|savepoint)\b/i.test(s));
   }
 
-  const scope = { userId, spaceIds: [spaceId] };
+  const scope = { userId, teamId, spaceIds: [spaceId] };
   const reads: [string, () => Promise<unknown>][] = [
     ['findByToolUseIds', () => repo.findByToolUseIds(scope, ['t1'])],
     ['findById', () => repo.findById(scope, crypto.randomUUID())],
@@ -52,7 +52,9 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       // In the statement itself, or as the argument of a read function of this module (checked below).
       expect({ name, statement: sql[0] }).toEqual({
         name,
-        statement: expect.stringMatching(/c\.space_id = any\(|tool_results_\w+\('[0-9a-f-]{36}', '\{[0-9a-f-]{36}\}'::uuid\[\]/),
+        statement: expect.stringMatching(
+          /c\.space_id = any\(|tool_results_\w+\(('[0-9a-f-]{36}'::uuid, )?'[0-9a-f-]{36}'(::uuid)?, '\{[0-9a-f-]{36}\}'::uuid\[\]/,
+        ),
       });
       expect(sql[0]).toContain(`{${spaceId}}`);
     }
@@ -60,9 +62,14 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
 
   it('R-TN-4 R-TN-5 R-RC-6 every read function other modules call filters by the user and the allowed spaces', async () => {
     const functions = await em.execute<{ name: string; body: string }[]>(
-      `select proname as name, prosrc as body from pg_proc where proname in ('tool_results_recent', 'tool_results_search', 'tool_results_conversation_space') order by 1`,
+      `select proname as name, prosrc as body from pg_proc where proname in ('tool_results_recent', 'tool_results_search', 'tool_results_conversation_space', 'tool_results_path_value') order by 1`,
     );
-    expect(functions.map((f) => f.name)).toEqual(['tool_results_conversation_space', 'tool_results_recent', 'tool_results_search']);
+    expect(functions.map((f) => f.name)).toEqual([
+      'tool_results_conversation_space',
+      'tool_results_path_value',
+      'tool_results_recent',
+      'tool_results_search',
+    ]);
     for (const { name, body } of functions) {
       expect({
         name,
