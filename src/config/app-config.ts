@@ -31,6 +31,8 @@ export class AppConfig {
     readonly audiences?: readonly string[];
     /** Named in the OAuth protected-resource metadata (RFC 9728) so clients know where to get a token. */
     readonly authorizationServers: readonly string[];
+    /** Verified tokens kept until their `exp`, by the exact token; 0: every request verifies its token. */
+    readonly tokenCacheSize: number;
   };
   readonly http: {
     readonly bodyLimit: string;

@@ -124,6 +124,14 @@ export class EnvironmentVariables {
   @MinLength(1)
   AUTH_JWT_AUDIENCE?: string;
 
+  /** Verified tokens kept (each until its exp), so a client's repeated token is not verified again; 0 verifies every request. */
+  @IsOptional()
+  @Transform(toInt)
+  @Min(0)
+  @Max(1_000_000)
+  @IsInt()
+  AUTH_TOKEN_CACHE_SIZE?: number;
+
   /** Where OAuth clients get tokens for this service (RFC 9728 `authorization_servers`), comma-separated URLs. */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s,]+(\s*,\s*https?:\/\/[^\s,]+)*$/, {

@@ -71,6 +71,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       issuer: vars.AUTH_JWT_ISSUER,
       audiences: vars.AUTH_JWT_AUDIENCE ? commaList(vars.AUTH_JWT_AUDIENCE) : undefined,
       authorizationServers: authorizationServers(vars.AUTH_AUTHORIZATION_SERVERS, vars.AUTH_JWT_ISSUER),
+      tokenCacheSize: vars.AUTH_TOKEN_CACHE_SIZE ?? 10_000,
     },
     http: {
       bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb',

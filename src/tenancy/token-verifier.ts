@@ -1,6 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../config/app-config';
 import { UnauthenticatedError } from '../common/errors/app-error';
 import { UUID_PATTERN as UUID } from '../common/uuid-pattern';
@@ -17,12 +18,20 @@ const ASYMMETRIC = ['RS256', 'ES256'];
 /**
  * Verifies bearer tokens (SPEC R-TN-1): HS256 with the configured secret, or RS256/ES256 keys
  * from a JWKS URL. `exp` is required; `iss`/`aud` are checked when configured.
+ *
+ * A client sends the same token on every request until it expires, and verifying it (base64,
+ * JSON, an HMAC or RSA check on the thread pool) was a sixth of the request floor. So the claims
+ * of a token that verified are kept by the exact token string, in a bounded least-recently-used
+ * cache, each until its `exp`: a kept token is as valid as it was, and one that failed is never
+ * kept. What the claims lead to (the user, the team, the allowed spaces) is still read from the
+ * database on every request (R-TN-4).
  */
 @Injectable()
 export class TokenVerifier {
   /** The HS256 key, imported once: jose would import raw secret bytes again on every call. */
   private readonly secret?: Promise<webcrypto.CryptoKey>;
   private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private readonly verified?: LRUCache<string, VerifiedClaims>;
 
   constructor(private readonly config: AppConfig) {
     const { jwtSecret, jwksUrl } = config.auth;
@@ -32,14 +41,29 @@ export class TokenVerifier {
       ]);
     }
     if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl));
+    // lru-cache checks each entry's ttl when it is read (`ttlAutopurge` off: no timer per entry).
+    if (config.auth.tokenCacheSize > 0) this.verified = new LRUCache({ max: config.auth.tokenCacheSize, ttlAutopurge: false });
   }
 
-  async verify(token: string): Promise<VerifiedClaims> {
+  verify(token: string): Promise<VerifiedClaims> {
+    const kept = this.verified?.get(token);
+    return kept ? Promise.resolve(kept) : this.verifyAndKeep(token);
+  }
+
+  private async verifyAndKeep(token: string): Promise<VerifiedClaims> {
     const payload = await this.verifySignature(token);
     const { sub, tid } = payload;
     if (typeof sub !== 'string' || !UUID.test(sub)) throw new UnauthenticatedError("The token's sub claim must be a user UUID.");
     if (typeof tid !== 'string' || !UUID.test(tid)) throw new UnauthenticatedError("The token's tid claim must be a team UUID.");
-    return { userId: sub.toLowerCase(), teamId: tid.toLowerCase(), scopes: parseScopes(payload.scope) };
+    const claims: VerifiedClaims = Object.freeze({
+      userId: sub.toLowerCase(),
+      teamId: tid.toLowerCase(),
+      scopes: Object.freeze(parseScopes(payload.scope)) as Scope[],
+    });
+    // exp is required, so a verified token has one; kept until then, to the millisecond.
+    const ttl = (payload.exp as number) * 1000 - Date.now();
+    if (this.verified && ttl > 0) this.verified.set(token, claims, { ttl });
+    return claims;
   }
 
   private async verifySignature(token: string): Promise<JWTPayload> {

@@ -58,6 +58,67 @@ describe('TokenVerifier', () => {
     await expect(verifier.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
+  describe('verified tokens kept until their exp (issue 25)', () => {
+    const config = (size?: number) =>
+      loadConfig({ AUTH_JWT_SECRET: SECRET, ...(size === undefined ? {} : { AUTH_TOKEN_CACHE_SIZE: String(size) }) });
+    // The signature check is what the cache saves; counting its calls shows which requests paid it.
+    const counting = (cached: TokenVerifier) => jest.spyOn(cached as unknown as { verifySignature: () => unknown }, 'verifySignature');
+
+    it('R-TN-1 a token verified once is answered again without verifying its signature, with the same claims', async () => {
+      const cached = new TokenVerifier(config());
+      const checks = counting(cached);
+      const token = await signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read', 'admin'], secret: SECRET });
+      const first = await cached.verify(token);
+      await expect(cached.verify(token)).resolves.toEqual(first);
+      await expect(cached.verify(token)).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['admin', 'memory:read'] });
+      expect(checks).toHaveBeenCalledTimes(1);
+      // Shared between requests, so nobody can change them.
+      expect(Object.isFrozen(first) && Object.isFrozen(first.scopes)).toBe(true);
+    });
+
+    it('R-TN-1 a kept token is refused once its exp has passed', async () => {
+      const cached = new TokenVerifier(config());
+      const token = await signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read'], secret: SECRET, expiresInSeconds: 1 });
+      await expect(cached.verify(token)).resolves.toMatchObject({ userId: USER });
+      const { exp } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { exp: number };
+      await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 20));
+      await expect(cached.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    });
+
+    it('R-TN-1 a token that failed is never kept, and a different token is verified on its own', async () => {
+      const cached = new TokenVerifier(config());
+      const checks = counting(cached);
+      const forged = await signToken({ userId: USER, teamId: TEAM, scopes: ['admin'], secret: 'o'.repeat(48) });
+      await expect(cached.verify(forged)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(cached.verify(forged)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      const good = await signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read'], secret: SECRET });
+      await cached.verify(good);
+      // A token differing from the kept one in its signature alone is checked, and refused.
+      await expect(cached.verify(`${good.slice(0, -2)}${good.endsWith('AA') ? 'AB' : 'AA'}`)).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
+      expect(checks).toHaveBeenCalledTimes(4);
+    });
+
+    it('R-TN-1 the cache is bounded (the least recently used goes first), and AUTH_TOKEN_CACHE_SIZE=0 verifies every time', async () => {
+      const small = new TokenVerifier(config(2));
+      const checks = counting(small);
+      const tokens = await Promise.all(
+        ['memory:read', 'memory:write', 'admin'].map((scope) => signToken({ userId: USER, teamId: TEAM, scopes: [scope], secret: SECRET })),
+      );
+      for (const token of tokens) await small.verify(token);
+      await small.verify(tokens[2]);
+      await small.verify(tokens[0]);
+      expect(checks).toHaveBeenCalledTimes(4);
+
+      const none = new TokenVerifier(config(0));
+      const uncached = counting(none);
+      await none.verify(tokens[0]);
+      await none.verify(tokens[0]);
+      expect(uncached).toHaveBeenCalledTimes(2);
+    });
+  });
+
   describe('with a JWKS URL', () => {
     let server: Server;
     let url: string;
