@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { newUlid } from '../common/ids/new-ulid';
 import { FeatureDisabledError } from '../common/errors/app-error';
 import { transientFault } from '../database/transient-fault';
 import { recallAccountOf, type RecallEventRecord, RecallEventService } from '../recall-events';
@@ -28,7 +28,7 @@ export interface SubmissionOutcome {
 }
 
 export function newFeedbackEventId(): string {
-  return `fb_${ulid()}`;
+  return `fb_${newUlid()}`;
 }
 
 /**

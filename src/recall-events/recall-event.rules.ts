@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ulid } from 'ulid';
+import { newUlid } from '../common/ids/new-ulid';
 import { BadUserInputError } from '../common/errors/app-error';
 import { isStorableText } from '../common/text/storable-text';
 
@@ -46,7 +46,7 @@ export interface ResultRef {
 }
 
 export function newRecallEventId(): string {
-  return `rec_${ulid()}`;
+  return `rec_${newUlid()}`;
 }
 
 /** NFKC, lower case, white space collapsed: the same question typed twice fingerprints alike. */
