@@ -17,7 +17,10 @@ export class DatabaseModule {
       imports: [
         MikroOrmModule.forRoot({
           ...ormOptions({ url: databaseUrl, poolMax, acquireTimeoutMs, statementTimeoutMs, log: (message) => logger.log(message) }),
-          registerRequestContext: true,
+          // No EntityManager fork per request: every statement goes through runSql on the pool's
+          // connection (or a transaction's, which em.transactional tracks itself), and nothing is
+          // kept in an identity map, so the fork and its middleware were pure cost (issue 25).
+          registerRequestContext: false,
           autoLoadEntities: true,
         }),
       ],

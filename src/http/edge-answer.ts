@@ -77,11 +77,27 @@ function isNoRoute(req: Request, thrown: unknown): boolean {
 }
 
 function noRoute(req: Request): EdgeError {
+  if (!isPercentEncoded(req.path)) {
+    return {
+      status: 400,
+      code: ErrorCode.BAD_REQUEST,
+      message: `The path ${shortened(req.path)} is not valid percent-encoding: write each reserved or non-ASCII byte as %XX (UTF-8).`,
+    };
+  }
   return {
     status: 404,
     code: ErrorCode.NOT_FOUND,
     message: `Nothing answers ${req.method} ${shortened(req.path)}: the GraphQL API is POST /graphql, the MCP endpoint POST /mcp.`,
   };
+}
+
+function isPercentEncoded(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Body-parser's errors (and any other before the routes) as JSON; mounted right after the parsers. */
