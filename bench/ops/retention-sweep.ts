@@ -9,6 +9,7 @@ const RECORD = `mutation($input: [ToolResultInput!]!) { recordToolResults(input:
 const BATCH = 5000;
 const RATE_TARGET = 50_000;
 const WRITER_RATIO = 2;
+const RAW_RATIO = 0.8;
 const IDLE_MS = 5000;
 
 /** The sweep's own statement (ToolResultRepository.deleteExpiredBatch, one team's), sent raw. */
@@ -16,10 +17,11 @@ const RAW_BATCH = `with done as (delete from message_tool_results where id in (
   select id from message_tool_results where team_id = $3 and created_at < $1 order by created_at limit $2) returning 1) select count(*)::int as n from done`;
 
 /**
- * A retention sweep of expired snapshots (SPEC §9: ≥ 50k rows/s; a concurrent writer's p99 ≤ 2×
- * idle). The data set is aged past 180 days; the raw side deletes the older half with the very
- * batch statement the sweep runs (each its own transaction), the service's runRetentionSweep the
- * rest, while a writer records tool results; its p99 then is set beside its p99 idle.
+ * A retention sweep of expired snapshots (SPEC §9: ≥ 50k rows/s, issue 25: ≥ 0.8× the raw
+ * batches; a concurrent writer's p99 ≤ 2× idle). The data set is aged past 180 days; the raw side
+ * deletes the older half with the very batch statement the sweep runs (each its own transaction),
+ * the service's runRetentionSweep the rest, each while a writer records tool results; the writer's
+ * p99 during the service's sweep is set beside its p99 idle.
  */
 export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]> {
   const { data } = ctx;
@@ -87,7 +89,10 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
   const idleUntil = performance.now() + IDLE_MS;
   const idle = await writer(() => performance.now() > idleUntil);
 
-  // Raw: the older half, batch by batch.
+  // Raw: the older half, batch by batch. Both sides sweep with the writer running alongside, so
+  // the ratio compares the sweeps, not a sweep with a writer against one without.
+  let rawSweeping = true;
+  const writerDuringRaw = writer(() => !rawSweeping);
   let rawDeleted = 0;
   const rawStarted = performance.now();
   for (;;) {
@@ -96,8 +101,10 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
     if (n < BATCH) break;
   }
   const rawMs = performance.now() - rawStarted;
+  rawSweeping = false;
+  const writerRaw = await writerDuringRaw;
 
-  // Service: the rest, with the writer running alongside.
+  // Service: the rest, the same way.
   let sweeping = true;
   const during = writer(() => !sweeping);
   const sweepStarted = performance.now();
@@ -131,10 +138,11 @@ export async function retentionSweepOps(ctx: BenchContext): Promise<ResultRow[]>
       raw: asLoad(rawDeleted, rawMs),
       ratio: serviceRate / rawRate,
       ratioBasis: 'throughput',
-      target: `≥ ${RATE_TARGET.toLocaleString('en-US')} rows/s`,
-      pass: !report.skipped && serviceRate >= RATE_TARGET,
+      target: `≥ ${RATE_TARGET.toLocaleString('en-US')} rows/s and ≥ ${RAW_RATIO}× raw`,
+      pass: !report.skipped && serviceRate >= RATE_TARGET && serviceRate / rawRate >= RAW_RATIO,
       notes: [
-        `service ${Math.round(serviceRate).toLocaleString('en-US')} rows/s (${serviceDeleted} rows in ${(sweepMs / 1000).toFixed(1)} s); raw ${Math.round(rawRate).toLocaleString('en-US')} rows/s (${rawDeleted} rows)`,
+        `service ${Math.round(serviceRate).toLocaleString('en-US')} rows/s (${serviceDeleted} rows in ${(sweepMs / 1000).toFixed(1)} s); raw ${Math.round(rawRate).toLocaleString('en-US')} rows/s (${rawDeleted} rows in ${(rawMs / 1000).toFixed(1)} s)`,
+        `both with the writer below alongside; its p99 during the raw batches ${writerRaw.p99.toFixed(2)} ms (${writerRaw.requests} calls)`,
       ],
     },
     {
