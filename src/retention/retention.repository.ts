@@ -29,6 +29,15 @@ export class RetentionRepository {
     return rows.length === 1;
   }
 
+  /** Whether `holder` still holds the live lease: a read, so a sweep can check between batches without a commit to flush. */
+  async holdsLease(name: string, holder: string): Promise<boolean> {
+    const rows = await runSql(this.em, `select 1 from retention_leases where name = ? and holder = ? and expires_at > clock_timestamp()`, [
+      name,
+      holder,
+    ]);
+    return rows.length === 1;
+  }
+
   async releaseLease(name: string, holder: string): Promise<void> {
     await runSql(this.em, `delete from retention_leases where name = ? and holder = ?`, [name, holder]);
   }

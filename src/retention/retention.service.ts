@@ -116,13 +116,14 @@ export class RetentionService implements OnApplicationShutdown {
     }
     const counts = zeroCounts();
     let leaseLost = false;
+    const keep = this.leaseKeeper(holder);
     try {
       for (const teamId of await this.teams.listAllIds()) {
         // null: the team's own sweep is running, and sweeps it.
-        const team = await this.sweepLeasedTeam(teamId, now, holder, [SWEEP_LEASE]);
+        const team = await this.sweepLeasedTeam(teamId, now, holder, [SWEEP_LEASE], keep);
         for (const table of SWEPT_TABLES) counts[table] += team?.counts[table] ?? 0;
         // Between teams too: a long walk through small teams keeps the lease, or stops once another replica took it over.
-        leaseLost = (team?.leaseLost ?? false) || !(await this.renew([SWEEP_LEASE], holder));
+        leaseLost = (team?.leaseLost ?? false) || !(await keep([SWEEP_LEASE]));
         if (leaseLost || this.stopping) break;
       }
       if (leaseLost) this.logger.warn({ msg: 'retention sweep stopped: another replica took the sweep lease over' });
@@ -134,7 +135,8 @@ export class RetentionService implements OnApplicationShutdown {
 
   private async sweepOneTeam(teamId: string, now: Date): Promise<RetentionReport> {
     const started = Date.now();
-    const team = await this.sweepLeasedTeam(teamId, now, this.newHolder(), []);
+    const holder = this.newHolder();
+    const team = await this.sweepLeasedTeam(teamId, now, holder, [], this.leaseKeeper(holder));
     if (team === null) {
       this.logger.log({ msg: 'retention sweep skipped: another sweep holds the team lease', teamId });
       return { skipped: true, deleted: [], durationMs: Date.now() - started };
@@ -143,22 +145,45 @@ export class RetentionService implements OnApplicationShutdown {
     return this.report(team.counts, started, teamId);
   }
 
-  /** The team's sweep under its lease, the caller's leases (`held`) renewed along with it; null when the team lease is taken. */
-  private async sweepLeasedTeam(teamId: string, now: Date, holder: string, held: readonly string[]): Promise<TeamSweep | null> {
+  /** The team's sweep under its lease, the caller's leases (`held`) kept along with it; null when the team lease is taken. */
+  private async sweepLeasedTeam(
+    teamId: string,
+    now: Date,
+    holder: string,
+    held: readonly string[],
+    keep: (leases: readonly string[]) => Promise<boolean>,
+  ): Promise<TeamSweep | null> {
     const lease = teamLease(teamId);
     if (!(await this.repository.acquireLease(lease, holder, this.config.retention.leaseMs))) return null;
     try {
       // Team-wide (no user): under row-level security the team's pass sees the team's rows only.
-      return await withTenantScope({ teamId }, () => this.sweepTeamRows(teamId, now, () => this.renew([...held, lease], holder)));
+      return await withTenantScope({ teamId }, () => this.sweepTeamRows(teamId, now, () => keep([...held, lease])));
     } finally {
       await this.repository.releaseLease(lease, holder);
     }
   }
 
-  /** Renews every lease the sweep holds; false as soon as one was taken over. */
-  private async renew(leases: readonly string[], holder: string): Promise<boolean> {
-    for (const lease of leases) if (!(await this.repository.acquireLease(lease, holder, this.config.retention.leaseMs))) return false;
-    return true;
+  /**
+   * Keeps the leases a sweep holds, checked between batches; false as soon as one was taken over.
+   * Renewing is a committed write, whose flush cost as much as a batch's own once batches got
+   * fast (issue 25); but only an expired lease can be taken over, so a renewal well before expiry
+   * is as safe as one every batch. The keeper renews once a quarter of the lease has passed and
+   * in between only reads whether the leases are still this sweep's.
+   */
+  private leaseKeeper(holder: string): (leases: readonly string[]) => Promise<boolean> {
+    const { leaseMs } = this.config.retention;
+    let renewedAt = Date.now();
+    return async (leases) => {
+      const renewing = Date.now() - renewedAt >= leaseMs / 4;
+      for (const lease of leases) {
+        const held = renewing
+          ? await this.repository.acquireLease(lease, holder, leaseMs)
+          : await this.repository.holdsLease(lease, holder);
+        if (!held) return false;
+      }
+      if (renewing) renewedAt = Date.now();
+      return true;
+    };
   }
 
   /** The one path that deletes: each step of one team, in bounded batches, each batch a short transaction of its own. */

@@ -204,6 +204,25 @@ describe('RetentionService (medium, real PostgreSQL)', () => {
     expect(await leases()).toEqual([{ name: SWEEP_LEASE, holder: 'replica-b' }]);
   });
 
+  it('R-RT-2 between batches a sweep only reads its leases; it renews them (a committed write) once a quarter of the lease has passed', async () => {
+    const leaseWrites = () => statements.filter((sql) => sql.includes('insert into retention_leases')).length;
+    const leaseReads = () => statements.filter((sql) => sql.includes('select 1 from retention_leases')).length;
+    await seed(10, 200);
+    statements.length = 0;
+    const report = await serviceWith({ RETENTION_BATCH_SIZE: '2' }).service.sweep();
+    expect(countOf(report, 'message_tool_results')).toBe(10);
+    // The sweep's and the team's lease taken once each; the five full batches of snapshots each checked by a read.
+    expect(leaseWrites()).toBe(2);
+    expect(leaseReads()).toBeGreaterThanOrEqual(5);
+
+    await seed(10, 200);
+    statements.length = 0;
+    // A 1 s lease and 300 ms between batches: past a quarter of the lease at every check, so each renews.
+    await serviceWith({ RETENTION_BATCH_SIZE: '2', RETENTION_LEASE_MS: '1000', RETENTION_BATCH_PAUSE_MS: '300' }).service.sweep();
+    expect(leaseWrites()).toBeGreaterThanOrEqual(2 + 5);
+    expect(await leases()).toEqual([]);
+  });
+
   it('R-RT-2 a sweep whose lease another replica took over between batches stops sweeping (no table is swept without the lease)', async () => {
     // Three feedback events past 365 days (batches of 2), and expired snapshots for a later step.
     await em.execute(
