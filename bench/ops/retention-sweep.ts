@@ -13,8 +13,8 @@ const RAW_RATIO = 0.8;
 const IDLE_MS = 5000;
 
 /** The sweep's own statement (ToolResultRepository.deleteExpiredBatch, one team's), sent raw. */
-const RAW_BATCH = `with done as (delete from message_tool_results where id in (
-  select id from message_tool_results where team_id = $3 and created_at < $1 order by created_at limit $2) returning 1) select count(*)::int as n from done`;
+const RAW_BATCH = `with done as (delete from message_tool_results where ctid = any(array(
+  select ctid from message_tool_results where team_id = $3 and created_at < $1 order by created_at limit $2)) returning 1) select count(*)::int as n from done`;
 
 /**
  * A retention sweep of expired snapshots (SPEC §9: ≥ 50k rows/s, issue 25: ≥ 0.8× the raw
