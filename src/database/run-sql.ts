@@ -9,6 +9,11 @@ export interface RunSqlOptions {
    * arguments (`record_tool_results`, `actor_spaces`, …): it needs no transaction of its own.
    */
   readonly setsOwnScope?: boolean;
+  /**
+   * The statement touches no tenant table (`retention_leases`): it runs as it is, with no tenant
+   * settings and no transaction of its own, whatever scope the caller is in.
+   */
+  readonly noTenantRows?: boolean;
 }
 
 /**
@@ -38,7 +43,7 @@ export async function runSql<Rows = Record<string, unknown>[]>(
   // own bookkeeping to every statement, and this one only needs pg's.
   const transaction = em.getTransactionContext<Knex.Transaction>();
   const client = (transaction ?? em.getKnex()).client as PoolClient;
-  const scope = options.setsOwnScope ? undefined : currentTenantScope();
+  const scope = options.setsOwnScope || options.noTenantRows ? undefined : currentTenantScope();
   const statement = { text: positional(bound.sql), values: bound.params };
   const connection = await client.acquireConnection();
   try {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { runSql } from '../database/run-sql';
+import { arrayLiteral, runSql } from '../database/run-sql';
 
 /** The scheduler's sweep of every team: one replica walks the teams at a time. */
 export const SWEEP_LEASE = 'retention-sweep';
@@ -25,20 +25,24 @@ export class RetentionRepository {
         where retention_leases.expires_at < clock_timestamp() or retention_leases.holder = excluded.holder
        returning holder`,
       [name, holder, leaseMs],
+      // Leases belong to no tenant: one round trip even inside a team's sweep.
+      { noTenantRows: true },
     );
     return rows.length === 1;
   }
 
-  /** Whether `holder` still holds the live lease: a read, so a sweep can check between batches without a commit to flush. */
-  async holdsLease(name: string, holder: string): Promise<boolean> {
-    const rows = await runSql(this.em, `select 1 from retention_leases where name = ? and holder = ? and expires_at > clock_timestamp()`, [
-      name,
-      holder,
-    ]);
-    return rows.length === 1;
+  /** Whether `holder` still holds every one of these live leases: one read, so a sweep can check between batches without a commit to flush. */
+  async holdsLeases(names: readonly string[], holder: string): Promise<boolean> {
+    const rows = await runSql<{ n: number }[]>(
+      this.em,
+      `select count(*)::int as n from retention_leases where name = any(?::text[]) and holder = ? and expires_at > clock_timestamp()`,
+      [arrayLiteral(names), holder],
+      { noTenantRows: true },
+    );
+    return rows[0].n === new Set(names).size;
   }
 
   async releaseLease(name: string, holder: string): Promise<void> {
-    await runSql(this.em, `delete from retention_leases where name = ? and holder = ?`, [name, holder]);
+    await runSql(this.em, `delete from retention_leases where name = ? and holder = ?`, [name, holder], { noTenantRows: true });
   }
 }

@@ -174,14 +174,9 @@ export class RetentionService implements OnApplicationShutdown {
     const { leaseMs } = this.config.retention;
     let renewedAt = Date.now();
     return async (leases) => {
-      const renewing = Date.now() - renewedAt >= leaseMs / 4;
-      for (const lease of leases) {
-        const held = renewing
-          ? await this.repository.acquireLease(lease, holder, leaseMs)
-          : await this.repository.holdsLease(lease, holder);
-        if (!held) return false;
-      }
-      if (renewing) renewedAt = Date.now();
+      if (Date.now() - renewedAt < leaseMs / 4) return this.repository.holdsLeases(leases, holder);
+      for (const lease of leases) if (!(await this.repository.acquireLease(lease, holder, leaseMs))) return false;
+      renewedAt = Date.now();
       return true;
     };
   }

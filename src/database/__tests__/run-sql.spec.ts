@@ -1,4 +1,6 @@
-import { expandArrays, positional } from '../run-sql';
+import { expandArrays, positional, runSql } from '../run-sql';
+import { withTenantScope } from '../tenant-scope';
+import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 
 describe('runSql bindings', () => {
   it('expands each array value into one placeholder per element, in order (R-TR-1 batch statements)', () => {
@@ -15,5 +17,25 @@ describe('runSql bindings', () => {
 
   it('numbers the placeholders as pg wants them; an escaped \\? stays a question mark', () => {
     expect(positional("select ?, ?::int, '{}'::jsonb \\? 'k', ?")).toBe("select $1, $2::int, '{}'::jsonb ? 'k', $3");
+  });
+});
+
+describe('runSql tenant settings (real PostgreSQL)', () => {
+  let db: TestOrm;
+  beforeAll(async () => {
+    db = await createTestOrm();
+  });
+  afterAll(() => db.close());
+
+  const team = crypto.randomUUID();
+  const settingOf = (options = {}) =>
+    withTenantScope({ teamId: team }, () =>
+      runSql<{ team: string | null }[]>(db.orm.em, `select nullif(current_setting('app.team_id', true), '') as team`, [], options),
+    );
+
+  it('R-TN-8 a lone statement under a tenant scope runs with its settings; one that touches no tenant table runs as it is', async () => {
+    expect(await settingOf()).toEqual([{ team }]);
+    // retention_leases' statements: no settings and no transaction of their own, one round trip inside a team's sweep.
+    expect(await settingOf({ noTenantRows: true })).toEqual([{ team: null }]);
   });
 });
