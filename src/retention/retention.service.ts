@@ -182,7 +182,7 @@ export class RetentionService implements OnApplicationShutdown {
   }
 
   /** The one path that deletes: each step of one team, in bounded batches, each batch a short transaction of its own. */
-  private async sweepTeamRows(teamId: string, now: Date, renew: () => Promise<boolean>): Promise<TeamSweep> {
+  private async sweepTeamRows(teamId: string, now: Date, keepLeases: () => Promise<boolean>): Promise<TeamSweep> {
     const { batchSize, statementTimeoutMs, batchPauseMs } = this.config.retention;
     const counts = zeroCounts();
     for (const step of this.steps(teamId)) {
@@ -196,7 +196,7 @@ export class RetentionService implements OnApplicationShutdown {
         }
         if (scanned < batchSize || this.stopping) break;
         // Between batches: keep the leases, or stop the whole sweep if another sweeper took one over.
-        if (!(await renew())) return { counts, leaseLost: true };
+        if (!(await keepLeases())) return { counts, leaseLost: true };
         if (batchPauseMs > 0) await setTimeout(batchPauseMs);
       }
       if (this.stopping) break;
