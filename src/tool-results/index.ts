@@ -12,7 +12,7 @@ export { ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
 export type { JsonSelection, PathValue } from './path-value';
 export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf, toolNamesArguments } from './snapshot-scope';
 export type { ReturnedSnapshot } from './returned-snapshot';
-export { formatUtcDate } from './summary/date-values';
+export { formatUtcDate } from './summarizer/date-values';
 export { MAX_BATCH_ITEMS } from './tool-result-batch.rules';
 export {
   type SnapshotColumns,

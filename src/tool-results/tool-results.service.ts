@@ -16,7 +16,7 @@ import type { ToolResultInput } from './models/tool-result.input';
 import type { JsonSelection, PathLookup } from './path-value';
 import type { ReturnedSnapshot, ReturnedSnapshotOwner } from './returned-snapshot';
 import { snapshotScopeOf } from './snapshot-scope';
-import { ToolSummaryRulesService } from './summary-rules/tool-summary-rules.service';
+import { TeamSummaryRulesService } from './team-summary-rules/team-summary-rules.service';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { SnapshotColumns, SnapshotSearch, SnapshotSearchHit, ToolResultSnapshot } from './tool-result-snapshot';
 import { type HistoryFilter, ToolResultRepository, type UnsavedSnapshot } from './tool-result.repository';
@@ -54,7 +54,7 @@ export class ToolResultsService {
   constructor(
     private readonly repository: ToolResultRepository,
     private readonly conversations: ConversationRepository,
-    private readonly summaryRules: ToolSummaryRulesService,
+    private readonly summaryRules: TeamSummaryRulesService,
     private readonly config: AppConfig,
     private readonly metrics: ToolResultMetrics,
   ) {}

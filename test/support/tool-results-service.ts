@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config/load-config';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
 import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result-handle';
 import { ConversationRepository } from '../../src/tool-results/conversation.repository';
-import { ToolSummaryRuleRepository } from '../../src/tool-results/summary-rules/tool-summary-rule.repository';
-import { ToolSummaryRulesService } from '../../src/tool-results/summary-rules/tool-summary-rules.service';
+import { TeamSummaryRulesRepository } from '../../src/tool-results/team-summary-rules/team-summary-rules.repository';
+import { TeamSummaryRulesService } from '../../src/tool-results/team-summary-rules/team-summary-rules.service';
 import { ToolResultRepository } from '../../src/tool-results/tool-result.repository';
 import { ToolResultMetrics } from '../../src/tool-results/tool-results.metrics';
 import { ToolResultsService } from '../../src/tool-results/tool-results.service';
@@ -19,7 +19,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 /** The ToolResults service over the real repository on a test database, with its own metric registry. */
 export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
   const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
-  const summaryRules = new ToolSummaryRulesService(new ToolSummaryRuleRepository(em));
+  const summaryRules = new TeamSummaryRulesService(new TeamSummaryRulesRepository(em));
   return new ToolResultsService(new ToolResultRepository(em), new ConversationRepository(em), summaryRules, config, metrics);
 }
 
@@ -46,4 +46,4 @@ export function handleColumns(row: {
 
 // Internals of ToolResults that tests of the modules above build their expectations with.
 export { renderStub } from '../../src/tool-results/handle/stub';
-export { summarizeToolResult } from '../../src/tool-results/summary/summarize-tool-result';
+export { summarizeToolResult } from '../../src/tool-results/summarizer/summarize-tool-result';

@@ -1,6 +1,6 @@
 import { Conversation } from './conversation.entity';
 import { MessageToolResult } from './message-tool-result.entity';
 import { Message } from './message.entity';
-import { ToolSummaryRule } from './tool-summary-rule.entity';
+import { TeamSummaryRules } from './team-summary-rules.entity';
 
-export const TOOL_RESULT_ENTITIES = [Conversation, Message, MessageToolResult, ToolSummaryRule];
+export const TOOL_RESULT_ENTITIES = [Conversation, Message, MessageToolResult, TeamSummaryRules];

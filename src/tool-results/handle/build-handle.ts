@@ -2,8 +2,9 @@ import { readJsonText } from '../../common/text/json-text';
 import { countLines } from '../../common/text/text-lines';
 import { countTokens } from '../../common/text/tokenizer';
 import type { ToolResultInput } from '../models/tool-result.input';
-import { summarizeToolResult } from '../summary/summarize-tool-result';
-import { BUILT_IN_SUMMARIZER_REGISTRY, type SummarizerRegistry } from '../summary/summarizer-rules';
+import { summarizeToolResult } from '../summarizer/summarize-tool-result';
+import { BUILT_IN_SUMMARY_RULE_REGISTRY } from '../summarizer/built-in-summary-rules';
+import type { SummaryRuleRegistry } from '../summarizer/summary-rule.types';
 import { headPreview } from './head-preview';
 import { schemaHint } from './schema-hint';
 import { renderStub, type StubOptions } from './stub';
@@ -29,7 +30,7 @@ export function payloadText(output: unknown): string {
 export function buildHandle(
   source: HandleSource,
   options?: StubOptions,
-  registry: SummarizerRegistry = BUILT_IN_SUMMARIZER_REGISTRY,
+  registry: SummaryRuleRegistry = BUILT_IN_SUMMARY_RULE_REGISTRY,
 ): ToolResultHandle {
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const output = readJsonText(source.toolOutput);

@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { BadUserInputError } from '../../common/errors/app-error';
 import { elide } from '../../common/text/text-bounds';
 import type { ActorContext } from '../../tenancy';
-import { checkSummaryRuleDocument, MAX_RULE_DOCUMENTS_PER_TEAM, toolNameProblem } from '../summary/summary-rule-document';
-import {
-  BUILT_IN_SUMMARIZER_REGISTRY,
-  type SummarizerRegistry,
-  type SummaryRuleDocument,
-  withRuleDocuments,
-} from '../summary/summarizer-rules';
-import { type StoredSummaryRule, ToolSummaryRuleRepository } from './tool-summary-rule.repository';
+import { checkSummaryRuleDocument, MAX_RULE_DOCUMENTS_PER_TEAM, toolNameProblem } from '../summarizer/summary-rule-document';
+import { BUILT_IN_SUMMARY_RULE_REGISTRY, withRuleDocuments } from '../summarizer/built-in-summary-rules';
+import type { SummaryRuleDocument, SummaryRuleRegistry } from '../summarizer/summary-rule.types';
+import { type StoredSummaryRule, TeamSummaryRulesRepository } from './team-summary-rules.repository';
 
 /**
  * Team-defined summary rules (R-RC-3): an admin sets one document per tool for the team, and the
@@ -17,8 +13,8 @@ import { type StoredSummaryRule, ToolSummaryRuleRepository } from './tool-summar
  * A stored handle is never rebuilt, so a change reaches only the snapshots written after it.
  */
 @Injectable()
-export class ToolSummaryRulesService {
-  constructor(private readonly repository: ToolSummaryRuleRepository) {}
+export class TeamSummaryRulesService {
+  constructor(private readonly repository: TeamSummaryRulesRepository) {}
 
   list(actor: ActorContext): Promise<StoredSummaryRule[]> {
     return this.repository.listForTeam(actor.teamId);
@@ -47,7 +43,7 @@ export class ToolSummaryRulesService {
   }
 
   /** The rules a batch of the team's tool results is summarized with: its documents for these tools in place of the built-ins. */
-  async registryFor(actor: ActorContext, toolNames: readonly string[]): Promise<SummarizerRegistry> {
+  async registryFor(actor: ActorContext, toolNames: readonly string[]): Promise<SummaryRuleRegistry> {
     const stored = await this.repository.findForTools(actor.teamId, [...new Set(toolNames)]);
     const documents = new Map<string, SummaryRuleDocument>();
     for (const { toolName, rule } of stored) {
@@ -56,7 +52,7 @@ export class ToolSummaryRulesService {
       const checked = checkSummaryRuleDocument(rule);
       if (checked.ok) documents.set(toolName, checked.document);
     }
-    return withRuleDocuments(BUILT_IN_SUMMARIZER_REGISTRY, documents);
+    return withRuleDocuments(BUILT_IN_SUMMARY_RULE_REGISTRY, documents);
   }
 }
 

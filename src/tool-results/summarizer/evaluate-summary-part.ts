@@ -1,5 +1,5 @@
 import { formatUtcDate, parseDateLike } from './date-values';
-import { SummaryPart } from './summarizer-rules';
+import type { SummaryPart } from './summary-rule.types';
 import { boundLine, isRecord } from '../../common/text/text-bounds';
 
 const NAME_MAX_CHARS = 40;

@@ -24,7 +24,7 @@ const STORED_COLUMNS = 'tool_name, rule, version, updated_at';
 
 /** Teams' summary rule documents, one per (team, tool). Every statement names the team. */
 @Injectable()
-export class ToolSummaryRuleRepository {
+export class TeamSummaryRulesRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** The team's documents, by tool name. */

@@ -1,22 +1,22 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { captureSql, createTestOrm, type TestOrm } from '../../../../test/support/test-orm';
-import { ToolSummaryRuleRepository } from '../tool-summary-rule.repository';
+import { TeamSummaryRulesRepository } from '../team-summary-rules.repository';
 
 const rule = (label: string) => ({ version: 1, rules: [{ parts: [{ kind: 'count', path: 'rows', label }] }] });
 
-describe('ToolSummaryRuleRepository (medium, real PostgreSQL)', () => {
+describe('TeamSummaryRulesRepository (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
   let db: TestOrm;
   let em: EntityManager;
-  let repo: ToolSummaryRuleRepository;
+  let repo: TeamSummaryRulesRepository;
   const team = crypto.randomUUID();
   const otherTeam = crypto.randomUUID();
 
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork();
-    repo = new ToolSummaryRuleRepository(em);
+    repo = new TeamSummaryRulesRepository(em);
     await em.execute('insert into teams (id) values (?), (?)', [team, otherTeam]);
   });
   afterAll(() => db.close());

@@ -1,15 +1,10 @@
 import fc from 'fast-check';
 import { summarizeToolResult } from '../summarize-tool-result';
-import {
-  BUILT_IN_SUMMARIZER_REGISTRY,
-  buildSummarizerRegistry,
-  type SummarizerRule,
-  type SummaryRuleDocument,
-  withRuleDocuments,
-} from '../summarizer-rules';
+import { BUILT_IN_SUMMARY_RULE_REGISTRY, buildSummaryRuleRegistry, withRuleDocuments } from '../built-in-summary-rules';
+import type { NamedSummaryRule, SummaryRuleDocument } from '../summary-rule.types';
 
 /** The built-in rules as they were written before they became documents: the lines they give are the reference. */
-const RULES_BEFORE_DOCUMENTS: readonly SummarizerRule[] = [
+const RULES_BEFORE_DOCUMENTS: readonly NamedSummaryRule[] = [
   {
     tool: 'query_site_data',
     when: { target: 'recent_members' },
@@ -34,7 +29,7 @@ const RULES_BEFORE_DOCUMENTS: readonly SummarizerRule[] = [
     ],
   },
 ];
-const REGISTRY_BEFORE = buildSummarizerRegistry(RULES_BEFORE_DOCUMENTS);
+const REGISTRY_BEFORE = buildSummaryRuleRegistry(RULES_BEFORE_DOCUMENTS);
 
 const members = {
   members: [
@@ -54,7 +49,7 @@ describe('built-in summary rules as documents', () => {
   it('R-RC-3 the built-in documents hold the rules as they were written before', () => {
     const byTool = new Map<string, unknown[]>();
     for (const { tool, ...rule } of RULES_BEFORE_DOCUMENTS) byTool.set(tool, [...(byTool.get(tool) ?? []), rule]);
-    expect(new Map(BUILT_IN_SUMMARIZER_REGISTRY)).toEqual(byTool);
+    expect(new Map(BUILT_IN_SUMMARY_RULE_REGISTRY)).toEqual(byTool);
   });
 
   it('R-RC-3 the built-ins give the lines they gave before, byte for byte', () => {
@@ -103,7 +98,7 @@ describe('a team document in place of the built-ins', () => {
 
   it('R-RC-3 replaces every built-in rule of its tool and leaves the other tools alone', () => {
     const team = withRuleDocuments(
-      BUILT_IN_SUMMARIZER_REGISTRY,
+      BUILT_IN_SUMMARY_RULE_REGISTRY,
       new Map([
         ['query_kpi_trend', kpiPercentOnly],
         ['query_site_data', membershipsOnly],
@@ -124,9 +119,9 @@ describe('a team document in place of the built-ins', () => {
       version: 1,
       rules: [{ parts: [{ kind: 'count', path: 'orders', label: 'orders', singular: 'order' }] }],
     };
-    const team = withRuleDocuments(BUILT_IN_SUMMARIZER_REGISTRY, new Map([['search_orders', orders]]));
+    const team = withRuleDocuments(BUILT_IN_SUMMARY_RULE_REGISTRY, new Map([['search_orders', orders]]));
     expect(summarizeToolResult('search_orders', {}, { orders: [{ id: 1 }] }, team)).toBe('1 order');
     expect(summarizeToolResult('search_orders', {}, { orders: [{ id: 1 }] })).toBe('1 key: orders[1]');
-    expect(withRuleDocuments(BUILT_IN_SUMMARIZER_REGISTRY, new Map())).toBe(BUILT_IN_SUMMARIZER_REGISTRY);
+    expect(withRuleDocuments(BUILT_IN_SUMMARY_RULE_REGISTRY, new Map())).toBe(BUILT_IN_SUMMARY_RULE_REGISTRY);
   });
 });

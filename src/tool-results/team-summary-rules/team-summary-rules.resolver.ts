@@ -1,20 +1,20 @@
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../../tenancy';
-import { ToolSummaryRuleModel } from './tool-summary-rule.model';
-import { ToolSummaryRulesService } from './tool-summary-rules.service';
+import { TeamSummaryRulesModel } from './team-summary-rules.model';
+import { TeamSummaryRulesService } from './team-summary-rules.service';
 
-@Resolver(() => ToolSummaryRuleModel)
-export class ToolSummaryRulesResolver {
-  constructor(private readonly rules: ToolSummaryRulesService) {}
+@Resolver(() => TeamSummaryRulesModel)
+export class TeamSummaryRulesResolver {
+  constructor(private readonly rules: TeamSummaryRulesService) {}
 
-  @Query(() => [ToolSummaryRuleModel], { description: "admin: the team's summary rules, by tool name. R-RC-3" })
+  @Query(() => [TeamSummaryRulesModel], { description: "admin: the team's summary rules, by tool name. R-RC-3" })
   @RequiresScope(Scope.ADMIN)
-  toolSummaryRules(@Actor() actor: ActorContext): Promise<ToolSummaryRuleModel[]> {
+  toolSummaryRules(@Actor() actor: ActorContext): Promise<TeamSummaryRulesModel[]> {
     return this.rules.list(actor);
   }
 
-  @Mutation(() => ToolSummaryRuleModel, {
+  @Mutation(() => TeamSummaryRulesModel, {
     description:
       "admin: sets the team's summary rules for one tool, in place of any built-in ones, for snapshots written from now on " +
       '(stored handles keep their summary); version grows on each change. A bad document is BAD_USER_INPUT naming the part. R-RC-3',
@@ -24,7 +24,7 @@ export class ToolSummaryRulesResolver {
     @Actor() actor: ActorContext,
     @Args('toolName') toolName: string,
     @Args('rule', { type: () => GraphQLJSON }) rule: unknown,
-  ): Promise<ToolSummaryRuleModel> {
+  ): Promise<TeamSummaryRulesModel> {
     return this.rules.set(actor, toolName, rule);
   }
 

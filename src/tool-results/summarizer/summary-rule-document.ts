@@ -1,7 +1,7 @@
 import { jsonLongerThan } from '../../common/text/json-text';
 import { codePointLength, isStorableText } from '../../common/text/storable-text';
 import { elide, isRecord } from '../../common/text/text-bounds';
-import type { RuleCondition, SummaryPart, SummaryRule, SummaryRuleDocument } from './summarizer-rules';
+import type { RuleCondition, SummaryPart, SummaryRule, SummaryRuleDocument } from './summary-rule.types';
 
 /*
  * Bounds of a summary rule document (R-RC-3). They keep a document small enough to read on

@@ -7,7 +7,7 @@ import { Team } from '../../tenancy';
  * created); the document's own `"version"` is its format.
  */
 @Entity({ tableName: 'tool_summary_rules' })
-export class ToolSummaryRule {
+export class TeamSummaryRules {
   [PrimaryKeyProp]?: ['team', 'toolName'];
 
   @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', fieldName: 'team_id' })

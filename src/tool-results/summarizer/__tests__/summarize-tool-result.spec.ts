@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { summarizeGeneric, summarizeText } from '../generic-summarizer';
 import { summarizeToolResult, SUMMARY_MAX_CHARS } from '../summarize-tool-result';
-import { buildSummarizerRegistry } from '../summarizer-rules';
+import { buildSummaryRuleRegistry } from '../built-in-summary-rules';
 
 const SINGLE_LINE = /^[^\r\n\u0085\u2028\u2029]*$/;
 
@@ -37,7 +37,7 @@ describe('summarizeToolResult rules', () => {
   });
 
   it('R-RC-3 uses a custom registry, first matching rule wins', () => {
-    const registry = buildSummarizerRegistry([
+    const registry = buildSummaryRuleRegistry([
       { tool: 'search', when: { scope: 'docs' }, parts: [{ kind: 'count', path: 'hits', label: 'docs' }] },
       { tool: 'search', parts: [{ kind: 'count', path: 'data.hits', label: 'hits' }] },
     ]);

@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from '@nestjs/graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 
 @ObjectType('ToolSummaryRule', { description: "A team's summary rules for one tool, in place of the built-in ones (R-RC-3)." })
-export class ToolSummaryRuleModel {
+export class TeamSummaryRulesModel {
   @Field()
   toolName: string;
 

@@ -1,7 +1,8 @@
 import { readJsonText } from '../../common/text/json-text';
 import { evaluateSummaryPart } from './evaluate-summary-part';
 import { summarizeGeneric } from './generic-summarizer';
-import { BUILT_IN_SUMMARIZER_REGISTRY, type SummarizerRegistry, type SummaryRule } from './summarizer-rules';
+import { BUILT_IN_SUMMARY_RULE_REGISTRY } from './built-in-summary-rules';
+import type { SummaryRule, SummaryRuleRegistry } from './summary-rule.types';
 import { boundLine, isRecord } from '../../common/text/text-bounds';
 
 /** Bound of the summary after the colon of a block line. */
@@ -17,7 +18,7 @@ export function summarizeToolResult(
   toolName: string,
   toolInput: unknown,
   toolOutput: unknown,
-  registry: SummarizerRegistry = BUILT_IN_SUMMARIZER_REGISTRY,
+  registry: SummaryRuleRegistry = BUILT_IN_SUMMARY_RULE_REGISTRY,
 ): string {
   const output = readJsonText(toolOutput);
   const summary = summarizeByRule(registry.get(toolName) ?? [], toolInput, output) ?? summarizeGeneric(output);
