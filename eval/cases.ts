@@ -1,4 +1,5 @@
-import { DEFAULT_BLOCK_TOKEN_BUDGET, renderPreviouslyFetchedBlock, RenderedBlock } from '../src/recall/block/previously-fetched-block';
+import { DEFAULT_BLOCK_TOKEN_BUDGET } from '../src/config/setting-defaults';
+import { renderPreviouslyFetchedBlock, RenderedBlock } from '../src/recall/block/previously-fetched-block';
 import { summarizeToolResult } from '../src/tool-results/summarizer/summarize-tool-result';
 import { o200kTokenizer } from '../src/common/text/tokenizer';
 import { QUERY_KPI_TREND_DEFINITION, QUERY_SITE_DATA_DEFINITION, ToolDefinition, toolsForCase } from './tool-definitions';

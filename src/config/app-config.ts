@@ -60,17 +60,21 @@ export class AppConfig {
     readonly conversationCap: number;
     readonly retentionDays: number;
   };
+  /** The Recall module: the "Previously fetched" block. */
   readonly recall: {
-    /** K: how many recent snapshots the block is built from (R-RC-1); unset: the block module's constant. */
-    readonly blockRows?: number;
-    /** The whole block's token budget (R-RC-2); unset: the block module's constant. */
-    readonly blockTokenBudget?: number;
+    /** K: how many recent snapshots the block is built from (R-RC-1). */
+    readonly blockRows: number;
+    /** The whole block's token budget (R-RC-2). */
+    readonly blockTokenBudget: number;
     /** Inject the block only when the user message looks like recall (R-RC-5). */
     readonly intentGating: boolean;
-    /** Absolute ceiling, in characters, on one recallToolResult answer window (R-LG-2). */
+  };
+  /** The ledger's keyed lookup (`recallToolResult`): its answers and stubs. */
+  readonly lookup: {
+    /** Absolute ceiling, in characters, on one lookup answer window (R-LG-2). */
     readonly maxReturnChars: number;
-    /** Token bound of every recallToolResult answer, marker included (R-LG-2); unset: the stub module's default (8,000). */
-    readonly answerMaxTokens?: number;
+    /** Token bound of every lookup answer, marker included (R-LG-2); stubs name it. */
+    readonly answerMaxTokens: number;
     /** Characters of served payload text (and its token counts) kept in memory for walks over one payload; 0: none. */
     readonly textCacheChars: number;
   };

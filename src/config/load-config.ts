@@ -5,9 +5,12 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables } from './environment.schema';
+import { DEFAULT_ANSWER_MAX_TOKENS, DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from './setting-defaults';
 
 /** Between sweep batches: room for the foreground writers on the same database. */
 const DEFAULT_RETENTION_BATCH_PAUSE_MS = 0;
+/** Snapshots are kept this long; a write dated before the window is refused (R-TR-*, R-RT-1). */
+const DEFAULT_TOOL_RESULT_RETENTION_DAYS = 180;
 
 export class ConfigError extends Error {}
 
@@ -90,14 +93,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxOutputBytes: vars.TOOL_OUTPUT_MAX_BYTES ?? 2 * 1024 * 1024,
       maxInputBytes: vars.TOOL_INPUT_MAX_BYTES ?? 256 * 1024,
       conversationCap: vars.CONVERSATION_SNAPSHOT_CAP ?? 200,
-      retentionDays: vars.TOOL_RESULT_RETENTION_DAYS ?? 180,
+      retentionDays: vars.TOOL_RESULT_RETENTION_DAYS ?? DEFAULT_TOOL_RESULT_RETENTION_DAYS,
     },
     recall: {
-      blockRows: vars.RECALL_BLOCK_ROWS,
-      blockTokenBudget: vars.RECALL_BLOCK_TOKEN_BUDGET,
+      blockRows: vars.RECALL_BLOCK_ROWS ?? DEFAULT_BLOCK_ROWS,
+      blockTokenBudget: vars.RECALL_BLOCK_TOKEN_BUDGET ?? DEFAULT_BLOCK_TOKEN_BUDGET,
       intentGating: vars.RECALL_INTENT_GATING ?? false,
+    },
+    lookup: {
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
-      answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS,
+      answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS ?? DEFAULT_ANSWER_MAX_TOKENS,
       textCacheChars: vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
     },
     adminConsole: {
@@ -108,7 +113,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,
       cron: vars.RETENTION_CRON ?? '0 * * * *',
-      toolResultDays: vars.TOOL_RESULT_RETENTION_DAYS ?? 180,
+      toolResultDays: vars.TOOL_RESULT_RETENTION_DAYS ?? DEFAULT_TOOL_RESULT_RETENTION_DAYS,
       recallEventDays: vars.RECALL_EVENT_RETENTION_DAYS ?? 90,
       feedbackEventDays: vars.FEEDBACK_EVENT_RETENTION_DAYS ?? 365,
       feedbackCommentDays: vars.FEEDBACK_COMMENT_RETENTION_DAYS ?? 90,

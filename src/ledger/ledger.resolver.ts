@@ -4,7 +4,7 @@ import type { CompactMessagesArgs } from './compact-messages.rules';
 import { CompactionService } from './compaction.service';
 import { LedgerService } from './ledger.service';
 import { CompactMessagesInput, CompactMessagesPayload } from './models/compact-messages.model';
-import { RecallFormat } from './models/recall-format.enum';
+import { LookupFormat } from './models/lookup-format.enum';
 
 @Resolver()
 export class LedgerResolver {
@@ -18,7 +18,7 @@ export class LedgerResolver {
   recallToolResult(
     @Actor() actor: ActorContext,
     @Args('memId') memId: string,
-    @Args('format', { type: () => RecallFormat, nullable: true, defaultValue: RecallFormat.SUMMARY }) format: RecallFormat | null,
+    @Args('format', { type: () => LookupFormat, nullable: true, defaultValue: LookupFormat.SUMMARY }) format: LookupFormat | null,
     @Args('query', { type: () => String, nullable: true }) query: string | null,
     @Args('offset', { type: () => Int, nullable: true }) offset: number | null,
     @Args('maxChars', { type: () => Int, nullable: true }) maxChars: number | null,
@@ -36,7 +36,7 @@ export class LedgerResolver {
   ): Promise<string> {
     return this.ledger.recall(actor, {
       memId,
-      format: format ?? RecallFormat.SUMMARY,
+      format: format ?? LookupFormat.SUMMARY,
       query: query ?? null,
       offset: offset ?? null,
       maxChars: maxChars ?? null,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy';
-import { DEFAULT_ANSWER_MAX_TOKENS, payloadText, ToolResultsService } from '../tool-results';
+import { payloadText, ToolResultsService } from '../tool-results';
 import { windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
@@ -17,11 +17,11 @@ import {
   pathNotFoundText,
   pathTimedOutText,
   pathTooLargeText,
-  planRecall,
-  type RecallArguments,
-  type RecallPlan,
+  planLookup,
+  type LookupArguments,
+  type LookupPlan,
   tooManyNodesText,
-} from './recall-request';
+} from './lookup-request';
 
 /**
  * Keyed retrieval of one snapshot by mem id (R-LG-2). Every outcome is text: a missing mem id,
@@ -37,16 +37,16 @@ export class LedgerService {
     private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
   ) {
-    this.texts = new ServedTextCache(config.recall.textCacheChars, o200kTokenizer);
+    this.texts = new ServedTextCache(config.lookup.textCacheChars, o200kTokenizer);
   }
 
-  async recall(actor: ActorContext, args: RecallArguments): Promise<string> {
-    const { answerMaxTokens = DEFAULT_ANSWER_MAX_TOKENS, maxReturnChars } = this.config.recall;
-    const plan = planRecall(args, { maxTokens: answerMaxTokens, maxChars: maxReturnChars });
+  async recall(actor: ActorContext, args: LookupArguments): Promise<string> {
+    const { answerMaxTokens, maxReturnChars } = this.config.lookup;
+    const plan = planLookup(args, { maxTokens: answerMaxTokens, maxChars: maxReturnChars });
     if (plan.mode === 'answer') return plan.text;
     const { memId } = args;
 
-    if (plan.mode === 'path') return this.recallPath(actor, memId, plan);
+    if (plan.mode === 'path') return this.lookupPath(actor, memId, plan);
 
     // The stub is stored: a summary never loads the payload. A kept payload text is not fetched
     // again, but the actor's row is still looked up: the database decides who reads what.
@@ -71,7 +71,7 @@ export class LedgerService {
   }
 
   /** A json_path's value or node list, in PostgreSQL where it translates, else by the library on the fetched payload. */
-  private async recallPath(actor: ActorContext, memId: string, plan: Extract<RecallPlan, { mode: 'path' }>): Promise<string> {
+  private async lookupPath(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'path' }>): Promise<string> {
     const { path, pathText } = plan;
     if (path.kind === 'library') {
       const found = await this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS);

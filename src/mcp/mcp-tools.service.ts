@@ -10,7 +10,7 @@ import { currentRequestId } from '../observability/request-context';
 import { LedgerService, MIN_ANSWER_TOKENS } from '../ledger';
 import { checkPriorQuery, RecallBlockService, RecallSearchService } from '../recall';
 import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
-import { DEFAULT_ANSWER_MAX_TOKENS, ToolResultsService } from '../tool-results';
+import { ToolResultsService } from '../tool-results';
 import {
   errorResult,
   feedbackAnswer,
@@ -199,7 +199,7 @@ export class McpToolsService {
     const conversationId = new UuidPipe('conversation_id', true).transform(args.conversation_id) ?? null;
     const page = await this.toolResults.history(actor, { conversationId, toolName: args.tool_name ?? null, since }, limit, null);
     // The recall answer bound, the same as every recall answer's (R-LG-2).
-    const budget = this.config.recall.answerMaxTokens ?? DEFAULT_ANSWER_MAX_TOKENS;
+    const budget = this.config.lookup.answerMaxTokens;
     // Room for the answer's own first and last lines.
     let room = budget - 120;
 

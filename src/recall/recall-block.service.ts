@@ -13,12 +13,7 @@ import {
 } from '../recall-events';
 import type { ActorContext } from '../tenancy';
 import { type ToolResultSnapshot, ToolResultsService } from '../tool-results';
-import {
-  DEFAULT_BLOCK_ROWS,
-  DEFAULT_BLOCK_TOKEN_BUDGET,
-  renderPreviouslyFetchedBlock,
-  type RenderedBlock,
-} from './block/previously-fetched-block';
+import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
 import { RecallMetrics } from './recall.metrics';
 
@@ -42,7 +37,7 @@ export class RecallBlockService {
   ) {}
 
   async build(actor: ActorContext, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
-    const { blockRows = DEFAULT_BLOCK_ROWS, blockTokenBudget = DEFAULT_BLOCK_TOKEN_BUDGET, intentGating } = this.config.recall;
+    const { blockRows, blockTokenBudget, intentGating } = this.config.recall;
     const gated = intentGating && !looksLikeRecall(userMessage);
     const draft = await this.events.unplacedDraft(actor, {
       query: userMessage ?? null,

@@ -9,7 +9,6 @@ import { withTenantScope } from '../database/tenant-scope';
 import type { ActorContext } from '../tenancy';
 import { newMemId } from './mem-id';
 import { buildHandle } from './handle/build-handle';
-import { DEFAULT_ANSWER_MAX_TOKENS } from './handle/stub';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
 import type { ToolResultInput } from './models/tool-result.input';
@@ -82,7 +81,7 @@ export class ToolResultsService {
       // Built from the payload exactly as received, once; every later read serves these bytes.
       const handle = buildHandle(
         { memId, toolName: item.toolName, toolUseId: item.toolUseId, sizeChars, toolInput: item.toolInput, toolOutput: item.toolOutput },
-        { answerMaxTokens: this.config.recall.answerMaxTokens ?? DEFAULT_ANSWER_MAX_TOKENS },
+        { answerMaxTokens: this.config.lookup.answerMaxTokens },
         summaryRegistry,
       );
       return { ...item, id: randomUUID(), memId, sizeChars, handle, compacted };

@@ -14,7 +14,8 @@ describe('loadConfig', () => {
       http: { bodyLimit: '10mb' },
       database: { url: undefined, poolMax: 20, acquireTimeoutMs: 5000, statementTimeoutMs: 15000 },
       featureFlags: { cacheTtlMs: 5000 },
-      recall: { maxReturnChars: 500_000 },
+      recall: { blockRows: 5, blockTokenBudget: 300, intentGating: false },
+      lookup: { maxReturnChars: 500_000, answerMaxTokens: 8_000 },
       retention: { batchSize: 5000, batchPauseMs: 0 },
     });
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, RETENTION_BATCH_PAUSE_MS: '25' }).retention.batchPauseMs).toBe(25);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { isStorableText } from '../../common/text/storable-text';
 import { compactJsonbText, pathFetchChars, pathValueText } from '../json-path-value';
 import { parseJsonPath, sliceByQuery } from '../keyed-slice';
-import { planRecall, type RecallArguments } from '../recall-request';
+import { planLookup, type LookupArguments } from '../lookup-request';
 
 const LIMITS = { maxTokens: 8000, maxChars: 500_000 };
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }));
@@ -30,7 +30,7 @@ const pathText = fc.oneof(anyText, dotted, rfcLike, fc.string({ minLength: 250, 
 const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity));
 const nullable = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: null });
 
-const recallArguments: fc.Arbitrary<RecallArguments> = fc.record({
+const recallArguments: fc.Arbitrary<LookupArguments> = fc.record({
   memId: fc.oneof(anyText, fc.constant('mem_aaaaaaaaaaaaaaaa')),
   format: fc.constantFrom('SUMMARY' as const, 'FULL' as const, null),
   query: nullable(anyText),
@@ -62,10 +62,10 @@ describe('recallToolResult arguments, property-based', () => {
     );
   });
 
-  it('R-LG-2 R-OP-4 planRecall never throws, and a plan that reaches SQL has sane bounds and a well-formed mem id', () => {
+  it('R-LG-2 R-OP-4 planLookup never throws, and a plan that reaches SQL has sane bounds and a well-formed mem id', () => {
     fc.assert(
       fc.property(recallArguments, (args) => {
-        const plan = planRecall(args, LIMITS);
+        const plan = planLookup(args, LIMITS);
         if (plan.mode === 'answer') {
           expect(plan.text).toMatch(/^\[tool_memory .*\]$/s);
           return;

@@ -5,7 +5,7 @@ import type { ToolResultInput } from '../../tool-results';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { countTokens } from '../../common/text/tokenizer';
-import type { RecallArguments } from '../recall-request';
+import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
 
 /**
@@ -36,8 +36,8 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     return new LedgerService(toolResultsServiceFor(em), testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling) }));
   }
 
-  function recallWith(service: LedgerService, who: ActorContext, args: Partial<RecallArguments>): Promise<string> {
-    const full: RecallArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null, ...args };
+  function recallWith(service: LedgerService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {
+    const full: LookupArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null, ...args };
     return RequestContext.create(em, () => service.recall(who, full));
   }
 

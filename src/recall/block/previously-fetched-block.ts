@@ -14,10 +14,6 @@ export const PREVIOUSLY_FETCHED_FOOTER = [
   'present these snapshots as live data.',
 ].join('\n');
 
-/** How many recent snapshots the block is built from (K, R-RC-1). */
-export const DEFAULT_BLOCK_ROWS = 5;
-/** Hard bound on the whole block's tokens (R-RC-2). */
-export const DEFAULT_BLOCK_TOKEN_BUDGET = 300;
 
 export interface BlockSnapshot {
   id: string;

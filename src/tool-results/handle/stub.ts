@@ -1,4 +1,5 @@
 import { countTokensByLine } from '../../common/text/tokenizer';
+import { DEFAULT_ANSWER_MAX_TOKENS } from '../../config/setting-defaults';
 import type { StubSource } from './tool-result-handle';
 import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
 
@@ -13,11 +14,9 @@ const STUB_FORMAT_VERSION = 'v3';
 const STUB_MARKER_PREFIX = '[recall-ledger tool_memory ';
 export const STUB_MARKER = `${STUB_MARKER_PREFIX}${STUB_FORMAT_VERSION}]`;
 export const STUB_MAX_TOKENS = 120;
-/** Default token bound of one recall answer (RECALL_ANSWER_MAX_TOKENS). */
-export const DEFAULT_ANSWER_MAX_TOKENS = 8_000;
 
 export interface StubOptions {
-  /** Recall answers are windowed to this many tokens; a larger payload is re-expanded by key first. */
+  /** Lookup answers are windowed to this many tokens; a larger payload is re-expanded by key first. */
   answerMaxTokens: number;
 }
 

@@ -1,7 +1,6 @@
+import { DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from '../../../config/setting-defaults';
 import {
   BlockSnapshot,
-  DEFAULT_BLOCK_ROWS,
-  DEFAULT_BLOCK_TOKEN_BUDGET,
   PREVIOUSLY_FETCHED_FOOTER,
   PREVIOUSLY_FETCHED_HEADER,
   renderPreviouslyFetchedBlock,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { countTokens } from '../../../common/text/tokenizer';
-import { DEFAULT_ANSWER_MAX_TOKENS, isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
+import { DEFAULT_ANSWER_MAX_TOKENS } from '../../../config/setting-defaults';
+import { isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
 import type { StubSource } from '../tool-result-handle';
 
 const compactHandle: StubSource = {

@@ -1,9 +1,9 @@
 import { registerEnumType } from '@nestjs/graphql';
 
 /** What `recallToolResult` returns when no key (query, range, json_path) is given. R-LG-2 */
-export enum RecallFormat {
+export enum LookupFormat {
   SUMMARY = 'SUMMARY',
   FULL = 'FULL',
 }
 
-registerEnumType(RecallFormat, { name: 'RecallFormat' });
+registerEnumType(LookupFormat, { name: 'RecallFormat' });

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
-import type { RecallArguments } from '../recall-request';
+import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
 
 /** RFC 9535 §1.5's example document. */
@@ -92,7 +92,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
   const owner = crypto.randomUUID();
   const actor = new ActorContext(owner, team, [Scope.MEMORY_READ, Scope.MEMORY_WRITE], [{ id: space, generation: 1 }]);
 
-  const recall = (jsonPath: string, args: Partial<RecallArguments> = {}): Promise<string> =>
+  const recall = (jsonPath: string, args: Partial<LookupArguments> = {}): Promise<string> =>
     RequestContext.create(em, () =>
       service.recall(actor, { memId, format: null, query: null, offset: null, maxChars: null, jsonPath, ...args }),
     );

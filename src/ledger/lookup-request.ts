@@ -12,7 +12,7 @@ import {
 import { elide, toSingleLine } from '../common/text/text-bounds';
 
 /** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
-export interface RecallArguments {
+export interface LookupArguments {
   memId: string;
   format: 'SUMMARY' | 'FULL' | null;
   query: string | null;
@@ -38,7 +38,7 @@ interface AnswerBounds {
  * mode but `summary` answers a window from `offset` within `bounds` (FULL is the range from 0):
  * of the payload for `range`, of the query's matches for `query`, of the value for `path`.
  */
-export type RecallPlan =
+export type LookupPlan =
   | { mode: 'summary' }
   | { mode: 'range'; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
   | { mode: 'lines'; lineStart: number; lineCount: number | null; bounds: AnswerBounds; calls: LineCalls }
@@ -54,7 +54,7 @@ export type RecallPlan =
   | { mode: 'answer'; text: string };
 
 /** The service's own bounds: every answer's token bound, and the absolute character ceiling. */
-export interface RecallLimits {
+export interface LookupLimits {
   maxTokens: number;
   maxChars: number;
 }
@@ -70,7 +70,7 @@ const MEM_ID_ECHO_MAX_CHARS = 64;
  * payload); `format` only matters without a key. A malformed mem id gets the very text an unknown
  * one gets, and arguments that can never be valid are refused here, so neither costs a query.
  */
-export function planRecall(args: RecallArguments, limits: RecallLimits): RecallPlan {
+export function planLookup(args: LookupArguments, limits: LookupLimits): LookupPlan {
   if (args.query !== null && args.jsonPath !== null) {
     return { mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' };
   }
@@ -171,6 +171,6 @@ function quoted(text: string): string {
   return JSON.stringify(elide(toSingleLine(text), QUOTED_MAX_CHARS));
 }
 
-function known(memId: string, plan: RecallPlan): RecallPlan {
+function known(memId: string, plan: LookupPlan): LookupPlan {
   return MEM_ID_PATTERN.test(memId) ? plan : { mode: 'answer', text: memNotFoundText(memId) };
 }

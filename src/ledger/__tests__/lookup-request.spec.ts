@@ -1,20 +1,20 @@
-import { memNotFoundText, pathNotFoundText, planRecall, type RecallArguments } from '../recall-request';
+import { memNotFoundText, pathNotFoundText, planLookup, type LookupArguments } from '../lookup-request';
 
 const MEM = 'mem_abcdefghijklmnop';
-const NONE: RecallArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null };
+const NONE: LookupArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null };
 const CEILING = 100_000;
 const LIMITS = { maxTokens: 8000, maxChars: CEILING };
 
 /** The plan without its next-call function, plus the call it names for offset 42. */
-const plan = (args: Partial<RecallArguments>) => {
-  const planned = planRecall({ ...NONE, ...args }, LIMITS);
+const plan = (args: Partial<LookupArguments>) => {
+  const planned = planLookup({ ...NONE, ...args }, LIMITS);
   if (!('nextCall' in planned)) return planned;
   const { nextCall, ...rest } = planned;
   return { ...rest, next: nextCall(42) };
 };
 const BOUNDS = { maxTokens: 8000, maxChars: CEILING };
 
-describe('planRecall', () => {
+describe('planLookup', () => {
   it('R-LG-2 without a key: SUMMARY (also the default) gives the stub, FULL the window from offset 0', () => {
     expect(plan({})).toEqual({ mode: 'summary' });
     expect(plan({ format: 'SUMMARY' })).toEqual({ mode: 'summary' });
@@ -78,7 +78,7 @@ describe('planRecall', () => {
 
   it('R-LG-2 a malformed mem id reads as an unknown one, in every mode', () => {
     for (const args of [{}, { format: 'FULL' as const }, { query: 'x' }, { offset: 1, maxChars: 2 }, { jsonPath: 'a' }]) {
-      expect(planRecall({ ...NONE, ...args, memId: 'mem_X' }, LIMITS)).toEqual({ mode: 'answer', text: '[tool_memory not found: mem_X]' });
+      expect(planLookup({ ...NONE, ...args, memId: 'mem_X' }, LIMITS)).toEqual({ mode: 'answer', text: '[tool_memory not found: mem_X]' });
     }
   });
 });
