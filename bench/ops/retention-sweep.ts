@@ -13,7 +13,7 @@ const WRITER_RATIO = 2;
 const RAW_RATIO = 0.8;
 const IDLE_MS = 5000;
 
-/** The sweep's own statement (ToolResultRepository.deleteExpiredBatch, one team's), sent raw. */
+/** The sweep's own statement (ToolResultDeletionRepository.deleteExpiredBatch, one team's), sent raw. */
 const RAW_BATCH = `with done as (delete from message_tool_results where ctid = any(array(
   select ctid from message_tool_results where team_id = $3 and created_at < $1 order by created_at limit $2)) returning 1) select count(*)::int as n from done`;
 

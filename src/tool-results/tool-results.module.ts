@@ -5,6 +5,9 @@ import { TOOL_RESULT_ENTITIES } from './entities';
 import { TeamSummaryRulesRepository } from './team-summary-rules/team-summary-rules.repository';
 import { TeamSummaryRulesResolver } from './team-summary-rules/team-summary-rules.resolver';
 import { TeamSummaryRulesService } from './team-summary-rules/team-summary-rules.service';
+import { ToolResultDeletionRepository } from './tool-result-deletion.repository';
+import { ToolResultJsonPathRepository } from './tool-result-json-path.repository';
+import { ToolResultWriteRepository } from './tool-result-write.repository';
 import { ToolResultRepository } from './tool-result.repository';
 import { TOOL_RESULT_METRIC_PROVIDERS, ToolResultMetrics } from './tool-results.metrics';
 import { ToolResultsResolver } from './tool-results.resolver';
@@ -17,6 +20,9 @@ export const TOOL_RESULTS_RESOLVERS = [ToolResultsResolver, TeamSummaryRulesReso
   imports: [MikroOrmModule.forFeature(TOOL_RESULT_ENTITIES)],
   providers: [
     ToolResultRepository,
+    ToolResultWriteRepository,
+    ToolResultJsonPathRepository,
+    ToolResultDeletionRepository,
     ConversationRepository,
     TeamSummaryRulesRepository,
     TeamSummaryRulesService,

@@ -18,7 +18,10 @@ import { snapshotScopeOf } from './snapshot-scope';
 import { TeamSummaryRulesService } from './team-summary-rules/team-summary-rules.service';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { SnapshotColumns, SnapshotSearch, SnapshotSearchHit, ToolResultSnapshot } from './tool-result-snapshot';
-import { type HistoryFilter, ToolResultRepository, type UnsavedSnapshot } from './tool-result.repository';
+import { ToolResultDeletionRepository } from './tool-result-deletion.repository';
+import { ToolResultJsonPathRepository } from './tool-result-json-path.repository';
+import { ToolResultWriteRepository, type UnsavedSnapshot } from './tool-result-write.repository';
+import { type HistoryFilter, ToolResultRepository } from './tool-result.repository';
 import { ToolResultMetrics } from './tool-results.metrics';
 
 export interface RecordOutcome {
@@ -45,13 +48,16 @@ export interface RecordOptions {
 }
 
 /**
- * The snapshot write path and its reads (SPEC §4): the one way other modules reach snapshots.
+ * The snapshot write path and its reads (docs/requirements.md §4): the one way other modules reach snapshots.
  * Every read is scoped to the actor's own rows in its allowed spaces, in SQL.
  */
 @Injectable()
 export class ToolResultsService {
   constructor(
-    private readonly repository: ToolResultRepository,
+    private readonly reads: ToolResultRepository,
+    private readonly writes: ToolResultWriteRepository,
+    private readonly jsonPaths: ToolResultJsonPathRepository,
+    private readonly deletions: ToolResultDeletionRepository,
     private readonly conversations: ConversationRepository,
     private readonly summaryRules: TeamSummaryRulesService,
     private readonly config: AppConfig,
@@ -89,7 +95,7 @@ export class ToolResultsService {
     const scope = snapshotScopeOf(actor);
     let inserted: { id: string; createdKey: string }[];
     try {
-      inserted = await this.repository.recordBatch({ ...scope, teamId: actor.teamId }, conversations, messages, rows, {
+      inserted = await this.writes.recordBatch({ ...scope, teamId: actor.teamId }, conversations, messages, rows, {
         cap: this.config.toolResults.conversationCap,
         compacted,
       });
@@ -99,7 +105,7 @@ export class ToolResultsService {
     const insertedIds = new Set(inserted.map((r) => r.id));
     const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
     // Read after the batch committed: only a call that repeats a tool_use_id pays this round trip.
-    const duplicates = repeated.length > 0 ? await this.repository.findByToolUseIds(scope, repeated, options.columns) : [];
+    const duplicates = repeated.length > 0 ? await this.reads.findByToolUseIds(scope, repeated, options.columns) : [];
     checkRepeatsVisible(repeated, duplicates, rows, field);
 
     const createdKeys = new Map(inserted.map((r) => [r.id, r.createdKey]));
@@ -128,30 +134,30 @@ export class ToolResultsService {
    * from the cap. Returns the ids whose mark changed; a row deleted meanwhile is not among them.
    */
   setCompacted(actor: ActorContext, ids: readonly string[], compacted: boolean): Promise<string[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.repository.setCompacted(actor.userId, ids, compacted);
+    return ids.length === 0 ? Promise.resolve([]) : this.writes.setCompacted(actor.userId, ids, compacted);
   }
 
   findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
-    return this.repository.findById(snapshotScopeOf(actor), id, columns);
+    return this.reads.findById(snapshotScopeOf(actor), id, columns);
   }
 
   findByMemId(actor: ActorContext, memId: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
-    return this.repository.findByMemId(snapshotScopeOf(actor), memId, columns);
+    return this.reads.findByMemId(snapshotScopeOf(actor), memId, columns);
   }
 
   /** Handles of the actor's snapshots among these tool_use ids. */
   findByToolUseIds(actor: ActorContext, toolUseIds: readonly string[]): Promise<ToolResultSnapshot[]> {
-    return toolUseIds.length === 0 ? Promise.resolve([]) : this.repository.findByToolUseIds(snapshotScopeOf(actor), toolUseIds);
+    return toolUseIds.length === 0 ? Promise.resolve([]) : this.reads.findByToolUseIds(snapshotScopeOf(actor), toolUseIds);
   }
 
   /** What a selection picks in the actor's snapshot, evaluated in PostgreSQL; null: no such snapshot. */
   findJsonPathValue(actor: ActorContext, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
-    return this.repository.findJsonPathValue({ ...snapshotScopeOf(actor), teamId: actor.teamId }, memId, selection, maxChars);
+    return this.jsonPaths.findJsonPathValue({ ...snapshotScopeOf(actor), teamId: actor.teamId }, memId, selection, maxChars);
   }
 
   /** The actor's snapshot's payload as JSON when it has at most `maxChars` characters, and its size; null: no such snapshot. */
   findJsonDocument(actor: ActorContext, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
-    return this.repository.findJsonDocument(snapshotScopeOf(actor), memId, maxChars);
+    return this.jsonPaths.findJsonDocument(snapshotScopeOf(actor), memId, maxChars);
   }
 
   /**
@@ -164,7 +170,7 @@ export class ToolResultsService {
   async findReturned(actor: ActorContext, owner: ReturnedSnapshotOwner, ids: readonly string[]): Promise<ReturnedSnapshot[]> {
     const snapshotIds = [...new Set(ids.filter((id) => UUID_PATTERN.test(id)).map((id) => id.toLowerCase()))];
     if (snapshotIds.length === 0) return [];
-    const rows = await withTenantScope({ teamId: actor.teamId }, () => this.repository.findReturned(actor.teamId, owner, snapshotIds));
+    const rows = await withTenantScope({ teamId: actor.teamId }, () => this.reads.findReturned(actor.teamId, owner, snapshotIds));
     return rows.map((s) => ({
       id: s.id,
       memId: s.memId,
@@ -177,7 +183,7 @@ export class ToolResultsService {
 
   /** The full-text search over the actor's snapshots in one space, ranked (R-RC-8). */
   search(actor: ActorContext, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<SnapshotSearchHit[]> {
-    return this.repository.search(snapshotScopeOf(actor), search, columns);
+    return this.reads.search(snapshotScopeOf(actor), search, columns);
   }
 
   /** The K most recent snapshots of the actor's conversation, newest first. */
@@ -187,7 +193,7 @@ export class ToolResultsService {
     limit: number,
     columns: SnapshotColumns = {},
   ): Promise<ToolResultSnapshot[]> {
-    return this.repository.recentInConversation(snapshotScopeOf(actor), conversationId, limit, columns);
+    return this.reads.recentInConversation(snapshotScopeOf(actor), conversationId, limit, columns);
   }
 
   /** The actor's own conversation in one of its allowed spaces, or null (a missing one and another's alike). */
@@ -207,18 +213,18 @@ export class ToolResultsService {
     if (filter.toolName && !isStorableText(filter.toolName))
       throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
     const position = after ? decodeCursor(after) : null;
-    const records = await this.repository.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
+    const records = await this.reads.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
     return { records: records.slice(0, limit), hasNextPage: records.length > limit };
   }
 
   /** Retention's sweep (R-RT-1): the team's oldest snapshots past the cutoff; how many went. */
   deleteExpiredBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
-    return this.repository.deleteExpiredBatch(teamId, cutoff, limit);
+    return this.deletions.deleteExpiredBatch(teamId, cutoff, limit);
   }
 
   /** A user's deletion (R-RT-4): every snapshot, message and conversation of theirs, counted by table. */
   async deleteAllOfUser(userId: string): Promise<{ conversations: number; messages: number; message_tool_results: number }> {
-    const snapshots = await this.repository.deleteAllOfUser(userId);
+    const snapshots = await this.deletions.deleteAllOfUser(userId);
     const { messages, conversations } = await this.conversations.deleteAllOfUser(userId);
     return { conversations, messages, message_tool_results: snapshots };
   }

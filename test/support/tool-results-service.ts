@@ -7,6 +7,9 @@ import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result
 import { ConversationRepository } from '../../src/tool-results/conversation.repository';
 import { TeamSummaryRulesRepository } from '../../src/tool-results/team-summary-rules/team-summary-rules.repository';
 import { TeamSummaryRulesService } from '../../src/tool-results/team-summary-rules/team-summary-rules.service';
+import { ToolResultDeletionRepository } from '../../src/tool-results/tool-result-deletion.repository';
+import { ToolResultJsonPathRepository } from '../../src/tool-results/tool-result-json-path.repository';
+import { ToolResultWriteRepository } from '../../src/tool-results/tool-result-write.repository';
 import { ToolResultRepository } from '../../src/tool-results/tool-result.repository';
 import { ToolResultMetrics } from '../../src/tool-results/tool-results.metrics';
 import { ToolResultsService } from '../../src/tool-results/tool-results.service';
@@ -20,7 +23,16 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
   const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
   const summaryRules = new TeamSummaryRulesService(new TeamSummaryRulesRepository(em));
-  return new ToolResultsService(new ToolResultRepository(em), new ConversationRepository(em), summaryRules, config, metrics);
+  return new ToolResultsService(
+    new ToolResultRepository(em),
+    new ToolResultWriteRepository(em),
+    new ToolResultJsonPathRepository(em),
+    new ToolResultDeletionRepository(em),
+    new ConversationRepository(em),
+    summaryRules,
+    config,
+    metrics,
+  );
 }
 
 /** ToolResults' snapshot repository on a test database, for tests of the plans other modules' statements get. */

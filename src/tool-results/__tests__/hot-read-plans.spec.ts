@@ -1,5 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ToolResultJsonPathRepository } from '../tool-result-json-path.repository';
 import { ToolResultRepository } from '../tool-result.repository';
 import { Client } from 'pg';
 import { nestedPlanOf, type PlanNode, planNodes as nodes } from '../../../test/support/plans';
@@ -118,7 +119,7 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     );
     statements.length = 0;
     const found = await RequestContext.create(em, () =>
-      new ToolResultRepository(em).findJsonPathValue(
+      new ToolResultJsonPathRepository(em).findJsonPathValue(
         { userId, teamId: snapshot.team_id, spaceIds: [space] },
         snapshot.mem_id,
         { kind: 'keys', keys: ['rows', '1'] },

@@ -4,12 +4,14 @@ import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { newMemId } from '../mem-id';
 import { buildHandle } from '../handle/build-handle';
 import type { JsonSelection, PathLookup } from '../path-value';
+import { ToolResultJsonPathRepository } from '../tool-result-json-path.repository';
+import { ToolResultWriteRepository } from '../tool-result-write.repository';
 import { ToolResultRepository } from '../tool-result.repository';
 
-describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () => {
+describe('ToolResultJsonPathRepository.findJsonPathValue (medium, real PostgreSQL)', () => {
   let db: TestOrm;
   let em: EntityManager;
-  let repo: ToolResultRepository;
+  let repo: ToolResultJsonPathRepository;
   const userId = crypto.randomUUID();
   const otherUserId = crypto.randomUUID();
   const teamId = crypto.randomUUID();
@@ -34,7 +36,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
   beforeAll(async () => {
     db = await createTestOrm();
     em = db.orm.em.fork();
-    repo = new ToolResultRepository(em);
+    repo = new ToolResultJsonPathRepository(em);
     await em.execute('insert into teams (id) values (?)', [teamId]);
     await em.execute('insert into users (id, team_id) values (?, ?), (?, ?)', [userId, teamId, otherUserId, teamId]);
     spaceId = crypto.randomUUID();
@@ -53,7 +55,7 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
         compacted: false,
       };
     });
-    await repo.recordBatch(
+    await new ToolResultWriteRepository(em).recordBatch(
       { userId, teamId, spaceIds: [spaceId] },
       [{ id: conversationId, spaceId }],
       [{ id: messageId, conversationId }],
@@ -119,17 +121,22 @@ describe('ToolResultRepository.findJsonPathValue (medium, real PostgreSQL)', () 
         repo.findJsonPathValue({ userId, teamId, spaceIds: [] }, memIds.json, { kind: 'keys', keys: ['items'] }, 10),
       ),
     ).toBeNull();
-    expect(await RequestContext.create(em, () => repo.findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json))).toBeNull();
+    expect(
+      await RequestContext.create(em, () =>
+        new ToolResultRepository(em).findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json),
+      ),
+    ).toBeNull();
     expect(await value('json', ['items'], 1000, otherUserId)).toBeNull();
     expect(
       await RequestContext.create(em, () =>
         repo.findJsonPathValue(scopeOf(userId), 'mem_aaaaaaaaaaaaaaaa', { kind: 'keys', keys: ['items'] }, 10),
       ),
     ).toBeNull();
-    expect(await RequestContext.create(em, () => repo.findByMemId(scopeOf(otherUserId), memIds.json))).toBeNull();
-    expect((await RequestContext.create(em, () => repo.findByMemId(scopeOf(userId), memIds.json, { output: true })))?.toolOutput).toEqual(
-      outputs.json,
-    );
+    expect(await RequestContext.create(em, () => new ToolResultRepository(em).findByMemId(scopeOf(otherUserId), memIds.json))).toBeNull();
+    expect(
+      (await RequestContext.create(em, () => new ToolResultRepository(em).findByMemId(scopeOf(userId), memIds.json, { output: true })))
+        ?.toolOutput,
+    ).toEqual(outputs.json);
   });
 
   it('R-LG-2 a node-list statement is stopped at its time bound; a payload above a size bound is not handed over', async () => {

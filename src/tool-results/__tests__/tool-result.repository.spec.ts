@@ -4,13 +4,17 @@ import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/t
 import { newMemId } from '../mem-id';
 import { buildHandle } from '../handle/build-handle';
 import { ConversationRepository } from '../conversation.repository';
+import { ToolResultJsonPathRepository } from '../tool-result-json-path.repository';
+import { ToolResultWriteRepository } from '../tool-result-write.repository';
 import { ToolResultRepository } from '../tool-result.repository';
 
-describe('ToolResultRepository (medium, real PostgreSQL)', () => {
+describe('snapshot repositories: reads, writes, JSON-path values (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
   let db: TestOrm;
   let em: EntityManager;
   let repo: ToolResultRepository;
+  let writes: ToolResultWriteRepository;
+  let jsonPaths: ToolResultJsonPathRepository;
   const userId = crypto.randomUUID();
   const teamId = crypto.randomUUID();
   const spaceId = crypto.randomUUID();
@@ -21,6 +25,8 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork();
     repo = new ToolResultRepository(em);
+    writes = new ToolResultWriteRepository(em);
+    jsonPaths = new ToolResultJsonPathRepository(em);
     await em.execute('insert into teams (id) values (?)', [teamId]);
     await em.execute('insert into users (id, team_id) values (?, ?)', [userId, teamId]);
     await em.execute(`insert into spaces (id, team_id, name) values (?, ?, 's')`, [spaceId, teamId]);
@@ -42,7 +48,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
     ['recentInConversation', () => repo.recentInConversation(scope, conversationId, 5)],
     ['search', () => repo.search(scope, { spaceId, query: 'weather', limit: 5 })],
     ['findByMemId', () => repo.findByMemId(scope, 'mem_aaaaaaaaaaaaaaaa')],
-    ['findJsonPathValue', () => repo.findJsonPathValue(scope, 'mem_aaaaaaaaaaaaaaaa', { kind: 'keys', keys: ['items', '3'] }, 100)],
+    ['findJsonPathValue', () => jsonPaths.findJsonPathValue(scope, 'mem_aaaaaaaaaaaaaaaa', { kind: 'keys', keys: ['items', '3'] }, 100)],
   ];
 
   it('R-TN-4 R-TN-5 every read of snapshots carries the allowed spaces in its SQL', async () => {
@@ -84,7 +90,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
       [
         'recordBatch',
         () =>
-          repo.recordBatch(
+          writes.recordBatch(
             { ...scope, teamId },
             [{ id: conversationId, spaceId }],
             [{ id: messageId, conversationId }],
@@ -118,7 +124,7 @@ describe('ToolResultRepository (medium, real PostgreSQL)', () => {
           ),
       ],
       ['findOwnConversation', () => new ConversationRepository(em).findOwnConversation(userId, conversationId)],
-      ['setCompacted', () => repo.setCompacted(userId, [crypto.randomUUID()], true)],
+      ['setCompacted', () => writes.setCompacted(userId, [crypto.randomUUID()], true)],
       ...reads,
     ];
     for (const [name, call] of calls) {

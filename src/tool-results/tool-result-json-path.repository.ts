@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { readJsonText } from '../common/text/json-text';
+import { arrayLiteral, inTransactionWithTimeout, runSql } from '../database/run-sql';
+import type { JsonSelection, PathLookup, PathValue } from './path-value';
+import { type SnapshotScope, spaceIdsParam } from './snapshot-scope';
+import { SCOPE_PREDICATE, scopeBindings, SNAPSHOTS_FROM } from './tool-result.repository';
+
+/** invalid_text_representation, untranslatable_character: the ::jsonb cast refused the text. */
+const NOT_JSON_SQLSTATES = new Set(['22P02', '22P05']);
+
+function isNotJsonText(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NOT_JSON_SQLSTATES.has(code);
+}
+
+/** query_canceled: here, the statement timeout of a node-list evaluation. */
+function isCanceledByTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014';
+}
+
+interface PathRow {
+  kind: string | null;
+  body: string | null;
+  body_length: number | null;
+  complete: boolean | null;
+  items?: number | null;
+}
+
+/** The selected value of a snapshot's row; null when nothing is there. */
+function pathValueOf(row: PathRow): PathValue | null {
+  if (row.kind === null || row.body === null) return null;
+  return { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true };
+}
+
+/** A text output that looks like JSON (so plain text never reaches the cast); malformed text fails the cast, answered as not JSON. */
+const OUTPUT_IS_JSON_TEXT = `jsonb_typeof(r.tool_output) = 'string' and left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')`;
+const OUTPUT_AS_JSON = `case when ${OUTPUT_IS_JSON_TEXT} then (r.tool_output #>> '{}')::jsonb else r.tool_output end`;
+
+/**
+ * A node list over alias r, as one JSON array, one node past the cap (which tells "too many" from
+ * "exactly the cap"); the output is read as JSON first, so it is never null. (A single value is
+ * `tool_results_path_value`'s, which reads a text output as JSON only when the JSON finds nothing.)
+ */
+const NODE_LIST = `(select coalesce(jsonb_agg(n), '[]'::jsonb) from (select n from jsonb_path_query(${OUTPUT_AS_JSON}, ?::jsonpath) n limit ?) q)`;
+
+/**
+ * Values inside a snapshot's payload, picked in PostgreSQL so only the picked text leaves the
+ * database (R-LG-2). Scoped like every snapshot read: the owner and the allowed spaces, in SQL.
+ */
+@Injectable()
+export class ToolResultJsonPathRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * The value a selection picks inside the user's snapshot, evaluated in PostgreSQL so only the
+   * value's text (cut at `maxChars`) leaves the database. A text output that holds JSON is read
+   * as JSON. Null: no such snapshot of the user's; `value: null`: nothing is there, or the text
+   * is not JSON.
+   */
+  async findJsonPathValue(
+    scope: SnapshotScope & { readonly teamId: string },
+    memId: string,
+    selection: JsonSelection,
+    maxChars: number,
+  ): Promise<PathLookup | null> {
+    try {
+      if (selection.kind !== 'nodes') return await this.findPathValue(scope, memId, selection, maxChars);
+      // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
+      // large value once per reference instead of once.
+      // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
+      const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete,
+               case when v.kind = 'array' then jsonb_array_length(selected.value) end as items
+        from ${SNAPSHOTS_FROM}
+        cross join lateral (select ${NODE_LIST} as value offset 0) selected
+        cross join lateral (
+          select jsonb_typeof(selected.value) as kind,
+                 case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
+          offset 0
+        ) v
+        where ${SCOPE_PREDICATE} and r.mem_id = ?`;
+      const params = [maxChars, maxChars, selection.sqlPath, selection.maxNodes + 1, ...scopeBindings(scope), memId];
+      const rows = await inTransactionWithTimeout(this.em, selection.timeoutMs, (tx) => runSql<PathRow[]>(tx, sql, params));
+      if (rows.length === 0) return null;
+      if (Number(rows[0].items) > selection.maxNodes) return { tooMany: true };
+      return { value: pathValueOf(rows[0]) };
+    } catch (error) {
+      if (isNotJsonText(error)) return { value: null };
+      if (isCanceledByTimeout(error) && selection.kind === 'nodes') return { timedOut: true };
+      throw error;
+    }
+  }
+
+  /** A single value (a dotted path's keys or a singular SQL/JSON path): one round trip through `tool_results_path_value`. */
+  private async findPathValue(
+    scope: SnapshotScope & { readonly teamId: string },
+    memId: string,
+    selection: Exclude<JsonSelection, { kind: 'nodes' }>,
+    maxChars: number,
+  ): Promise<PathLookup | null> {
+    const rows = await runSql<PathRow[]>(
+      this.em,
+      'select kind, body, body_length, complete from tool_results_path_value(?::uuid, ?::uuid, ?::uuid[], ?, ?::text[], ?::jsonpath, ?::int)',
+      [
+        scope.teamId,
+        scope.userId,
+        spaceIdsParam(scope),
+        memId,
+        selection.kind === 'keys' ? arrayLiteral(selection.keys) : null,
+        selection.kind === 'value' ? selection.sqlPath : null,
+        maxChars,
+      ],
+      // The function makes the tenant settings from p_team/p_user itself: one round trip (R-TN-8).
+      { setsOwnScope: true },
+    );
+    return rows.length === 0 ? null : { value: pathValueOf(rows[0]) };
+  }
+
+  /**
+   * The user's snapshot's payload as JSON (a text output read as the JSON it holds), when it
+   * has at most `maxChars` characters; its size either way. Null: no such snapshot of the user's.
+   */
+  async findJsonDocument(scope: SnapshotScope, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
+    const rows = await runSql<{ size_chars: number; tool_output: unknown }[]>(
+      this.em,
+      `select r.size_chars, case when r.size_chars <= ? then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
+        where ${SCOPE_PREDICATE} and r.mem_id = ?`,
+      [maxChars, ...scopeBindings(scope), memId],
+    );
+    if (rows.length === 0) return null;
+    const { size_chars: sizeChars, tool_output: output } = rows[0];
+    return sizeChars <= maxChars ? { sizeChars, document: readJsonText(output) } : { sizeChars };
+  }
+}
