@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { UnitOfWork } from '../database/unit-of-work';
 import { FeedbackModule } from '../feedback';
 import { RecallEventsModule } from '../recall-events';
 import { TenancyModule } from '../tenancy';
@@ -9,7 +10,9 @@ import { RetentionRepository } from './retention.repository';
 import { RETENTION_METRIC_PROVIDERS, RetentionMetrics } from './retention.metrics';
 import { RetentionResolver } from './retention.resolver';
 import { RetentionScheduler } from './retention.scheduler';
-import { RetentionService } from './retention.service';
+import { RetentionSweepService } from './retention-sweep.service';
+import { SweepLeases } from './sweep-leases';
+import { UserDeletionService } from './user-deletion.service';
 
 export const RETENTION_RESOLVERS = [RetentionResolver];
 
@@ -21,7 +24,10 @@ export const RETENTION_RESOLVERS = [RetentionResolver];
   imports: [MikroOrmModule.forFeature(RETENTION_ENTITIES), TenancyModule, ToolResultsModule, RecallEventsModule, FeedbackModule],
   providers: [
     RetentionRepository,
-    RetentionService,
+    SweepLeases,
+    RetentionSweepService,
+    UserDeletionService,
+    UnitOfWork,
     RetentionScheduler,
     RetentionMetrics,
     ...RETENTION_METRIC_PROVIDERS,

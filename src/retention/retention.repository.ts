@@ -10,7 +10,7 @@ export const teamLease = (teamId: string) => `${SWEEP_LEASE}:${teamId}`;
 /**
  * Retention's own table: the sweep leases, so one replica sweeps at a time (R-RT-2), and one
  * sweep a given team. What the
- * sweep deletes, each module deletes from its own tables (see RetentionService).
+ * sweep deletes, each module deletes from its own tables (see RetentionSweepService).
  */
 @Injectable()
 export class RetentionRepository {

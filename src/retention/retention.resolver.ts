@@ -2,11 +2,15 @@ import { Args, ID, Mutation, Resolver } from '@nestjs/graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
 import { DeletionReportModel, RetentionReportModel } from './models/retention.model';
-import { RetentionService } from './retention.service';
+import { RetentionSweepService } from './retention-sweep.service';
+import { UserDeletionService } from './user-deletion.service';
 
 @Resolver()
 export class RetentionResolver {
-  constructor(private readonly retention: RetentionService) {}
+  constructor(
+    private readonly sweeps: RetentionSweepService,
+    private readonly deletions: UserDeletionService,
+  ) {}
 
   @Mutation(() => DeletionReportModel, { description: 'admin. R-RT-4' })
   @RequiresScope(Scope.ADMIN)
@@ -14,7 +18,7 @@ export class RetentionResolver {
     @Actor() actor: ActorContext,
     @Args('userId', { type: () => ID }, new UuidPipe('userId')) userId: string,
   ): Promise<DeletionReportModel> {
-    return this.retention.deleteUserData(actor, userId);
+    return this.deletions.deleteUserData(actor, userId);
   }
 
   @Mutation(() => RetentionReportModel, {
@@ -22,6 +26,6 @@ export class RetentionResolver {
   })
   @RequiresScope(Scope.ADMIN)
   runRetentionSweep(@Actor() actor: ActorContext): Promise<RetentionReportModel> {
-    return this.retention.sweepTeam(actor.teamId);
+    return this.sweeps.sweepTeam(actor.teamId);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { AppConfig } from '../config/app-config';
-import { RetentionService } from './retention.service';
+import { RetentionSweepService } from './retention-sweep.service';
 
 const JOB = 'retention-sweep';
 
@@ -13,7 +13,7 @@ export class RetentionScheduler implements OnApplicationBootstrap {
 
   constructor(
     private readonly registry: SchedulerRegistry,
-    private readonly retention: RetentionService,
+    private readonly retention: RetentionSweepService,
     private readonly config: AppConfig,
   ) {}
 

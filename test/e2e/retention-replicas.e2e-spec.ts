@@ -2,7 +2,7 @@
  * Retention through the API (SPEC §7): one sweeper among replicas on one database (R-RT-2).
  */
 import { teamLease } from '../../src/retention/retention.repository';
-import { RetentionService } from '../../src/retention/retention.service';
+import { RetentionSweepService } from '../../src/retention/retention-sweep.service';
 import {
   bulkSnapshots,
   countsOf,
@@ -51,7 +51,7 @@ describe('Retention and deletion (e2e)', () => {
         let answered = 0;
         const sweeps = [t, ...replicas].map((instance) =>
           instance.app
-            .get(RetentionService)
+            .get(RetentionSweepService)
             .sweep()
             .finally(() => {
               answered += 1;

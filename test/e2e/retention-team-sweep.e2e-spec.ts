@@ -4,7 +4,7 @@
  * team (R-RT-1); conversations with no snapshot left and no activity since the snapshots' cutoff
  * go with their messages, counted like the other tables (R-RT-1, R-RT-5).
  */
-import { RetentionService } from '../../src/retention/retention.service';
+import { RetentionSweepService } from '../../src/retention/retention-sweep.service';
 import {
   bulkSnapshots,
   countsOf,
@@ -103,7 +103,7 @@ describe('Retention and deletion (e2e)', () => {
     expect(await teamRows(b)).toEqual(bBefore);
 
     // B's admin sweeping now would find B's; the scheduler's sweep of every team does the same.
-    const all = await t.app.get(RetentionService).sweep();
+    const all = await t.app.get(RetentionSweepService).sweep();
     expect(all.skipped).toBe(false);
     expect(countsOf(all.deleted)).toEqual(sweptCounts(expectedB));
     expect(await teamRows(b)).toEqual(rowsAfter(bBefore, expectedB));

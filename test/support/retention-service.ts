@@ -6,13 +6,13 @@ import { FeedbackMetrics } from '../../src/feedback/feedback.metrics';
 import { FeedbackService } from '../../src/feedback/feedback.service';
 import type { RetentionMetrics } from '../../src/retention/retention.metrics';
 import { RetentionRepository } from '../../src/retention/retention.repository';
-import { RetentionService } from '../../src/retention/retention.service';
+import { RetentionSweepService } from '../../src/retention/retention-sweep.service';
+import { SweepLeases } from '../../src/retention/sweep-leases';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { FeatureFlagRepository } from '../../src/tenancy/feature-flag.repository';
 import { FeatureFlagService } from '../../src/tenancy/feature-flag.service';
 import { TeamRepository } from '../../src/tenancy/team.repository';
 import { TeamService } from '../../src/tenancy/team.service';
-import { UserRepository } from '../../src/tenancy/user.repository';
-import { UserService } from '../../src/tenancy/user.service';
 import { recallEventServiceFor } from './recall-services';
 import { toolResultsServiceFor } from './tool-results-service';
 
@@ -35,23 +35,22 @@ function feedbackServiceFor(em: EntityManager, config: AppConfig): FeedbackServi
 }
 
 /**
- * The retention service with every module's real service under it. `em` must be the ORM's own
+ * The retention sweep service with every module's real service under it. `em` must be the ORM's own
  * (context-aware) EntityManager: each batch is a transaction the modules' repositories join.
  */
 export function retentionServiceFor(
   em: EntityManager,
   config: AppConfig,
   metrics: RetentionMetrics,
-): { service: RetentionService; repository: RetentionRepository } {
+): { service: RetentionSweepService; repository: RetentionRepository } {
   const repository = new RetentionRepository(em);
-  const service = new RetentionService(
-    repository,
+  const service = new RetentionSweepService(
+    new SweepLeases(repository, config),
+    new UnitOfWork(em),
     toolResultsServiceFor(em, config),
     recallEventServiceFor(em),
     feedbackServiceFor(em, config),
-    new UserService(new UserRepository(em)),
     new TeamService(new TeamRepository(em)),
-    em,
     config,
     metrics,
   );

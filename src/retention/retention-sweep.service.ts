@@ -1,21 +1,19 @@
-import { withTenantScope } from '../database/tenant-scope';
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { AppConfig } from '../config/app-config';
-import { inTransactionWithTimeout } from '../database/run-sql';
+import { withTenantScope } from '../database/tenant-scope';
+import { UnitOfWork } from '../database/unit-of-work';
 import { FeedbackService } from '../feedback';
 import { type RecallEventPosition, RecallEventService } from '../recall-events';
-import { type ActorContext, TeamService, UserService } from '../tenancy';
+import { TeamService } from '../tenancy';
 import { type ConversationPosition, ToolResultsService } from '../tool-results';
 import { RetentionMetrics, SWEPT_TABLES, type SweptTable } from './retention.metrics';
-import { RetentionRepository, SWEEP_LEASE, teamLease } from './retention.repository';
+import { SWEEP_LEASE, teamLease } from './retention.repository';
+import { type KeepLeases, SweepLeases } from './sweep-leases';
 
 const DAY_MS = 86_400_000;
 
-interface TableCount {
+export interface TableCount {
   table: string;
   count: number;
 }
@@ -26,23 +24,6 @@ export interface RetentionReport {
   deleted: TableCount[];
   durationMs: number;
 }
-
-export interface DeletionReport {
-  userId: string;
-  deleted: TableCount[];
-}
-
-/** Rows a user's deletion removes, by table (R-RT-4), in the order the report lists them. */
-const USER_DATA_TABLES = [
-  'conversations',
-  'messages',
-  'message_tool_results',
-  'recall_events',
-  'feedback_events',
-  'space_members',
-  'users',
-] as const;
-type UserDataTable = (typeof USER_DATA_TABLES)[number];
 
 type SweptCounts = Record<SweptTable, number>;
 
@@ -63,27 +44,24 @@ interface TeamSweep {
 const zeroCounts = (): SweptCounts => Object.fromEntries(SWEPT_TABLES.map((table) => [table, 0])) as SweptCounts;
 
 /**
- * Forgetting on schedule (R-RT-1..3, R-RT-5) and on request (R-RT-4, R-RT-6), one team at a
+ * Forgetting on schedule (R-RT-1..3, R-RT-5) and on an admin's request (R-RT-6), one team at a
  * time: `sweepTeam` deletes one team's expired rows and reports only them (a team admin's
  * `runRetentionSweep`, R-TN-6); `sweep`, the scheduler's, runs that same path for every team in
  * turn under the global lease, so one replica walks the teams at a time (R-RT-2).
  */
 @Injectable()
-export class RetentionService implements OnApplicationShutdown {
-  private readonly logger = new Logger(RetentionService.name);
-  /** This process; each sweep holds its leases as this plus a run id of its own, so two sweeps of one process exclude each other too. */
-  private readonly processTag = `${hostname().slice(0, 32)}:${process.pid}`;
+export class RetentionSweepService implements OnApplicationShutdown {
+  private readonly logger = new Logger(RetentionSweepService.name);
   private readonly running = new Set<Promise<RetentionReport>>();
   private stopping = false;
 
   constructor(
-    private readonly repository: RetentionRepository,
+    private readonly leases: SweepLeases,
+    private readonly unitOfWork: UnitOfWork,
     private readonly toolResults: ToolResultsService,
     private readonly recallEvents: RecallEventService,
     private readonly feedback: FeedbackService,
-    private readonly users: UserService,
     private readonly teams: TeamService,
-    private readonly em: EntityManager,
     private readonly config: AppConfig,
     private readonly metrics: RetentionMetrics,
   ) {}
@@ -103,40 +81,36 @@ export class RetentionService implements OnApplicationShutdown {
     return sweep.finally(() => this.running.delete(sweep));
   }
 
-  private newHolder(): string {
-    return `${this.processTag}:${randomUUID().slice(0, 8)}`;
-  }
-
   private async sweepEveryTeam(now: Date): Promise<RetentionReport> {
     const started = Date.now();
-    const holder = this.newHolder();
-    if (!(await this.repository.acquireLease(SWEEP_LEASE, holder, this.config.retention.leaseMs))) {
+    const holder = this.leases.newHolder();
+    if (!(await this.leases.acquire(SWEEP_LEASE, holder))) {
       this.logger.log({ msg: 'retention sweep skipped: another replica holds the sweep lease' });
       return { skipped: true, deleted: [], durationMs: Date.now() - started };
     }
     const counts = zeroCounts();
     let leaseLost = false;
-    const keep = this.leaseKeeper(holder);
+    const keepLeases = this.leases.keeperFor(holder);
     try {
       for (const teamId of await this.teams.listAllIds()) {
         // null: the team's own sweep is running, and sweeps it.
-        const team = await this.sweepLeasedTeam(teamId, now, holder, [SWEEP_LEASE], keep);
+        const team = await this.sweepLeasedTeam(teamId, now, holder, [SWEEP_LEASE], keepLeases);
         for (const table of SWEPT_TABLES) counts[table] += team?.counts[table] ?? 0;
         // Between teams too: a long walk through small teams keeps the lease, or stops once another replica took it over.
-        leaseLost = (team?.leaseLost ?? false) || !(await keep([SWEEP_LEASE]));
+        leaseLost = (team?.leaseLost ?? false) || !(await keepLeases([SWEEP_LEASE]));
         if (leaseLost || this.stopping) break;
       }
       if (leaseLost) this.logger.warn({ msg: 'retention sweep stopped: another replica took the sweep lease over' });
     } finally {
-      await this.repository.releaseLease(SWEEP_LEASE, holder);
+      await this.leases.release(SWEEP_LEASE, holder);
     }
     return this.report(counts, started, null);
   }
 
   private async sweepOneTeam(teamId: string, now: Date): Promise<RetentionReport> {
     const started = Date.now();
-    const holder = this.newHolder();
-    const team = await this.sweepLeasedTeam(teamId, now, holder, [], this.leaseKeeper(holder));
+    const holder = this.leases.newHolder();
+    const team = await this.sweepLeasedTeam(teamId, now, holder, [], this.leases.keeperFor(holder));
     if (team === null) {
       this.logger.log({ msg: 'retention sweep skipped: another sweep holds the team lease', teamId });
       return { skipped: true, deleted: [], durationMs: Date.now() - started };
@@ -151,52 +125,34 @@ export class RetentionService implements OnApplicationShutdown {
     now: Date,
     holder: string,
     held: readonly string[],
-    keep: (leases: readonly string[]) => Promise<boolean>,
+    keepLeases: KeepLeases,
   ): Promise<TeamSweep | null> {
     const lease = teamLease(teamId);
-    if (!(await this.repository.acquireLease(lease, holder, this.config.retention.leaseMs))) return null;
+    if (!(await this.leases.acquire(lease, holder))) return null;
     try {
       // Team-wide (no user): under row-level security the team's pass sees the team's rows only.
-      return await withTenantScope({ teamId }, () => this.sweepTeamRows(teamId, now, () => keep([...held, lease])));
+      return await withTenantScope({ teamId }, () => this.sweepTeamRows(teamId, now, keepLeases, [...held, lease]));
     } finally {
-      await this.repository.releaseLease(lease, holder);
+      await this.leases.release(lease, holder);
     }
   }
 
-  /**
-   * Keeps the leases a sweep holds, checked between batches; false as soon as one was taken over.
-   * Renewing is a committed write, whose flush cost as much as a batch's own once batches got
-   * fast (issue 25); but only an expired lease can be taken over, so a renewal well before expiry
-   * is as safe as one every batch. The keeper renews once a quarter of the lease has passed and
-   * in between only reads whether the leases are still this sweep's.
-   */
-  private leaseKeeper(holder: string): (leases: readonly string[]) => Promise<boolean> {
-    const { leaseMs } = this.config.retention;
-    let renewedAt = Date.now();
-    return async (leases) => {
-      if (Date.now() - renewedAt < leaseMs / 4) return this.repository.holdsLeases(leases, holder);
-      for (const lease of leases) if (!(await this.repository.acquireLease(lease, holder, leaseMs))) return false;
-      renewedAt = Date.now();
-      return true;
-    };
-  }
-
   /** The one path that deletes: each step of one team, in bounded batches, each batch a short transaction of its own. */
-  private async sweepTeamRows(teamId: string, now: Date, keepLeases: () => Promise<boolean>): Promise<TeamSweep> {
+  private async sweepTeamRows(teamId: string, now: Date, keepLeases: KeepLeases, leases: readonly string[]): Promise<TeamSweep> {
     const { batchSize, statementTimeoutMs, batchPauseMs } = this.config.retention;
     const counts = zeroCounts();
     for (const step of this.steps(teamId)) {
       const cutoff = new Date(now.getTime() - step.days * DAY_MS);
       for (;;) {
         // Each batch is a short transaction of its own with its own statement timeout.
-        const { changed, scanned } = await inTransactionWithTimeout(this.em, statementTimeoutMs, () => step.batch(cutoff, batchSize));
+        const { changed, scanned } = await this.unitOfWork.runWithTimeout(statementTimeoutMs, () => step.batch(cutoff, batchSize));
         for (const [table, rows] of Object.entries(changed) as [SweptTable, number][]) {
           counts[table] += rows;
           this.metrics.swept(table, rows);
         }
         if (scanned < batchSize || this.stopping) break;
         // Between batches: keep the leases, or stop the whole sweep if another sweeper took one over.
-        if (!(await keepLeases())) return { counts, leaseLost: true };
+        if (!(await keepLeases(leases))) return { counts, leaseLost: true };
         if (batchPauseMs > 0) await setTimeout(batchPauseMs);
       }
       if (this.stopping) break;
@@ -272,30 +228,6 @@ export class RetentionService implements OnApplicationShutdown {
       after = batch.last;
       return { changed: { conversations: batch.conversations, messages: batch.messages }, scanned: batch.scanned };
     };
-  }
-
-  /**
-   * Deletes a user of the admin's team and everything of theirs, in one transaction (R-RT-4). One
-   * already deleted, never seen, or of another team reports zeros alike (and the other team's is
-   * left untouched): the answer tells no admin which ids exist elsewhere. The user is locked
-   * first, so nothing of theirs can be added meanwhile and every count is exact; each module then
-   * deletes its own rows, from the top of the module line down.
-   */
-  async deleteUserData(actor: ActorContext, userId: string): Promise<DeletionReport> {
-    // Team-wide (the admin's team, no user set): the user's rows are someone else's than the actor's.
-    const counts = await withTenantScope({ teamId: actor.teamId }, () =>
-      this.em.transactional(() => this.deleteUserRows(actor.teamId, userId)),
-    );
-    return { userId, deleted: USER_DATA_TABLES.map((table) => ({ table, count: counts?.[table] ?? 0 })) };
-  }
-
-  private async deleteUserRows(teamId: string, userId: string): Promise<Record<UserDataTable, number> | null> {
-    if (!(await this.users.lockInTeam(teamId, userId))) return null;
-    const feedbackEvents = await this.feedback.deleteAllOfUser(userId);
-    const recallEvents = await this.recallEvents.deleteAllOfUser(userId);
-    const toolResults = await this.toolResults.deleteAllOfUser(userId);
-    const tenancy = await this.users.deleteInTeam(teamId, userId);
-    return { ...toolResults, recall_events: recallEvents, feedback_events: feedbackEvents, ...tenancy };
   }
 
   /** On SIGTERM: a running sweep stops after its current batch and releases the lease. */

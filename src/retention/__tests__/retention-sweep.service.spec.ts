@@ -6,7 +6,7 @@ import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/t
 import { HANDLE_COLUMNS, handleColumns, testConfig } from '../../../test/support/tool-results-service';
 import { RetentionMetrics } from '../retention.metrics';
 import { SWEEP_LEASE, teamLease } from '../retention.repository';
-import type { RetentionReport } from '../retention.service';
+import type { RetentionReport } from '../retention-sweep.service';
 import { retentionServiceFor } from '../../../test/support/retention-service';
 
 /**
@@ -14,7 +14,7 @@ import { retentionServiceFor } from '../../../test/support/retention-service';
  * the lease after a failure or a takeover, and the per-batch transaction with its own statement
  * timeout. Faults are injected with triggers on the test's own database.
  */
-describe('RetentionService (medium, real PostgreSQL)', () => {
+describe('RetentionSweepService (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
   let db: TestOrm;
   let em: EntityManager;
