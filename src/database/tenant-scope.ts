@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
+import { UUID_PATTERN } from '../common/uuid-pattern';
 
 /**
  * Whose rows the statements of the current work may see (R-TN-8). Row-level security keys its
@@ -40,11 +41,9 @@ export function withTenantScope<T>(scope: TenantScope, work: () => Promise<T>): 
   return storage.run({ scope: checkedScope(scope) }, work);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function checkedScope(scope: TenantScope): TenantScope {
   // The ids are written into the statement that sets them (run-sql's scopeStatement): only UUIDs pass.
-  if (!UUID.test(scope.teamId) || (scope.userId !== undefined && !UUID.test(scope.userId))) {
+  if (!UUID_PATTERN.test(scope.teamId) || (scope.userId !== undefined && !UUID_PATTERN.test(scope.userId))) {
     throw new Error('a tenant scope names a team and a user by UUID');
   }
   return scope;
