@@ -5,8 +5,8 @@ import { isStorableText } from '../common/text/storable-text';
 import type { ActorContext } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
 import { type FeedbackEventFilter, FeedbackEventRepository } from './feedback-event.repository';
-import { type FeedbackMetricsRow, FeedbackMetricsRepository } from './feedback-metrics.repository';
-import { type FeedbackMetricsGroupBy, isTimeGrouping, seriesRange } from './feedback-metrics.rules';
+import { type FeedbackStatsRow, FeedbackStatsRepository } from './feedback-stats.repository';
+import { type FeedbackStatsGroupBy, isTimeGrouping, seriesRange } from './feedback-stats.rules';
 import { boundedCount, INSPECTION_COUNT_CAP, type InspectionCount } from './inspection-count';
 import {
   type InspectedRecallEvent,
@@ -39,7 +39,7 @@ export interface PageRequest {
 export class FeedbackInspectionService {
   constructor(
     private readonly feedback: FeedbackEventRepository,
-    private readonly feedbackMetrics: FeedbackMetricsRepository,
+    private readonly feedbackStats: FeedbackStatsRepository,
     private readonly recallEvents: RecallEventInspectionRepository,
   ) {}
 
@@ -64,10 +64,10 @@ export class FeedbackInspectionService {
   }
 
   /** The rates of R-FB-9, grouped by a label, or as a series of UTC days or ISO weeks over [since, until). */
-  metrics(actor: ActorContext, filter: FeedbackEventFilter, groupBy: FeedbackMetricsGroupBy): Promise<FeedbackMetricsRow[]> {
+  stats(actor: ActorContext, filter: FeedbackEventFilter, groupBy: FeedbackStatsGroupBy): Promise<FeedbackStatsRow[]> {
     checkToolName(filter.toolName);
-    if (!isTimeGrouping(groupBy)) return this.feedbackMetrics.grouped(actor.teamId, filter, groupBy);
-    return this.feedbackMetrics.series(actor.teamId, filter, seriesRange(groupBy, filter.since, filter.until, new Date()));
+    if (!isTimeGrouping(groupBy)) return this.feedbackStats.grouped(actor.teamId, filter, groupBy);
+    return this.feedbackStats.series(actor.teamId, filter, seriesRange(groupBy, filter.since, filter.until, new Date()));
   }
 
   async listRecallEvents(

@@ -4,7 +4,7 @@ import { RecallEventsModule } from '../recall-events';
 import { TenancyModule } from '../tenancy';
 import { FEEDBACK_ENTITIES } from './entities';
 import { FeedbackEventRepository } from './feedback-event.repository';
-import { FeedbackMetricsRepository } from './feedback-metrics.repository';
+import { FeedbackStatsRepository } from './feedback-stats.repository';
 import { FeedbackInspectionService } from './feedback-inspection.service';
 import { FEEDBACK_METRIC_PROVIDERS, FeedbackMetrics } from './feedback.metrics';
 import { FeedbackResolver } from './feedback.resolver';
@@ -19,7 +19,7 @@ export const FEEDBACK_RESOLVERS = [FeedbackResolver, RecallEventInspectionResolv
   imports: [MikroOrmModule.forFeature(FEEDBACK_ENTITIES), TenancyModule, RecallEventsModule],
   providers: [
     FeedbackEventRepository,
-    FeedbackMetricsRepository,
+    FeedbackStatsRepository,
     RecallEventInspectionRepository,
     FeedbackService,
     FeedbackInspectionService,

@@ -5,12 +5,12 @@ import { encodeCursor } from '../common/pagination/keyset-cursor';
 import { RecallEventModel, RecallEventService } from '../recall-events';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
-import { FeedbackMetricsGroupBy } from './feedback-metrics.rules';
+import { FeedbackStatsGroupBy } from './feedback-stats.rules';
 import { FeedbackInspectionService } from './feedback-inspection.service';
 import { FeedbackService } from './feedback.service';
 import { selectsCount } from './inspection-count.selection';
 import { FeedbackEventFilterInput, RecallFeedbackBatchInput } from './models/feedback.input';
-import { FeedbackEventConnection, FeedbackEventModel, FeedbackMetricsRowModel, SubmitRecallFeedbackPayload } from './models/feedback.model';
+import { FeedbackEventConnection, FeedbackEventModel, FeedbackStatsRowModel, SubmitRecallFeedbackPayload } from './models/feedback.model';
 
 @Resolver(() => FeedbackEventModel)
 export class FeedbackResolver {
@@ -52,15 +52,15 @@ export class FeedbackResolver {
     return (await this.inspection.find(actor, id)) as FeedbackEventModel | null;
   }
 
-  @Query(() => [FeedbackMetricsRowModel], { description: 'admin. R-FB-9' })
+  @Query(() => [FeedbackStatsRowModel], { description: 'admin. R-FB-9' })
   @RequiresScope(Scope.ADMIN)
   feedbackMetrics(
     @Actor() actor: ActorContext,
     @Args('filter', { type: () => FeedbackEventFilterInput, nullable: true }) filter: FeedbackEventFilterInput | null,
-    @Args('groupBy', { type: () => FeedbackMetricsGroupBy, nullable: true, defaultValue: FeedbackMetricsGroupBy.NONE })
-    groupBy: FeedbackMetricsGroupBy | null,
-  ): Promise<FeedbackMetricsRowModel[]> {
-    return this.inspection.metrics(actor, checkedFilter(filter), groupBy ?? FeedbackMetricsGroupBy.NONE);
+    @Args('groupBy', { type: () => FeedbackStatsGroupBy, nullable: true, defaultValue: FeedbackStatsGroupBy.NONE })
+    groupBy: FeedbackStatsGroupBy | null,
+  ): Promise<FeedbackStatsRowModel[]> {
+    return this.inspection.stats(actor, checkedFilter(filter), groupBy ?? FeedbackStatsGroupBy.NONE);
   }
 
   /** The recall judged, under recallEvent's own visibility rules. */

@@ -1,13 +1,13 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfoModel } from '../../common/pagination/page-info.model';
 import { RecallEventModel, ResultRefModel } from '../../recall-events';
-import { FeedbackMetricsGroupBy } from '../feedback-metrics.rules';
+import { FeedbackStatsGroupBy } from '../feedback-stats.rules';
 import { FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
 import { InspectionCountFields } from './inspection-count.model';
 
 registerEnumType(FeedbackQuality, { name: 'FeedbackQuality' });
 registerEnumType(FeedbackNextAction, { name: 'FeedbackNextAction' });
-registerEnumType(FeedbackMetricsGroupBy, { name: 'FeedbackMetricsGroupBy' });
+registerEnumType(FeedbackStatsGroupBy, { name: 'FeedbackMetricsGroupBy' });
 
 @ObjectType('FeedbackBatchError')
 export class FeedbackBatchErrorModel {
@@ -154,7 +154,7 @@ export class FeedbackEventConnection extends InspectionCountFields {
 }
 
 @ObjectType('FeedbackMetricsRow')
-export class FeedbackMetricsRowModel {
+export class FeedbackStatsRowModel {
   @Field(() => String, {
     nullable: true,
     description: "The group's label; for DAY and WEEK the bucket's start as YYYY-MM-DD (UTC).",

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { BadUserInputError } from '../../common/errors/app-error';
-import { bucketStartOf, FeedbackMetricsGroupBy, MAX_SERIES_BUCKETS, seriesRange } from '../feedback-metrics.rules';
+import { bucketStartOf, FeedbackStatsGroupBy, MAX_SERIES_BUCKETS, seriesRange } from '../feedback-stats.rules';
 import { boundedCount, INSPECTION_COUNT_CAP } from '../inspection-count';
 
-const { DAY, WEEK } = FeedbackMetricsGroupBy;
+const { DAY, WEEK } = FeedbackStatsGroupBy;
 const at = (iso: string) => new Date(iso);
 const DAY_MS = 86_400_000;
 

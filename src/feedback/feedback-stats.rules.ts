@@ -1,7 +1,7 @@
 import { BadUserInputError } from '../common/errors/app-error';
 
-/** What `feedbackMetrics` groups by (R-FB-9): nothing, a recall label, or a UTC time bucket. */
-export enum FeedbackMetricsGroupBy {
+/** What the feedback stats (`feedbackMetrics`) group by (R-FB-9): nothing, a recall label, or a UTC time bucket. */
+export enum FeedbackStatsGroupBy {
   NONE = 'NONE',
   SEARCH_FRESHNESS = 'SEARCH_FRESHNESS',
   CONTRACT_VERSION = 'CONTRACT_VERSION',
@@ -10,10 +10,10 @@ export enum FeedbackMetricsGroupBy {
   WEEK = 'WEEK',
 }
 
-export type TimeGrouping = FeedbackMetricsGroupBy.DAY | FeedbackMetricsGroupBy.WEEK;
+export type TimeGrouping = FeedbackStatsGroupBy.DAY | FeedbackStatsGroupBy.WEEK;
 
-export function isTimeGrouping(groupBy: FeedbackMetricsGroupBy): groupBy is TimeGrouping {
-  return groupBy === FeedbackMetricsGroupBy.DAY || groupBy === FeedbackMetricsGroupBy.WEEK;
+export function isTimeGrouping(groupBy: FeedbackStatsGroupBy): groupBy is TimeGrouping {
+  return groupBy === FeedbackStatsGroupBy.DAY || groupBy === FeedbackStatsGroupBy.WEEK;
 }
 
 /** A series longer than this is refused: 400 days is a bit more than a year of DAY buckets. */
@@ -22,7 +22,7 @@ export const MAX_SERIES_BUCKETS = 400;
 const DEFAULT_SERIES_DAYS = 30;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const STEP_DAYS: Record<TimeGrouping, number> = { [FeedbackMetricsGroupBy.DAY]: 1, [FeedbackMetricsGroupBy.WEEK]: 7 };
+const STEP_DAYS: Record<TimeGrouping, number> = { [FeedbackStatsGroupBy.DAY]: 1, [FeedbackStatsGroupBy.WEEK]: 7 };
 
 /**
  * The buckets of a time series over [since, until): the first is the bucket containing `since`,
@@ -45,7 +45,7 @@ export interface SeriesRange {
 /** The start of the UTC bucket holding `instant`. */
 export function bucketStartOf(instant: Date, groupBy: TimeGrouping): Date {
   const midnight = Math.floor(instant.getTime() / DAY_MS) * DAY_MS;
-  if (groupBy === FeedbackMetricsGroupBy.DAY) return new Date(midnight);
+  if (groupBy === FeedbackStatsGroupBy.DAY) return new Date(midnight);
   // getUTCDay: Sunday 0 … Saturday 6; ISO weeks start on Monday.
   const sinceMonday = (new Date(midnight).getUTCDay() + 6) % 7;
   return new Date(midnight - sinceMonday * DAY_MS);
@@ -58,7 +58,7 @@ export function bucketStartOf(instant: Date, groupBy: TimeGrouping): Date {
  */
 export function seriesRange(groupBy: TimeGrouping, since: Date | null | undefined, until: Date | null | undefined, now: Date): SeriesRange {
   const end = until ?? now;
-  const start = since ?? new Date(bucketStartOf(now, FeedbackMetricsGroupBy.DAY).getTime() - (DEFAULT_SERIES_DAYS - 1) * DAY_MS);
+  const start = since ?? new Date(bucketStartOf(now, FeedbackStatsGroupBy.DAY).getTime() - (DEFAULT_SERIES_DAYS - 1) * DAY_MS);
   if (start.getTime() >= end.getTime()) {
     const field = since ? 'filter.since' : 'filter.until';
     throw new BadUserInputError(
@@ -73,7 +73,7 @@ export function seriesRange(groupBy: TimeGrouping, since: Date | null | undefine
   const lastBucket = bucketStartOf(new Date(end.getTime() - 1), groupBy);
   const bucketCount = Math.round((lastBucket.getTime() - firstBucket.getTime()) / (stepDays * DAY_MS)) + 1;
   if (bucketCount > MAX_SERIES_BUCKETS) {
-    const advice = groupBy === FeedbackMetricsGroupBy.DAY ? 'narrow since/until or group by WEEK' : 'narrow since/until';
+    const advice = groupBy === FeedbackStatsGroupBy.DAY ? 'narrow since/until or group by WEEK' : 'narrow since/until';
     throw new BadUserInputError(
       'filter.since',
       `filter.since: the range spans ${bucketCount} ${groupBy} buckets; at most ${MAX_SERIES_BUCKETS} — ${advice}.`,
@@ -82,7 +82,7 @@ export function seriesRange(groupBy: TimeGrouping, since: Date | null | undefine
   return {
     since: start,
     until: end,
-    unit: groupBy === FeedbackMetricsGroupBy.DAY ? 'day' : 'week',
+    unit: groupBy === FeedbackStatsGroupBy.DAY ? 'day' : 'week',
     firstBucket,
     lastBucket,
     bucketCount,

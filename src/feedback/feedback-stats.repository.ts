@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { runSql } from '../database/run-sql';
 import { type FeedbackEventFilter, filterSql, VISIBLE } from './feedback-event.repository';
-import { FeedbackMetricsGroupBy, type SeriesRange } from './feedback-metrics.rules';
+import { FeedbackStatsGroupBy, type SeriesRange } from './feedback-stats.rules';
 
-export interface FeedbackMetricsRow {
+export interface FeedbackStatsRow {
   group: string | null;
   /** The bucket's start, for a time series; null for the other groupings. */
   bucketStart: Date | null;
@@ -16,13 +16,13 @@ export interface FeedbackMetricsRow {
   irrelevantRate: number;
 }
 
-type LabelGrouping = Exclude<FeedbackMetricsGroupBy, FeedbackMetricsGroupBy.DAY | FeedbackMetricsGroupBy.WEEK>;
+type LabelGrouping = Exclude<FeedbackStatsGroupBy, FeedbackStatsGroupBy.DAY | FeedbackStatsGroupBy.WEEK>;
 
 const GROUP_COLUMNS: Record<LabelGrouping, string> = {
-  [FeedbackMetricsGroupBy.NONE]: 'null::text',
-  [FeedbackMetricsGroupBy.SEARCH_FRESHNESS]: 'f.search_freshness',
-  [FeedbackMetricsGroupBy.CONTRACT_VERSION]: 'f.contract_version',
-  [FeedbackMetricsGroupBy.FUSION_MODE]: 'f.fusion_mode',
+  [FeedbackStatsGroupBy.NONE]: 'null::text',
+  [FeedbackStatsGroupBy.SEARCH_FRESHNESS]: 'f.search_freshness',
+  [FeedbackStatsGroupBy.CONTRACT_VERSION]: 'f.contract_version',
+  [FeedbackStatsGroupBy.FUSION_MODE]: 'f.fusion_mode',
 };
 
 /**
@@ -49,11 +49,11 @@ interface RatesRow {
 
 /** Feedback's aggregates (R-FB-9), over the team's visible events only, like the inspection's list. */
 @Injectable()
-export class FeedbackMetricsRepository {
+export class FeedbackStatsRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** One aggregate, grouped by nothing or by a label the recall gave itself. */
-  async grouped(teamId: string, filter: FeedbackEventFilter, groupBy: LabelGrouping): Promise<FeedbackMetricsRow[]> {
+  async grouped(teamId: string, filter: FeedbackEventFilter, groupBy: LabelGrouping): Promise<FeedbackStatsRow[]> {
     const { where, params } = filterSql(teamId, filter);
     const rows = await runSql<RatesRow[]>(
       this.em,
@@ -64,7 +64,7 @@ export class FeedbackMetricsRepository {
         order by 1 nulls first`,
       [teamId, ...params],
     );
-    return rows.map((r) => toMetricsRow(r, null));
+    return rows.map((r) => toStatsRow(r, null));
   }
 
   /**
@@ -72,7 +72,7 @@ export class FeedbackMetricsRepository {
    * present in ascending order (an empty one with 0 events, rates 0 and a null average quality).
    * The filter's since/until are the range's.
    */
-  async series(teamId: string, filter: FeedbackEventFilter, range: SeriesRange): Promise<FeedbackMetricsRow[]> {
+  async series(teamId: string, filter: FeedbackEventFilter, range: SeriesRange): Promise<FeedbackStatsRow[]> {
     const { where, params } = filterSql(teamId, { ...filter, since: range.since, until: range.until });
     // The series steps through UTC dates (timestamp without time zone), whatever the session's time zone.
     const rows = await runSql<RatesRow[]>(
@@ -90,7 +90,7 @@ export class FeedbackMetricsRepository {
         order by g.day`,
       [range.unit, teamId, ...params, utcDate(range.firstBucket), utcDate(range.lastBucket), range.stepDays],
     );
-    return rows.map((r) => toMetricsRow(r, new Date(`${r.grp}T00:00:00.000Z`)));
+    return rows.map((r) => toStatsRow(r, new Date(`${r.grp}T00:00:00.000Z`)));
   }
 }
 
@@ -99,7 +99,7 @@ function utcDate(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 
-function toMetricsRow(r: RatesRow, bucketStart: Date | null): FeedbackMetricsRow {
+function toStatsRow(r: RatesRow, bucketStart: Date | null): FeedbackStatsRow {
   return {
     group: r.grp,
     bucketStart,
