@@ -1,5 +1,5 @@
 import type { RecallAccount, ResultRef } from '../recall-events';
-import type { HypothesisJudgment, ResultRefJudgment } from './feedback.rules';
+import type { HypothesisJudgment, ResultRefJudgment } from './feedback-vocabulary';
 
 /** A stored feedback event (R-FB-7): the judgment, with the account its recall gave of itself. */
 export interface FeedbackEventRecord extends RecallAccount {

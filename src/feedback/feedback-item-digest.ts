@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResultRef } from '../recall-events';
-import type { FeedbackItem } from './feedback.rules';
+import type { FeedbackItem } from './feedback-vocabulary';
 
 /**
  * The canonical form of a feedback item (R-FB-5): what a `clientFeedbackId` stands for. Two items

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric, makeCounterProvider } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
-import type { FeedbackItem } from './feedback.rules';
+import type { FeedbackItem } from './feedback-vocabulary';
 
 const SUBMISSIONS = 'recall_feedback_submissions_total';
 const ITEMS = 'recall_feedback_items_total';

@@ -1,60 +1,14 @@
 import { BadUserInputError } from '../common/errors/app-error';
 import { codePointLength, isStorableText } from '../common/text/storable-text';
 import { type ResultRef, ResultRefType } from '../recall-events';
+import { type FeedbackItem, FeedbackNextAction, FeedbackQuality, type ItemFailure } from './feedback-vocabulary';
 
-/** Pure rules of a feedback submission (R-FB-2..4): bounds, per-item judgments, refs, and what to do next. */
+/** Pure rules of a feedback submission (R-FB-2..4): bounds, per-item judgments, refs, and what to do next (its words: feedback-vocabulary.ts). */
 
 export const MAX_FEEDBACK_ITEMS = 50;
 export const MAX_REFS_PER_ITEM = 50;
 export const MAX_COMMENT_CHARS = 1000;
 const MAX_CLIENT_FEEDBACK_ID_CHARS = 128;
-
-export enum FeedbackQuality {
-  LOW = 'LOW',
-  MEDIUM = 'MEDIUM',
-  HIGH = 'HIGH',
-}
-
-export enum FeedbackNextAction {
-  CORRECT_AND_RESUBMIT_FROM_FAILED = 'CORRECT_AND_RESUBMIT_FROM_FAILED',
-  RETRY_FROM_FAILED = 'RETRY_FROM_FAILED',
-  DROP_FAILED_AND_RESUBMIT_REST = 'DROP_FAILED_AND_RESUBMIT_REST',
-}
-
-/**
- * A ref the item judges, as the client names it: a `{type, id, rank}` of the recall's (the rank
- * optional), checked against the recall's own refs by {@link refsProblem}.
- */
-export type ResultRefJudgment = Omit<ResultRef, 'type' | 'rank'> & { type: string; rank?: number | null };
-
-export interface HypothesisJudgment {
-  hypothesisId: string;
-  used?: boolean | null;
-  quality?: FeedbackQuality | null;
-  contradicted?: boolean | null;
-  feedbackComment?: string | null;
-}
-
-export interface FeedbackItem {
-  recallEventId: string;
-  used: boolean;
-  answerSupported?: boolean | null;
-  quality?: FeedbackQuality | null;
-  missingContext?: boolean | null;
-  irrelevant?: boolean | null;
-  feedbackComment?: string | null;
-  irrelevantResultRefs?: readonly ResultRefJudgment[] | null;
-  hypothesisFeedback?: readonly HypothesisJudgment[] | null;
-  clientFeedbackId?: string | null;
-}
-
-/** Why an item was not recorded, and what the client should do about it (R-FB-2). */
-export interface ItemFailure {
-  code: string;
-  message: string;
-  nextAction: FeedbackNextAction;
-  remediation: string;
-}
 
 /**
  * The whole-request bounds, checked before any SQL (R-FB-3, R-OP-5): over any of them the request

@@ -8,16 +8,8 @@ import type { NewFeedbackEvent } from './feedback-event.record';
 import { type ClientKeyedEvent, FeedbackEventRepository } from './feedback-event.repository';
 import { feedbackItemDigest } from './feedback-item-digest';
 import { FeedbackMetrics } from './feedback.metrics';
-import {
-  checkFeedbackBatch,
-  conflictProblem,
-  type FeedbackItem,
-  type ItemFailure,
-  judgmentProblem,
-  recallProblem,
-  refsProblem,
-  transientProblem,
-} from './feedback.rules';
+import { checkFeedbackBatch, conflictProblem, judgmentProblem, recallProblem, refsProblem, transientProblem } from './feedback.rules';
+import { type FeedbackItem, type ItemFailure } from './feedback-vocabulary';
 
 export interface SubmissionOutcome {
   /** Items recorded (new or replayed), all before `error.failedIndex`. */

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { type ResultRef, ResultRefType } from '../../recall-events';
 import { canonicalFeedbackItem, feedbackItemDigest } from '../feedback-item-digest';
-import { type FeedbackItem, FeedbackQuality } from '../feedback.rules';
+import { type FeedbackItem, FeedbackQuality } from '../feedback-vocabulary';
 
 const RECALL = 'rec_01JABCDEFGHJKMNPQRSTVWXYZ0';
 const returned: ResultRef[] = [

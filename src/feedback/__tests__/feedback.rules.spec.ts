@@ -8,10 +8,6 @@ import { type ResultRef, ResultRefType } from '../../recall-events';
 import {
   checkFeedbackBatch,
   conflictProblem,
-  type FeedbackItem,
-  FeedbackNextAction,
-  FeedbackQuality,
-  type ItemFailure,
   judgmentProblem,
   MAX_COMMENT_CHARS,
   MAX_FEEDBACK_ITEMS,
@@ -20,6 +16,7 @@ import {
   refsProblem,
   transientProblem,
 } from '../feedback.rules';
+import { type FeedbackItem, FeedbackNextAction, FeedbackQuality, type ItemFailure } from '../feedback-vocabulary';
 
 const RECALL = 'rec_01JABCDEFGHJKMNPQRSTVWXYZ0';
 const item = (overrides: Partial<FeedbackItem> = {}): FeedbackItem => ({ recallEventId: RECALL, used: true, ...overrides });

@@ -2,7 +2,7 @@ import { Field, ID, InputType, Int } from '@nestjs/graphql';
 import { Type } from 'class-transformer';
 import { Allow, IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ResultRefFields } from '../../recall-events';
-import { FeedbackQuality } from '../feedback.rules';
+import { FeedbackQuality } from '../feedback-vocabulary';
 
 // Bounds that name nested paths (input.recalls.3.irrelevantResultRefs) live in checkFeedbackBatch, a
 // comment's length in the item's validation (judgmentProblem); @Allow keeps a field through the global whitelist.

@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/gra
 import { PageInfoModel } from '../../common/pagination/page-info.model';
 import { RecallEventModel, ResultRefModel } from '../../recall-events';
 import { FeedbackStatsGroupBy } from '../feedback-stats.rules';
-import { FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
+import { FeedbackNextAction, FeedbackQuality } from '../feedback-vocabulary';
 import { InspectionCountFields } from './inspection-count.model';
 
 registerEnumType(FeedbackQuality, { name: 'FeedbackQuality' });
