@@ -29,6 +29,22 @@ const toInt = ({ value }: { value: unknown }): unknown => {
   return /^-?\d+$/.test(text) ? Number(value) : value;
 };
 
+/** Applies `decorators` as if stacked in this order above a property (the last one nearest it). */
+function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => {
+    for (const decorator of [...decorators].reverse()) decorator(target, key);
+  };
+}
+
+// class-validator checks the decorator nearest the property first: the type check stands last so
+// that "abc" is reported as "not an integer", not as out of range.
+/** An optional integer variable in [min, max]. */
+const IntSetting = (min: number, max: number): PropertyDecorator => stacked(IsOptional(), Transform(toInt), Min(min), Max(max), IsInt());
+/** An optional boolean variable: true/false or 1/0. */
+const BooleanSetting = (): PropertyDecorator => stacked(IsOptional(), Transform(toBoolean), IsBoolean());
+/** An optional non-empty text variable. */
+const TextSetting = (): PropertyDecorator => stacked(IsOptional(), IsString(), MinLength(1));
+
 /** A cron expression the scheduler accepts (`0 * * * *`, or with seconds `0 0 * * * *`). */
 @ValidatorConstraint({ name: 'cronExpression' })
 class CronExpression implements ValidatorConstraintInterface {
@@ -51,18 +67,12 @@ class CronExpression implements ValidatorConstraintInterface {
  * cross-variable rules live in `loadConfig`. Each field is named exactly as the variable, so a
  * validation message names the variable to fix.
  */
-// class-validator checks the decorator nearest the property first: the type check stands last
-// on each line so that "abc" is reported as "not an integer", not as out of range.
 export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['development', 'test', 'production'])
   NODE_ENV?: 'development' | 'test' | 'production';
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(65535)
-  @IsInt()
+  @IntSetting(1, 65535)
   PORT?: number;
 
   @IsOptional()
@@ -83,26 +93,16 @@ export class EnvironmentVariables {
   @MinLength(16, { message: 'DATABASE_APP_PASSWORD must be at least 16 characters' })
   DATABASE_APP_PASSWORD?: string;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @TextSetting()
   EMBEDDED_PG_DIR?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(65535)
-  @IsInt()
+  @IntSetting(1, 65535)
   EMBEDDED_PG_PORT?: number;
 
-  @IsOptional()
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanSetting()
   ALLOW_EMBEDDED_DB?: boolean;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @TextSetting()
   DATA_DIR?: string;
 
   @IsOptional()
@@ -114,22 +114,14 @@ export class EnvironmentVariables {
   @IsUrl({ require_tld: false, protocols: ['https', 'http'] })
   AUTH_JWKS_URL?: string;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @TextSetting()
   AUTH_JWT_ISSUER?: string;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @TextSetting()
   AUTH_JWT_AUDIENCE?: string;
 
   /** Verified tokens kept (each until its exp), so a client's repeated token is not verified again; 0 verifies every request. */
-  @IsOptional()
-  @Transform(toInt)
-  @Min(0)
-  @Max(1_000_000)
-  @IsInt()
+  @IntSetting(0, 1_000_000)
   AUTH_TOKEN_CACHE_SIZE?: number;
 
   /** Where OAuth clients get tokens for this service (RFC 9728 `authorization_servers`), comma-separated URLs. */
@@ -162,150 +154,70 @@ export class EnvironmentVariables {
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })
   HTTP_BODY_LIMIT?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(0)
-  @Max(3_600_000)
-  @IsInt()
+  @IntSetting(0, 3_600_000)
   FEATURE_FLAG_CACHE_TTL_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(500)
-  @IsInt()
+  @IntSetting(1, 500)
   DB_POOL_MAX?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(100)
-  @Max(120_000)
-  @IsInt()
+  @IntSetting(100, 120_000)
   DB_ACQUIRE_TIMEOUT_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(100)
-  @Max(3_600_000)
-  @IsInt()
+  @IntSetting(100, 3_600_000)
   DB_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(50)
-  @IsInt()
+  @IntSetting(1, 50)
   GRAPHQL_MAX_DEPTH?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(1000)
-  @IsInt()
+  @IntSetting(1, 1000)
   GRAPHQL_MAX_ALIASES?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(1_000_000)
-  @IsInt()
+  @IntSetting(1, 1_000_000)
   GRAPHQL_MAX_COST?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(100)
-  @Max(1_000_000)
-  @IsInt()
+  @IntSetting(100, 1_000_000)
   GRAPHQL_MAX_TOKENS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1024)
-  @Max(64 * 1024 * 1024)
-  @IsInt()
+  @IntSetting(1024, 64 * 1024 * 1024)
   TOOL_OUTPUT_MAX_BYTES?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1024)
-  @Max(16 * 1024 * 1024)
-  @IsInt()
+  @IntSetting(1024, 16 * 1024 * 1024)
   TOOL_INPUT_MAX_BYTES?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(100_000)
-  @IsInt()
+  @IntSetting(1, 100_000)
   CONVERSATION_SNAPSHOT_CAP?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(3650)
-  @IsInt()
+  @IntSetting(1, 3650)
   TOOL_RESULT_RETENTION_DAYS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(50)
-  @IsInt()
+  @IntSetting(1, 50)
   RECALL_BLOCK_ROWS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(50)
-  @Max(8000)
-  @IsInt()
+  @IntSetting(50, 8000)
   RECALL_BLOCK_TOKEN_BUDGET?: number;
 
-  @IsOptional()
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanSetting()
   RECALL_INTENT_GATING?: boolean;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1000)
-  @Max(10_000_000)
-  @IsInt()
+  @IntSetting(1000, 10_000_000)
   RECALL_MAX_RETURN_CHARS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(100)
-  @Max(1_000_000)
-  @IsInt()
+  @IntSetting(100, 1_000_000)
   RECALL_ANSWER_MAX_TOKENS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(0)
-  @Max(1_000_000_000)
-  @IsInt()
+  @IntSetting(0, 1_000_000_000)
   RECALL_TEXT_CACHE_CHARS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(0)
-  @Max(600_000)
-  @IsInt()
+  @IntSetting(0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 
-  @IsOptional()
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanSetting()
   RETENTION_ENABLED?: boolean;
 
-  @IsOptional()
-  @Transform(toBoolean)
-  @IsBoolean()
+  @BooleanSetting()
   ADMIN_CONSOLE_ENABLED?: boolean;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @TextSetting()
   ADMIN_CONSOLE_DIR?: string;
 
   @IsOptional()
@@ -313,52 +225,24 @@ export class EnvironmentVariables {
   @Validate(CronExpression)
   RETENTION_CRON?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(3650)
-  @IsInt()
+  @IntSetting(1, 3650)
   RECALL_EVENT_RETENTION_DAYS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(3650)
-  @IsInt()
+  @IntSetting(1, 3650)
   FEEDBACK_EVENT_RETENTION_DAYS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(3650)
-  @IsInt()
+  @IntSetting(1, 3650)
   FEEDBACK_COMMENT_RETENTION_DAYS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1)
-  @Max(100_000)
-  @IsInt()
+  @IntSetting(1, 100_000)
   RETENTION_BATCH_SIZE?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(100)
-  @Max(3_600_000)
-  @IsInt()
+  @IntSetting(100, 3_600_000)
   RETENTION_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(1000)
-  @Max(86_400_000)
-  @IsInt()
+  @IntSetting(1000, 86_400_000)
   RETENTION_LEASE_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @Min(0)
-  @Max(60_000)
-  @IsInt()
+  @IntSetting(0, 60_000)
   RETENTION_BATCH_PAUSE_MS?: number;
 }

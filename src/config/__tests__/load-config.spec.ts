@@ -44,6 +44,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(name);
   });
 
+  it('R-OP-1 an integer variable says what is wrong: not an integer before out of range', () => {
+    expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, PORT: 'abc' })).toThrow(/PORT must be an integer number$/m);
+    expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, PORT: '70000' })).toThrow(/PORT must not be greater than 65535$/m);
+    expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '0' })).toThrow(/DB_POOL_MAX must not be less than 1$/m);
+  });
+
   it('R-TN-1 production refuses to start without a way to verify tokens', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
   });
