@@ -121,7 +121,7 @@ export class ToolResultRepository {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * The write path in one round trip (the `record_tool_results` function, see its migration):
+   * The write path in one round trip (the `record_tool_results` function, current body in schema.sql):
    * creates the missing conversations and messages, locks the user's own conversations in id
    * order, checks that every conversation and message of the batch is the user's (else SQLSTATE
    * RL001), inserts the snapshots whose tool_use_id is new, trims each conversation to `cap`
