@@ -16,7 +16,8 @@ const SELECT_SNAPSHOT = `r.id, r.mem_id, c.space_id, r.conversation_id, r.messag
  *
  * - The conversation's recency index gains `space_generation` before the time, so the top-K read
  *   of a conversation (and the trim) still reads K rows when older generations lie in between.
- * - The generation is Tenancy's to tell: `space_generations()` (Migration20261201180000), not a read of `spaces`.
+ * - The generation is Tenancy's to tell: `space_generations()` (Migration20261201180000; its current
+ *   body is in schema.sql), not a read of `spaces`.
  * - `tool_results_recent` and `tool_results_search` (same signatures, still plain SQL, STABLE, not
  *   STRICT, so they are inlined) take the current generation from an uncorrelated scalar subquery
  *   by id: an InitPlan computed once per statement, which the recency read uses as an index

@@ -1,9 +1,25 @@
 import { join } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
-import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { defineConfig, type Options, UnderscoreNamingStrategy } from '@mikro-orm/postgresql';
 
 // MikroORM's own TypeScript detection misses @swc/jest; decide from our own file name.
 const isTs = __filename.endsWith('.ts');
+
+/**
+ * `npm run migration:create -- --name add-foo` writes Migration<timestamp>_add_foo.ts with a class of
+ * the same name: MikroORM would put the name in as given, and `add-foo` is no class name. Without a
+ * name it is Migration<timestamp>, as every migration so far (their recorded names stay as they are).
+ */
+function migrationName(timestamp: string, name?: string): string {
+  return name ? `Migration${timestamp}_${name.replace(/\W+/g, '_')}` : `Migration${timestamp}`;
+}
+
+/** MikroORM's default for PostgreSQL, with the migration class named as its file. */
+class NamingStrategy extends UnderscoreNamingStrategy {
+  override classToMigrationName(timestamp: string, name?: string): string {
+    return migrationName(timestamp, name);
+  }
+}
 
 export interface OrmConnectionOptions {
   url: string;
@@ -23,6 +39,7 @@ export function ormOptions(connection: OrmConnectionOptions): Options {
   return defineConfig({
     clientUrl: connection.url,
     entities: connection.entities ?? [],
+    namingStrategy: NamingStrategy,
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     forceUtcTimezone: true,
@@ -48,6 +65,7 @@ export function ormOptions(connection: OrmConnectionOptions): Options {
       snapshot: true,
       snapshotName: '.snapshot-recall-ledger',
       emit: 'ts',
+      fileName: migrationName,
     },
   });
 }

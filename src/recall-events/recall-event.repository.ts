@@ -96,7 +96,7 @@ export class RecallEventRepository {
 
   /**
    * Runs the snapshot search and stores the event of its results in one statement (the
-   * `recall_events_search_and_record` function, see its migration): the event's refs are the
+   * `recall_events_search_and_record` function, current body in schema.sql): the event's refs are the
    * search's rows at their rank, and the event is stored even when nothing is found. The function
    * makes the request's tenant settings itself (row-level security), so this stays one round trip.
    */

@@ -24,7 +24,7 @@ export class ActorRepository {
 
   /** The user as seen from the token's team: a user of another team reads as missing. */
   async findByUserId(userId: string, teamId: string): Promise<ActorRecord | null> {
-    // actor_spaces (see its migrations): users ⟕ space_members ⟕ ACTIVE spaces of the user's team, by
+    // actor_spaces (its current body: schema.sql): users ⟕ space_members ⟕ ACTIVE spaces of the user's team, by
     // space id; it makes the request's tenant settings itself, so the guard costs one round trip.
     const rows = await runSql<ActorRow[]>(
       this.em,

@@ -71,7 +71,7 @@ export function messagesOf(items: readonly BatchItem[], field: string) {
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** SQLSTATEs raised by record_tool_results (see its migrations), with the refused row in the detail. */
+/** SQLSTATEs raised by `record_tool_results` (current body in schema.sql), with the refused row in the detail. */
 const NOT_OWNED = 'RL001';
 const REPEAT_OUT_OF_SCOPE = 'RL002';
 

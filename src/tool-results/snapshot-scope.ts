@@ -26,14 +26,14 @@ export function spaceIdsParam(scope: SnapshotScope): string {
 }
 
 /**
- * The arguments of `tool_results_recent` (see its migration) in its parameter order: the values
+ * The arguments of `tool_results_recent` (current body in schema.sql) in its parameter order: the values
  * a caller binds, never SQL. Payload columns come back null unless asked for.
  */
 export function recentArguments(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns): unknown[] {
   return [scope.userId, spaceIdsParam(scope), conversationId, limit, columns.input === true, columns.output === true];
 }
 
-/** The arguments of `tool_results_search` (see its migration) in its parameter order. */
+/** The arguments of `tool_results_search` (current body in schema.sql) in its parameter order. */
 export function searchArguments(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns): unknown[] {
   return [
     scope.userId,
@@ -50,7 +50,7 @@ export function searchArguments(scope: SnapshotScope, search: SnapshotSearch, co
 }
 
 /**
- * The arguments of `tool_results_tool_names` (see its migration): the team, and those of the ids
+ * The arguments of `tool_results_tool_names` (current body in schema.sql): the team, and those of the ids
  * that can name a snapshot (UUIDs; an external retriever's ref ids may be anything), as one array.
  */
 export function toolNamesArguments(teamId: string, snapshotIds: readonly string[]): unknown[] {

@@ -56,7 +56,7 @@ export interface SnapshotSearchHit {
 
 /**
  * A snapshot as the database returns it: the columns of every snapshot read, which are also the
- * rows of the `tool_results_recent` and `tool_results_search` functions (see their migration)
+ * rows of the `tool_results_recent` and `tool_results_search` functions (current bodies in schema.sql)
  * that a module above runs in a statement of its own. Payloads are null when not asked for.
  */
 export interface ToolResultSnapshotRow {

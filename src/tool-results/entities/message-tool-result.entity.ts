@@ -94,7 +94,8 @@ export class MessageToolResult {
 
   /**
    * The search document: tool name, input and output words (`simple` configuration), kept by a
-   * trigger on every write path (see the migration), so the service never writes it.
+   * trigger on every write path (`message_tool_results_search`, shown with its function in schema.sql),
+   * so the service never writes it.
    */
   @Property({ columnType: 'tsvector', nullable: true, lazy: true })
   searchVector?: string | null;

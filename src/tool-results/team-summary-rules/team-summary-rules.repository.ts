@@ -39,7 +39,7 @@ export class TeamSummaryRulesRepository {
 
   /**
    * The team's documents for these tools only: the write path's read, one round trip for a whole
-   * batch (`tool_summary_rules_of` makes the team setting itself, see its migration).
+   * batch (`tool_summary_rules_of` makes the team setting itself; its current body is in schema.sql).
    */
   async findForTools(teamId: string, toolNames: readonly string[]): Promise<{ toolName: string; rule: unknown }[]> {
     const rows = await runSql<{ tool_name: string; rule: unknown }[]>(

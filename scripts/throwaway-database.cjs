@@ -1,0 +1,28 @@
+// A throwaway embedded PostgreSQL with one empty database, for the CI gates that migrate a schema
+// from nothing (scripts/migration-check.cjs, scripts/schema-sql.cjs). The server and its folder are
+// gone once `work` settles.
+const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { Client } = require('pg');
+require('@swc-node/register');
+const { startEmbeddedPostgres } = require('../src/database/embedded-postgres');
+
+/** Calls `work` with the URL of a new database `name` (a plain identifier) on a new server. */
+async function withThrowawayDatabase(name, work) {
+  const folder = mkdtempSync(join(tmpdir(), `rl-${name.replace(/_/g, '-')}-`));
+  chmodSync(folder, 0o755); // as root, the postgres system user must reach its data folder
+  const server = await startEmbeddedPostgres({ dataDir: join(folder, 'pg'), port: 45000 + Math.floor(Math.random() * 5000) });
+  try {
+    const admin = new Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    return await work(server.url.replace(/\/postgres$/, `/${name}`));
+  } finally {
+    await server.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+module.exports = { withThrowawayDatabase };
