@@ -1,11 +1,14 @@
 // @ts-check
 // Lint for recall-ledger: typescript-eslint (type-aware), the module line (eslint-plugin-boundaries),
-// SQL text only in repositories (a local rule), and eslint-config-prettier last so formatting is
-// prettier's alone. `npm run lint` runs this, `prettier --check .` and knip.
+// no import cycles (eslint-plugin-import-x), SQL text only in repositories (a local rule), and
+// eslint-config-prettier last so formatting is prettier's alone. `npm run lint` runs this,
+// `prettier --check .` and knip.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import boundariesModule from 'eslint-plugin-boundaries';
+import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import house from './eslint-rules/index.mjs';
@@ -182,6 +185,24 @@ export default defineConfig(
         },
       ],
     },
+  },
+
+  // No import cycles: in a cycle one module runs before the other has finished, so what it reads
+  // from the other at load time (a class for a decorator, a constant) is still undefined. An
+  // `import type` (or an import whose every specifier is `type`) is gone at run time, so a cycle it
+  // closes is not reported; a plain import used only as a type still counts, since
+  // emitDecoratorMetadata can keep it. Imports resolve as TypeScript resolves them (tsconfig.json):
+  // `./x` and `../feature` (its index.ts) are followed, packages are not. No maxDepth: the whole
+  // graph costs a few seconds of a full lint.
+  {
+    name: 'house/no-import-cycles',
+    files: ['{src,test,bench,eval,scripts}/**/*.{ts,js,cjs,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.cjs', '.mjs'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${import.meta.dirname}/tsconfig.json` })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 
   // SQL text lives in repositories, src/database/run-sql.ts and migrations/ only. An entity's index

@@ -1,16 +1,11 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ESLint, type Linter } from 'eslint';
-import tseslint from 'typescript-eslint';
-import config from '../../eslint.config.mjs';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { type LintResults, lintPlanted, plant, probe, root, ruleErrors, unplant, withoutTypes } from './lint-probe';
 
-// The module line bites: scratch files written into the real tree (type-aware linting needs them on
-// disk, inside tsconfig.json's program) and linted with the project's own config through ESLint's
-// Node API. The config is imported rather than looked up because jest's module registry cannot run
-// the dynamic import() ESLint uses to load eslint.config.mjs. The migration probe is linted from
-// text, never written: a migrator running in a parallel test would pick up any .ts in migrations/.
-const root = join(__dirname, '..', '..');
-const probe = `lint-probe-${process.pid}`;
+// The module line bites: scratch files planted in the real tree and linted with the project's own
+// config (lint-probe.ts says how). The migration probe is linted from text, never written: a
+// migrator running in a parallel test would pick up any .ts in migrations/.
 
 /** Files this test writes, relative to the root; removed afterwards. Index files only when absent. */
 const files = new Map<string, string>([
@@ -41,41 +36,25 @@ for (const feature of ['tenancy', 'feedback']) {
 }
 
 const BOUNDARY_RULES = ['boundaries/dependencies', 'house/feature-entry-point', 'boundaries/no-unknown-files', 'no-restricted-imports'];
-let results: Map<string, Linter.LintMessage[]>;
+let results: LintResults;
 
 beforeAll(async () => {
-  for (const [file, text] of files) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
-  }
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
-  const linted = await eslint.lintFiles([...files.keys()].filter((file) => file.includes(probe)));
-  results = new Map(linted.map((result) => [result.filePath.slice(root.length + 1), result.messages]));
+  plant(files);
+  results = await lintPlanted([...files.keys()].filter((file) => file.includes(probe)));
 
   // Not on disk, so not in the TypeScript program: the same config without the type-aware rules.
-  const untyped = new ESLint({
-    cwd: root,
-    overrideConfigFile: true,
-    overrideConfig: [...config, { files: ['migrations/**'], ...tseslint.configs.disableTypeChecked }],
-  });
+  const untyped = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withoutTypes(['migrations/**']) });
   const migration = `migrations/${probe}.ts`;
   const migrationText = "import { loadConfig } from '../src/config/load-config';\n\nexport const migration = loadConfig;\n";
   const [migrationResult] = await untyped.lintText(migrationText, { filePath: join(root, migration) });
   results.set(migration, migrationResult.messages);
 }, 60_000);
 
-afterAll(() => {
-  for (const file of files.keys()) rmSync(join(root, file), { force: true });
-  rmSync(join(root, 'src', probe), { recursive: true, force: true });
-});
+afterAll(() => unplant(files.keys(), [`src/${probe}`]));
 
 /** The boundary messages of one scratch file, as `rule: message`. */
 function boundaryErrors(name: string): string[] {
-  const messages = results.get(name);
-  if (!messages) throw new Error(`${name} was not linted`);
-  const fatal = messages.filter((m) => m.fatal);
-  if (fatal.length > 0) throw new Error(`${name}: ${fatal.map((m) => m.message).join('; ')}`);
-  return messages.filter((m) => m.ruleId && BOUNDARY_RULES.includes(m.ruleId)).map((m) => `${m.ruleId}: ${m.message}`);
+  return ruleErrors(results, name, BOUNDARY_RULES);
 }
 
 describe('R-house: import boundaries', () => {
