@@ -5,7 +5,9 @@ import { ormOptions } from '../../src/database/orm-options';
 import { withTenantScope } from '../../src/database/tenant-scope';
 import { ActorContext, Scope } from '../../src/tenancy';
 import { ActorRepository } from '../../src/tenancy/actor.repository';
+import type { ToolResultInput } from '../../src/tool-results';
 import { createTestOrm } from './test-orm';
+import { toolResultsServiceFor } from './tool-results-service';
 
 /**
  * A medium test's database as the service meets it (R-TN-8): the services under test are built
@@ -101,3 +103,57 @@ export async function seedTenants(db: RequestOrm, flags: string[] = []): Promise
   const [alice, bob] = await Promise.all(ours.userIds.map((id) => actorOf(db, ours.teamId, id)));
   return { alice, bob, mallory: await actorOf(db, theirs.teamId, theirs.userIds[0]) };
 }
+
+/** A tool call to record; unless given, `query_site_data` with an empty input and output, dated now. */
+export type ToolCall = Partial<Pick<ToolResultInput, 'toolName' | 'toolInput' | 'toolOutput' | 'createdAt'>>;
+
+/**
+ * Records the calls through the real write path as `actor`, in a conversation of its first
+ * allowed space (a new one unless given); their snapshot ids, in order.
+ */
+export async function recordCalls(
+  db: RequestOrm,
+  actor: ActorContext,
+  calls: ToolCall[],
+  conversationId: string = crypto.randomUUID(),
+): Promise<string[]> {
+  const items = calls.map((call) => ({
+    spaceId: actor.allowedSpaces[0].id,
+    conversationId,
+    messageId: crypto.randomUUID(),
+    toolUseId: `toolu_${crypto.randomUUID()}`,
+    toolName: 'query_site_data',
+    toolInput: {},
+    toolOutput: {},
+    ...call,
+  }));
+  const outcome = await db.as(actor, () => toolResultsServiceFor(db.em).record(actor, items));
+  return outcome.snapshots.map((s) => s.id);
+}
+
+/** A time `days` days before now (imports may date snapshots back to the retention window). */
+export const daysAgo = (days: number, hours = 0) => new Date(Date.now() - days * 86_400_000 - hours * 3_600_000);
+
+/** The block line a snapshot reads as: `- <its UTC date> <call>: <its stored one-line summary>`, from its row. */
+export async function storedLine(db: RequestOrm, snapshotId: string, call: string): Promise<string> {
+  const [row] = await db.owner.execute<{ day: string; summary_oneliner: string }[]>(
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, summary_oneliner from message_tool_results where id = ?`,
+    [snapshotId],
+  );
+  return `- ${row.day} ${call}: ${row.summary_oneliner}`;
+}
+
+/** A stored recall event's account of itself, as the owner reads it back (null: none with that id). */
+export async function recallEventRow(db: RequestOrm, id: string): Promise<Record<string, unknown> | null> {
+  const rows = await db.owner.execute(
+    `select team_id, profile_id, space_id, space_generation, query_fingerprint, query_text, contract_version, ranking_version, fusion_mode,
+            search_freshness, results, tool_names, source
+       from recall_events where id = ?`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** How many recall events match a condition on recall_events. */
+export const recallEventCount = async (db: RequestOrm, where: string, params: unknown[]) =>
+  Number((await db.owner.execute<{ n: string }[]>(`select count(*) as n from recall_events where ${where}`, params))[0].n);
