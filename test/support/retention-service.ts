@@ -17,7 +17,7 @@ import { recallEventServiceFor } from './recall-services';
 import { toolResultsServiceFor } from './tool-results-service';
 
 /** Feedback's service over the real repositories, its metrics on a registry of their own. */
-function feedbackServiceFor(em: EntityManager, config: AppConfig): FeedbackService {
+export function feedbackServiceFor(em: EntityManager, config: AppConfig): FeedbackService {
   const registers = [new Registry()];
   const counter = (name: string, labelNames: string[] = []) => new Counter({ name, help: name, labelNames, registers });
   const metrics = new FeedbackMetrics(
