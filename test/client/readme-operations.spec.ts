@@ -20,11 +20,20 @@ function rootSelections(document: DocumentNode): RootSelection[] {
     }));
 }
 
-/** Each `"query": "…"` JSON string of README.md's examples, unescaped, with its line. */
-function readmeQueries(): { line: number; query: string }[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/"query"\s*:\s*("(?:[^"\\\n]|\\.)*")/g)].map((match) => ({
-    line: readme.slice(0, match.index).split('\n').length,
+/** README.md and every page of docs/: the files whose examples this test reads. */
+function documentationFiles(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => join(ROOT, 'docs', name));
+  return [join(ROOT, 'README.md'), ...docs];
+}
+
+/** Each `"query": "…"` JSON string of a documentation file's examples, unescaped, with its line. */
+function exampleQueries(path: string): { line: number; query: string }[] {
+  const text = readFileSync(path, 'utf8');
+  return [...text.matchAll(/"query"\s*:\s*("(?:[^"\\\n]|\\.)*")/g)].map((match) => ({
+    line: text.slice(0, match.index).split('\n').length,
     query: JSON.parse(match[1]) as string,
   }));
 }
@@ -40,19 +49,35 @@ function operationFiles(dir = OPERATIONS_DIR): string[] {
 describe('typed client: operation documents (issue 23)', () => {
   const documents = operationFiles().map((path) => ({ path, document: parse(readFileSync(path, 'utf8')) }));
 
-  it('every operation the README shows has a typed document selecting the same root fields', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const examples = readmeQueries();
-    // Every `"query"` key of the README is read here: an example written another way would escape the check.
-    expect(examples.length).toBe(readme.split('"query"').length - 1);
-    expect(examples.length).toBeGreaterThan(0);
-
+  it('every operation the README and docs/ show has a typed document selecting the same root fields', () => {
+    const files = documentationFiles();
     const typed = documents.flatMap(({ document }) => rootSelections(document));
-    const missing = examples.flatMap(({ line, query }) =>
-      rootSelections(parse(query))
-        .filter((wanted) => !typed.some((have) => have.kind === wanted.kind && wanted.fields.every((field) => have.fields.includes(field))))
-        .map((wanted) => `README.md:${line}: ${wanted.kind} { ${wanted.fields.join(' ')} }`),
-    );
+    let total = 0;
+    const missing = files.flatMap((path) => {
+      const examples = exampleQueries(path);
+      // Every `"query"` key of the file is read here: an example written another way would escape the check.
+      expect({ file: relative(ROOT, path), examples: examples.length }).toEqual({
+        file: relative(ROOT, path),
+        examples: readFileSync(path, 'utf8').split('"query"').length - 1,
+      });
+      total += examples.length;
+      return examples.flatMap(({ line, query }) => {
+        const where = `${relative(ROOT, path)}:${line}`;
+        let document: DocumentNode;
+        try {
+          document = parse(query);
+        } catch (error) {
+          return [`${where}: does not parse: ${(error as Error).message}`];
+        }
+        return rootSelections(document)
+          .filter(
+            (wanted) => !typed.some((have) => have.kind === wanted.kind && wanted.fields.every((field) => have.fields.includes(field))),
+          )
+          .map((wanted) => `${where}: ${wanted.kind} { ${wanted.fields.join(' ')} }`);
+      });
+    });
+    expect(files.length).toBeGreaterThan(1);
+    expect(total).toBeGreaterThan(0);
     expect({ withoutTypedDocument: missing }).toEqual({ withoutTypedDocument: [] });
   });
 
