@@ -9,7 +9,7 @@ import * as medium from '../../../test/support/request-orm';
 import { feedbackServiceFor } from '../../../test/support/retention-service';
 import { testConfig } from '../../../test/support/tool-results-service';
 import type { FeedbackService } from '../feedback.service';
-import { type FeedbackItem, FeedbackNextAction, FeedbackQuality } from '../feedback.rules';
+import { type FeedbackItem, FeedbackNextAction, FeedbackQuality } from '../feedback-vocabulary';
 
 const QUERY = 'why does the save button do nothing';
 const RESULTS = [
