@@ -22,7 +22,7 @@ export interface HistoryFilter {
 }
 
 /** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
-export function snapshotColumns(columns: SnapshotColumns): string {
+function snapshotColumns(columns: SnapshotColumns): string {
   return `r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name, r.size_chars,
   r.summary_oneliner, r.schema_hint, r.head_preview, r.stub, r.size_tokens, r.compacted,
   to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${columns.input ? ', r.tool_input' : ''}${

@@ -14,7 +14,6 @@ export const PREVIOUSLY_FETCHED_FOOTER = [
   'present these snapshots as live data.',
 ].join('\n');
 
-
 export interface BlockSnapshot {
   id: string;
   memId: string;
