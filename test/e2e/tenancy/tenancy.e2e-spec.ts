@@ -1,6 +1,6 @@
-import { signToken } from '../../src/tenancy/token-signer';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, identity, TEST_JWT_SECRET, type TestApp } from '../support/test-app';
+import { signToken } from '../../../src/tenancy/token-signer';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, identity, TEST_JWT_SECRET, type TestApp } from '../../support/test-app';
 
 const ME = `{ me { userId teamId scopes spaces { id name generation status memberIds } } }`;
 const CREATE_SPACE = `mutation($name: String!) { createSpace(name: $name) { id name generation status memberIds } }`;

@@ -7,11 +7,11 @@
  * each read answers exactly as for a snapshot or conversation that does not exist; nothing of
  * mine changes. Positive controls show the same calls working for me and for the teammate's own ids.
  */
-import { notFoundText } from '../../src/ledger/keyed-slice';
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { expectErrorCode, gql, ok, type GraphqlResponse } from '../support/graphql';
-import { newMember, newSpace } from '../support/tenancy';
-import { createTestApp, identity, type TestApp } from '../support/test-app';
+import { notFoundText } from '../../../src/ledger/keyed-slice';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { expectErrorCode, gql, ok, type GraphqlResponse } from '../../support/graphql';
+import { newMember, newSpace } from '../../support/tenancy';
+import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
 const READ_WRITE = ['memory:read', 'memory:write'];
 const MARKER = 'zebracorn';

@@ -1,11 +1,11 @@
 import { Client } from 'pg';
-import { REQUEST_ROLE } from '../../src/database/request-role';
-import { fine, newTeam, recallEvent, submitOk, type Team } from '../support/feedback-fixtures';
-import { RECORD, toolResult } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { ORDERS_RULE, setSummaryRule } from '../support/summary-rules';
-import { newMember } from '../support/tenancy';
-import { createTestApp, type TestApp, type TestIdentity } from '../support/test-app';
+import { REQUEST_ROLE } from '../../../src/database/request-role';
+import { fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
+import { RECORD, toolResult } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { ORDERS_RULE, setSummaryRule } from '../../support/summary-rules';
+import { newMember } from '../../support/tenancy';
+import { createTestApp, type TestApp, type TestIdentity } from '../../support/test-app';
 
 /**
  * R-TN-8: row-level security under the repositories. Each check runs a statement that forgot its
