@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, identity, type TestApp } from '../support/test-app';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember, type ToolResultInputShape } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
 interface Snapshot {
   id: string;

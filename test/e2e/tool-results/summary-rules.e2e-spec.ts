@@ -5,8 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { toolResult, type SpaceMember } from '../support/fixtures';
-import { expectErrorCode, gql, type GraphqlResponse, ok } from '../support/graphql';
+import { toolResult, type SpaceMember } from '../../support/fixtures';
+import { expectErrorCode, gql, type GraphqlResponse, ok } from '../../support/graphql';
 import {
   DELETE_SUMMARY_RULE,
   ORDERS_RULE,
@@ -14,9 +14,9 @@ import {
   setSummaryRule,
   SUMMARY_RULES,
   type SummaryRuleRow,
-} from '../support/summary-rules';
-import { newMember, newSpace } from '../support/tenancy';
-import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
+} from '../../support/summary-rules';
+import { newMember, newSpace } from '../../support/tenancy';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
 const RECORD = `mutation($input: [ToolResultInput!]!) {
   recordToolResults(input: $input) { snapshots { id handle { summaryOneliner } } }
