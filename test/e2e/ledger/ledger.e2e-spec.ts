@@ -1,17 +1,17 @@
-import { o200kTokenizer } from '../../src/common/text/tokenizer';
-import { deterministicMessageId } from '../../src/ledger/compaction';
-import { notFoundText } from '../../src/ledger/keyed-slice';
-import { STUB_MARKER } from '../../src/tool-results/handle/stub';
+import { o200kTokenizer } from '../../../src/common/text/tokenizer';
+import { deterministicMessageId } from '../../../src/ledger/compaction';
+import { notFoundText } from '../../../src/ledger/keyed-slice';
+import { STUB_MARKER } from '../../../src/tool-results/handle/stub';
 import {
   BIG_PAYLOAD_ITEM_3_PRICE,
   BIG_PAYLOAD_TOOL_USE_ID,
   bigPayloadText,
   buildProductResearchTrace,
   type AnthropicMessage as Message,
-} from '../fixtures/agent-trace.fixture';
-import { memberOfNewSpace, type SpaceMember } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, type TestApp } from '../support/test-app';
+} from '../../fixtures/agent-trace.fixture';
+import { memberOfNewSpace, type SpaceMember } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 interface Handle {
   memId: string;

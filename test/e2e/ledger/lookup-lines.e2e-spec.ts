@@ -3,10 +3,10 @@
  * newline) recorded as a tool result and read by lineStart/lineCount, following each answer's
  * marker to the end.
  */
-import { countTokens } from '../../src/common/text/tokenizer';
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { countTokens } from '../../../src/common/text/tokenizer';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 const RECALL = `query($m: String!, $s: Int, $c: Int) { recallToolResult(memId: $m, lineStart: $s, lineCount: $c) }`;
 const MARKER =

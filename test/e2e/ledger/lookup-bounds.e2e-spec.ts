@@ -1,9 +1,9 @@
-import { countTokens } from '../../src/common/text/tokenizer';
-import { bigPayloadText } from '../fixtures/product-research-payload.fixture';
-import { memberOfNewSpace, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { seededRandom } from '../support/seeded-random';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { countTokens } from '../../../src/common/text/tokenizer';
+import { bigPayloadText } from '../../fixtures/product-research-payload.fixture';
+import { memberOfNewSpace, toolResult, type SpaceMember, type ToolResultInputShape } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { seededRandom } from '../../support/seeded-random';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 /**
  * Every recall answer but the stub is a window bounded by tokens (8,000 by default, the marker

@@ -1,11 +1,11 @@
-import { findCompactionCandidates } from '../../src/ledger/compaction';
-import { isProblem, MessageFormat } from '../../src/ledger/history/history.types';
-import { readHistory } from '../../src/ledger/history/read-history';
-import { ALL_FORMATS, oddTranscript, traceIn } from '../fixtures/history-formats.fixture';
-import { PURE_DEFAULTS } from '../support/compact-pure';
-import { memberOfNewSpace, type SpaceMember } from '../support/fixtures';
-import { gql, ok } from '../support/graphql';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { findCompactionCandidates } from '../../../src/ledger/compaction';
+import { isProblem, MessageFormat } from '../../../src/ledger/history/history.types';
+import { readHistory } from '../../../src/ledger/history/read-history';
+import { ALL_FORMATS, oddTranscript, traceIn } from '../../fixtures/history-formats.fixture';
+import { PURE_DEFAULTS } from '../../support/compact-pure';
+import { memberOfNewSpace, type SpaceMember } from '../../support/fixtures';
+import { gql, ok } from '../../support/graphql';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 interface Compacted {
   messages: object[];

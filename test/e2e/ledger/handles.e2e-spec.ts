@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { STUB_MARKER } from '../../src/tool-results/handle/stub';
-import { memberOfNewSpace, toolResult, type SpaceMember, type ToolResultInputShape } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { seededRandom } from '../support/seeded-random';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { STUB_MARKER } from '../../../src/tool-results/handle/stub';
+import { memberOfNewSpace, toolResult, type SpaceMember, type ToolResultInputShape } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { seededRandom } from '../../support/seeded-random';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 interface Handle {
   memId: string;

@@ -4,10 +4,10 @@
  * give the suite's nodes (in one of its allowed orders), an invalid one the bad json_path answer.
  * Cases that do not pass are listed by name with the reason, so a change in either direction shows.
  */
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { ctsFailure, loadCts, sectionOf } from '../support/jsonpath-cts';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { ctsFailure, loadCts, sectionOf } from '../../support/jsonpath-cts';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;
 const BATCH = 100;
