@@ -1,10 +1,10 @@
 import request from 'supertest';
-import { countTokens } from '../../src/common/text/tokenizer';
-import { PREVIOUSLY_FETCHED_FOOTER, PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, type TestApp } from '../support/test-app';
-import { HANDLE_COLUMNS, handleColumns } from '../support/tool-results-service';
+import { countTokens } from '../../../src/common/text/tokenizer';
+import { PREVIOUSLY_FETCHED_FOOTER, PREVIOUSLY_FETCHED_HEADER } from '../../../src/recall/block/previously-fetched-block';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, type TestApp } from '../../support/test-app';
+import { HANDLE_COLUMNS, handleColumns } from '../../support/tool-results-service';
 
 const BLOCK = `query($c: ID!, $m: String) {
   recallBlock(conversationId: $c, userMessage: $m) {

@@ -2,9 +2,9 @@
  * recallMemory search (R-RC-8): a word deep in a large output, ranking, filters and bounds; and
  * isolation: only the actor's own snapshots in an allowed space come back (R-TN-5).
  */
-import { toolResult } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { EVENT_ID, RECORD_EVENT, type Hit } from '../support/recall-events-api';
+import { toolResult } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { EVENT_ID, RECORD_EVENT, type Hit } from '../../support/recall-events-api';
 import {
   createRecallEventsApp,
   eventOf,
@@ -16,9 +16,9 @@ import {
   record,
   uniqueWord,
   type Team,
-} from '../support/recall-events-fixtures';
-import { addMember, newSpace, SEAL } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+} from '../../support/recall-events-fixtures';
+import { addMember, newSpace, SEAL } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
