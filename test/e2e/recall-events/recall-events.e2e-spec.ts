@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { toolResult } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { EVENT, EVENT_ID, type Suggestion } from '../support/recall-events-api';
+import { toolResult } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { EVENT, EVENT_ID, type Suggestion } from '../../support/recall-events-api';
 import {
   createRecallEventsApp,
   eventOf,
@@ -17,9 +17,9 @@ import {
   record,
   sha256,
   uniqueWord,
-} from '../support/recall-events-fixtures';
-import { BUMP, newSpace, SEAL, setFlag } from '../support/tenancy';
-import { identity, type TestApp } from '../support/test-app';
+} from '../../support/recall-events-fixtures';
+import { BUMP, newSpace, SEAL, setFlag } from '../../support/tenancy';
+import { identity, type TestApp } from '../../support/test-app';
 
 const SNAPSHOT_UNAVAILABLE = 'recall_feedback_snapshot_unavailable';
 const SUBMIT = 'submit_recall_session_feedback';

@@ -2,11 +2,11 @@
  * External recall events: recordRecallEvent stores what another retriever returned (R-RC-11).
  */
 import request from 'supertest';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { EVENT_ID, RECORD_EVENT, type RecallEvent } from '../support/recall-events-api';
-import { createRecallEventsApp, eventOf, eventRows, join, newTeam, sha256 } from '../support/recall-events-fixtures';
-import { setFlag } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { EVENT_ID, RECORD_EVENT, type RecallEvent } from '../../support/recall-events-api';
+import { createRecallEventsApp, eventOf, eventRows, join, newTeam, sha256 } from '../../support/recall-events-fixtures';
+import { setFlag } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 describe('Recall search and recall events (e2e)', () => {
   let t: TestApp;

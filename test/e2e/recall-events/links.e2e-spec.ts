@@ -4,14 +4,14 @@
  * readable, stub only) and `RecallEvent.feedbackEvents` (admin only), beside the existing
  * `FeedbackEvent.recallEvent`.
  */
-import { toolResult } from '../support/fixtures';
-import { FEEDBACK_EVENT } from '../support/feedback-api';
-import { createFeedbackApp, FEEDBACK_SCOPES, fine, newTeam, recallEvent, submitOk } from '../support/feedback-fixtures';
-import { gql, ok } from '../support/graphql';
-import { listFeedbackEvents, listRecallEvents, RECALL_EVENT_LINKS, type ReturnedResult } from '../support/inspection-api';
-import { recallOk, record, uniqueWord } from '../support/recall-events-fixtures';
-import { BUMP, newMember, SEAL } from '../support/tenancy';
-import type { TestApp, TestIdentity } from '../support/test-app';
+import { toolResult } from '../../support/fixtures';
+import { FEEDBACK_EVENT } from '../../support/feedback-api';
+import { createFeedbackApp, FEEDBACK_SCOPES, fine, newTeam, recallEvent, submitOk } from '../../support/feedback-fixtures';
+import { gql, ok } from '../../support/graphql';
+import { listFeedbackEvents, listRecallEvents, RECALL_EVENT_LINKS, type ReturnedResult } from '../../support/inspection-api';
+import { recallOk, record, uniqueWord } from '../../support/recall-events-fixtures';
+import { BUMP, newMember, SEAL } from '../../support/tenancy';
+import type { TestApp, TestIdentity } from '../../support/test-app';
 
 interface Links {
   id: string;

@@ -4,14 +4,14 @@
  * read-and-record statements, the block's shown rows, recordRecallEvent's lookup — copied into
  * feedback at submission, and backfilled by the migration (R-RC-9, R-RC-11, R-FB-7).
  */
-import { Migration20261201220000 } from '../../migrations/Migration20261201220000';
-import { toolResult } from '../support/fixtures';
-import { FEEDBACK_EVENT } from '../support/feedback-api';
-import { FEEDBACK_SCOPES, fine, newTeam, recallEvent, submitOk } from '../support/feedback-fixtures';
-import { ok } from '../support/graphql';
-import { recallOk, record, uniqueWord } from '../support/recall-events-fixtures';
-import { newMember } from '../support/tenancy';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { Migration20261201220000 } from '../../../migrations/Migration20261201220000';
+import { toolResult } from '../../support/fixtures';
+import { FEEDBACK_EVENT } from '../../support/feedback-api';
+import { FEEDBACK_SCOPES, fine, newTeam, recallEvent, submitOk } from '../../support/feedback-fixtures';
+import { ok } from '../../support/graphql';
+import { recallOk, record, uniqueWord } from '../../support/recall-events-fixtures';
+import { newMember } from '../../support/tenancy';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 const BLOCK = `query($c: ID!, $m: String) {
   recallBlock(conversationId: $c, userMessage: $m) { recallEventId lines { snapshotId toolName } droppedCount }
