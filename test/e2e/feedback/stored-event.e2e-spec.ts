@@ -3,7 +3,7 @@
  * copied (R-FB-7, R-FB-4), and the record-only boundary: no other table changes (R-FB-6).
  */
 import { createHash } from 'node:crypto';
-import { FEEDBACK_EVENT, FEEDBACK_ID, type FeedbackInput, type Ref } from '../support/feedback-api';
+import { FEEDBACK_EVENT, FEEDBACK_ID, type FeedbackInput, type Ref } from '../../support/feedback-api';
 import {
   createFeedbackApp,
   expectStopped,
@@ -15,11 +15,11 @@ import {
   submit,
   submitOk,
   teamRows,
-} from '../support/feedback-fixtures';
-import { RECORD, toolResult } from '../support/fixtures';
-import { expectErrorCode, ok } from '../support/graphql';
-import { BUMP, newMember } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+} from '../../support/feedback-fixtures';
+import { RECORD, toolResult } from '../../support/fixtures';
+import { expectErrorCode, ok } from '../../support/graphql';
+import { BUMP, newMember } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 const RECALL = `query($s: ID!, $q: String!) { recallMemory(spaceId: $s, query: $q) { recallEventId results { ref { type id rank } } } }`;
 

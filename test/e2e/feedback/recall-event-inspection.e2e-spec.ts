@@ -3,13 +3,13 @@
  * each filter, and the bounded totalCount.
  */
 import { Client } from 'pg';
-import { toolResult } from '../support/fixtures';
-import { createFeedbackApp, fine, newTeam, recallEvent, submitOk, type Team } from '../support/feedback-fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { type ListedRecallEvent, listRecallEvents, RECALL_EVENTS } from '../support/inspection-api';
-import { recallOk, record, uniqueWord } from '../support/recall-events-fixtures';
-import { BUMP, SEAL } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+import { toolResult } from '../../support/fixtures';
+import { createFeedbackApp, fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { type ListedRecallEvent, listRecallEvents, RECALL_EVENTS } from '../../support/inspection-api';
+import { recallOk, record, uniqueWord } from '../../support/recall-events-fixtures';
+import { BUMP, SEAL } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 const BLOCK = `query($c: ID!, $m: String) { recallBlock(conversationId: $c, userMessage: $m) { recallEventId lines { snapshotId } } }`;
 

@@ -3,11 +3,20 @@
  * Prometheus counters (R-FB-9).
  */
 import request from 'supertest';
-import { METRICS, type FeedbackInput, type MetricsRow } from '../support/feedback-api';
-import { createFeedbackApp, FEEDBACK_FLAG, fine, newTeam, recallEvent, recallEvents, submit, submitOk } from '../support/feedback-fixtures';
-import { ok } from '../support/graphql';
-import { SEAL, setFlag } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+import { METRICS, type FeedbackInput, type MetricsRow } from '../../support/feedback-api';
+import {
+  createFeedbackApp,
+  FEEDBACK_FLAG,
+  fine,
+  newTeam,
+  recallEvent,
+  recallEvents,
+  submit,
+  submitOk,
+} from '../../support/feedback-fixtures';
+import { ok } from '../../support/graphql';
+import { SEAL, setFlag } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 describe('Recall feedback (e2e)', () => {
   let t: TestApp;

@@ -2,12 +2,12 @@
  * feedbackMetrics as a time series (R-FB-9, issue 23): DAY and WEEK buckets in UTC over
  * [since, until), every bucket present, the defaults, and the bounds.
  */
-import { createFeedbackApp, fine, newTeam, recallEvent, submitOk, type Team } from '../support/feedback-fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { series, SERIES, type SeriesRow, setCreatedAt } from '../support/inspection-api';
-import { BUMP, SEAL } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
-import type { FeedbackInput } from '../support/feedback-api';
+import { createFeedbackApp, fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { series, SERIES, type SeriesRow, setCreatedAt } from '../../support/inspection-api';
+import { BUMP, SEAL } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
+import type { FeedbackInput } from '../../support/feedback-api';
 
 const DAY_MS = 86_400_000;
 const utcMidnight = (instant: Date) => new Date(Math.floor(instant.getTime() / DAY_MS) * DAY_MS);

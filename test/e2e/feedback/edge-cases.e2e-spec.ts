@@ -6,9 +6,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
-import { withTenantScope } from '../../src/database/tenant-scope';
-import { FeedbackService } from '../../src/feedback';
-import type { FeedbackInput } from '../support/feedback-api';
+import { withTenantScope } from '../../../src/database/tenant-scope';
+import { FeedbackService } from '../../../src/feedback';
+import type { FeedbackInput } from '../../support/feedback-api';
 import {
   createFeedbackApp,
   expectStopped,
@@ -20,8 +20,8 @@ import {
   submit,
   submitOk,
   teamRows,
-} from '../support/feedback-fixtures';
-import type { TestApp } from '../support/test-app';
+} from '../../support/feedback-fixtures';
+import type { TestApp } from '../../support/test-app';
 
 describe('Recall feedback edge cases (e2e)', () => {
   let t: TestApp;

@@ -3,14 +3,14 @@
  * and its bounded totalCount (R-FB-8), each under the inspection's visibility.
  */
 import { Client } from 'pg';
-import { toolResult } from '../support/fixtures';
-import type { FeedbackInput, MetricsRow } from '../support/feedback-api';
-import { createFeedbackApp, FEEDBACK_SCOPES, fine, newTeam, recallEvent, submitOk, type Team } from '../support/feedback-fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { FEEDBACK_EVENTS, type ListedFeedbackEvent, listFeedbackEvents } from '../support/inspection-api';
-import { record } from '../support/recall-events-fixtures';
-import { BUMP, newMember, SEAL } from '../support/tenancy';
-import type { TestApp, TestIdentity } from '../support/test-app';
+import { toolResult } from '../../support/fixtures';
+import type { FeedbackInput, MetricsRow } from '../../support/feedback-api';
+import { createFeedbackApp, FEEDBACK_SCOPES, fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { FEEDBACK_EVENTS, type ListedFeedbackEvent, listFeedbackEvents } from '../../support/inspection-api';
+import { record } from '../../support/recall-events-fixtures';
+import { BUMP, newMember, SEAL } from '../../support/tenancy';
+import type { TestApp, TestIdentity } from '../../support/test-app';
 
 const METRICS = `query($filter: FeedbackEventFilter) { feedbackMetrics(filter: $filter) { events } }`;
 

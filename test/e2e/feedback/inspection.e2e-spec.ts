@@ -2,11 +2,11 @@
  * Recall feedback through the API: admin inspection of the stored events, visibility, pagination
  * and filters (R-FB-8).
  */
-import { FEEDBACK_EVENT, METRICS, type MetricsRow, type Quality } from '../support/feedback-api';
-import { countFeedbackRows, createFeedbackApp, fine, newTeam, recallEvent, submitOk, type Team } from '../support/feedback-fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { BUMP, RETIRE, SEAL } from '../support/tenancy';
-import type { TestApp, TestIdentity } from '../support/test-app';
+import { FEEDBACK_EVENT, METRICS, type MetricsRow, type Quality } from '../../support/feedback-api';
+import { countFeedbackRows, createFeedbackApp, fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { BUMP, RETIRE, SEAL } from '../../support/tenancy';
+import type { TestApp, TestIdentity } from '../../support/test-app';
 
 const FEEDBACK_EVENTS = `query($filter: FeedbackEventFilter, $first: Int, $after: String) {
   feedbackEvents(filter: $filter, first: $first, after: $after) {

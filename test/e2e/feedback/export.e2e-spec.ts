@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { normalizeQuery } from '../../src/recall-events/recall-event.rules';
-import { ok } from '../support/graphql';
-import { newMember, newSpace, setFlag } from '../support/tenancy';
-import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
+import { normalizeQuery } from '../../../src/recall-events/recall-event.rules';
+import { ok } from '../../support/graphql';
+import { newMember, newSpace, setFlag } from '../../support/tenancy';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const CLI_TIMEOUT_MS = 60_000;
 const SCHEMA = 'recall-ledger.feedback-case.v1';
 const FEEDBACK_ID = /^fb_[0-9A-HJKMNP-TV-Z]{26}$/;

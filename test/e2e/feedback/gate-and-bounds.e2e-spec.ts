@@ -2,7 +2,7 @@
  * Recall feedback through the API: the gate and scope (R-FB-1), validation and bounds (R-FB-3),
  * and input PostgreSQL cannot store (R-FB-2, R-FB-3, R-FB-5).
  */
-import { FEEDBACK_EVENT, SUBMIT, type FeedbackInput } from '../support/feedback-api';
+import { FEEDBACK_EVENT, SUBMIT, type FeedbackInput } from '../../support/feedback-api';
 import {
   createFeedbackApp,
   FEEDBACK_FLAG,
@@ -13,10 +13,10 @@ import {
   submit,
   submitOk,
   teamRows,
-} from '../support/feedback-fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { newMember, setFlag } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+} from '../../support/feedback-fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { newMember, setFlag } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 describe('Recall feedback (e2e)', () => {
   let t: TestApp;

@@ -2,7 +2,7 @@
  * Recall feedback through the API: ordered items with exact partial failure (R-FB-2), refs bound
  * to the recall event and its space generation (R-FB-4), and idempotent replay (R-FB-5).
  */
-import type { BatchError, FeedbackInput, Payload } from '../support/feedback-api';
+import type { BatchError, FeedbackInput, Payload } from '../../support/feedback-api';
 import {
   createFeedbackApp,
   expectStopped,
@@ -16,10 +16,10 @@ import {
   submitOk,
   teamRows,
   type Team,
-} from '../support/feedback-fixtures';
-import { ok } from '../support/graphql';
-import { BUMP, newMember, REMOVE_MEMBER, RETIRE, SEAL } from '../support/tenancy';
-import type { TestApp } from '../support/test-app';
+} from '../../support/feedback-fixtures';
+import { ok } from '../../support/graphql';
+import { BUMP, newMember, REMOVE_MEMBER, RETIRE, SEAL } from '../../support/tenancy';
+import type { TestApp } from '../../support/test-app';
 
 describe('Recall feedback (e2e)', () => {
   let t: TestApp;
