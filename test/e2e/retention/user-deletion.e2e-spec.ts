@@ -1,7 +1,7 @@
 /**
  * Deletion through the API (SPEC §7): deleteUserData removes a user and everything of theirs (R-RT-4).
  */
-import { expectErrorCode, gql, ok } from '../support/graphql';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
 import {
   countsOf,
   createRetentionApp,
@@ -11,8 +11,8 @@ import {
   record,
   scalar,
   type TableCount,
-} from '../support/retention-fixtures';
-import type { TestApp, TestIdentity } from '../support/test-app';
+} from '../../support/retention-fixtures';
+import type { TestApp, TestIdentity } from '../../support/test-app';
 
 const DELETE_USER = `mutation($u: ID!) { deleteUserData(userId: $u) { userId deleted { table count } } }`;
 const RECALL = `query($s: ID!, $q: String!) { recallMemory(spaceId: $s, query: $q) { recallEventId results { ref { type id rank } } } }`;

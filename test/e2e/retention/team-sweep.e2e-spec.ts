@@ -4,7 +4,7 @@
  * team (R-RT-1); conversations with no snapshot left and no activity since the snapshots' cutoff
  * go with their messages, counted like the other tables (R-RT-1, R-RT-5).
  */
-import { RetentionService } from '../../src/retention/retention.service';
+import { RetentionService } from '../../../src/retention/retention.service';
 import {
   bulkSnapshots,
   countsOf,
@@ -18,8 +18,8 @@ import {
   sweepOk,
   sweptCounts,
   type Team,
-} from '../support/retention-fixtures';
-import type { TestApp } from '../support/test-app';
+} from '../../support/retention-fixtures';
+import type { TestApp } from '../../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {
   let t: TestApp;

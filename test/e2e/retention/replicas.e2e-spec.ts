@@ -1,8 +1,8 @@
 /**
  * Retention through the API (SPEC §7): one sweeper among replicas on one database (R-RT-2).
  */
-import { teamLease } from '../../src/retention/retention.repository';
-import { RetentionService } from '../../src/retention/retention.service';
+import { teamLease } from '../../../src/retention/retention.repository';
+import { RetentionService } from '../../../src/retention/retention.service';
 import {
   bulkSnapshots,
   countsOf,
@@ -15,8 +15,8 @@ import {
   snapshotsOf,
   sweepOk,
   sweptCounts,
-} from '../support/retention-fixtures';
-import { createReplica, type Replica, type TestApp } from '../support/test-app';
+} from '../../support/retention-fixtures';
+import { createReplica, type Replica, type TestApp } from '../../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {
   let t: TestApp;

@@ -2,8 +2,8 @@
  * Retention through the API (SPEC §7): the tool-result sweep in batches beside a live writer
  * (R-RT-1, R-RT-5), runRetentionSweep (R-RT-6), and recall and feedback retention (R-RT-3).
  */
-import { RECORD, toolResult } from '../support/fixtures';
-import { expectErrorCode, gql } from '../support/graphql';
+import { RECORD, toolResult } from '../../support/fixtures';
+import { expectErrorCode, gql } from '../../support/graphql';
 import {
   bulkSnapshots,
   countsOf,
@@ -18,8 +18,8 @@ import {
   sweepAs,
   sweepOk,
   sweptCounts,
-} from '../support/retention-fixtures';
-import { identity, type TestApp } from '../support/test-app';
+} from '../../support/retention-fixtures';
+import { identity, type TestApp } from '../../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {
   let t: TestApp;
