@@ -10,9 +10,9 @@
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import request from 'supertest';
-import { signToken } from '../../src/tenancy/token-signer';
-import { listenForMcp } from '../support/mcp';
-import { createReplica, createTestApp, identity, type Replica, TEST_JWT_SECRET, type TestApp } from '../support/test-app';
+import { signToken } from '../../../src/tenancy/token-signer';
+import { listenForMcp } from '../../support/mcp';
+import { createReplica, createTestApp, identity, type Replica, TEST_JWT_SECRET, type TestApp } from '../../support/test-app';
 
 const AUTH_SERVER = 'https://auth.example.com';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

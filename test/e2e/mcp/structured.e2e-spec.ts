@@ -15,20 +15,20 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator, JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 // ajv through the SDK's own adapter: ajv is a dependency of the SDK, not of this project.
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { feedbackAnswer, previouslyFetchedAnswer, priorAnswer, recallMemoryAnswer } from '../../src/mcp/mcp-answers';
+import { feedbackAnswer, previouslyFetchedAnswer, priorAnswer, recallMemoryAnswer } from '../../../src/mcp/mcp-answers';
 import type {
   FeedbackOutput,
   PreviouslyFetchedOutput,
   PriorToolResultOutput,
   RecallMemoryOutput,
   RecallToolResultOutput,
-} from '../../src/mcp/mcp-tool-outputs';
-import { PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
-import { RECORD, toolResult } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { newMember, newSpace, setFlag } from '../support/tenancy';
-import { listenForMcp } from '../support/mcp';
-import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
+} from '../../../src/mcp/mcp-tool-outputs';
+import { PREVIOUSLY_FETCHED_HEADER } from '../../../src/recall/block/previously-fetched-block';
+import { RECORD, toolResult } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { newMember, newSpace, setFlag } from '../../support/tenancy';
+import { listenForMcp } from '../../support/mcp';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
 const FEEDBACK_TOOL = 'submit_recall_session_feedback';

@@ -8,13 +8,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { countTokens } from '../../src/common/text/tokenizer';
-import { PREVIOUSLY_FETCHED_HEADER } from '../../src/recall/block/previously-fetched-block';
-import { RECORD, toolResult } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { BUMP, newMember, newSpace, setFlag } from '../support/tenancy';
-import { listenForMcp } from '../support/mcp';
-import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
+import { countTokens } from '../../../src/common/text/tokenizer';
+import { PREVIOUSLY_FETCHED_HEADER } from '../../../src/recall/block/previously-fetched-block';
+import { RECORD, toolResult } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { BUMP, newMember, newSpace, setFlag } from '../../support/tenancy';
+import { listenForMcp } from '../../support/mcp';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];
 const READ_TOOLS = ['previously_fetched', 'recall_memory', 'recall_prior_tool_result', 'recall_tool_result'];
