@@ -3,9 +3,9 @@
  * so a client's malformed argument reached it as a masked INTERNAL_SERVER_ERROR. Through the
  * whole stack, each must get the documented answer instead.
  */
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 const HISTORY = `query($after: String) { toolResultHistory(first: 10, after: $after) { edges { node { id } } } }`;
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;

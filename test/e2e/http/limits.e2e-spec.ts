@@ -3,9 +3,9 @@
  * a request over a bound executes no statement at all.
  */
 import { Client } from 'pg';
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 describe('list bounds before SQL (e2e)', () => {
   let t: TestApp;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
-import { createReplica, createTestApp, identity, type Replica, type TestApp } from '../support/test-app';
+import { createReplica, createTestApp, identity, type Replica, type TestApp } from '../../support/test-app';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createReplica, createTestApp, identity, type Replica, type TestApp } from '../support/test-app';
+import { createReplica, createTestApp, identity, type Replica, type TestApp } from '../../support/test-app';
 
 /** What must never reach a client: an HTML page, a stack frame, a source path. */
 const LEAKS = [/<html/i, / {4}at /, /\/work\//, /node_modules/, /\.ts:/];
