@@ -5,8 +5,8 @@
  * a service's coded error and an internal error alike. A replica of the same service in test
  * mode is the control: there introspection answers.
  */
-import { expectErrorCode, gql, ok, type GraphqlResponse } from '../support/graphql';
-import { createReplica, createTestApp, identity, type Replica, type TestApp } from '../support/test-app';
+import { expectErrorCode, gql, ok, type GraphqlResponse } from '../../support/graphql';
+import { createReplica, createTestApp, identity, type Replica, type TestApp } from '../../support/test-app';
 
 /** A stack frame or a source path, as a stack trace or a leaked error would carry them. */
 const SOURCE_TRACE = /\.(ts|js|mjs|cjs):\d+|\/(src|node_modules|dist)\/|\bat \S+ \(|\n\s+at /;

@@ -7,11 +7,11 @@
  * on a machine without it the suite skips with a message instead of failing `npm test`.
  */
 import { Client } from 'pg';
-import { buildProductResearchTrace } from '../fixtures/agent-trace.fixture';
-import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../support/fixtures';
-import { ok } from '../support/graphql';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../support/pgbouncer';
-import { createTestApp, identity, type TestApp } from '../support/test-app';
+import { buildProductResearchTrace } from '../../fixtures/agent-trace.fixture';
+import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../../support/pgbouncer';
+import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
 const STATEMENT_TIMEOUT_MS = 2000;
 const required = process.env.REQUIRE_PGBOUNCER === '1';

@@ -8,13 +8,13 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { signToken } from '../../src/tenancy/token-signer';
-import { RECORD, type SpaceMember, toolResult } from '../support/fixtures';
-import type { GraphqlError } from '../support/graphql';
-import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from '../support/row-lock';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { signToken } from '../../../src/tenancy/token-signer';
+import { RECORD, type SpaceMember, toolResult } from '../../support/fixtures';
+import type { GraphqlError } from '../../support/graphql';
+import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from '../../support/row-lock';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const CHILD_SECRET = 'faults-spec-secret-that-is-long-enough-0000';
 
 interface Started {

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { expectErrorCode, gql, ok } from '../support/graphql';
-import { createTestApp, identity, type TestApp } from '../support/test-app';
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
 describe('Operations (e2e)', () => {
   let t: TestApp;

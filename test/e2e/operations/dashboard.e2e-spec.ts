@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
-const GRAFANA = join(__dirname, '..', '..', 'deploy', 'grafana');
+const GRAFANA = join(__dirname, '..', '..', '..', 'deploy', 'grafana');
 const DASHBOARD_FILE = join(GRAFANA, 'dashboards', 'recall-ledger.json');
 const DATASOURCE_UID = 'prometheus';
 /** Metric names of this service and of prom-client's default metrics start with one of these. */

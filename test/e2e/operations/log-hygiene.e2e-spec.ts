@@ -14,11 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { signToken } from '../../src/tenancy/token-signer';
-import type { GraphqlResponse } from '../support/graphql';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { signToken } from '../../../src/tenancy/token-signer';
+import type { GraphqlResponse } from '../../support/graphql';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'log-hygiene-secret-that-is-long-enough-000';
 const mark = (what: string) => `${what}${crypto.randomUUID().replaceAll('-', '')}`;
 const PAYLOAD = mark('payloadmark');

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { withDatabase } from '../../src/database/database-url';
-import { signToken } from '../../src/tenancy/token-signer';
-import { SERVER_URL_ENV, withAdminClient } from '../support/test-database';
+import { withDatabase } from '../../../src/database/database-url';
+import { signToken } from '../../../src/tenancy/token-signer';
+import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 
 interface Started {
   child: ChildProcess;
