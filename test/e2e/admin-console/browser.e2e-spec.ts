@@ -2,11 +2,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { ARTIFACTS_DIR, buildAdminConsole, CHROMIUM_ARGS, chromiumPath } from '../support/admin-console';
-import { createFeedbackApp, fine, newTeam, submitOk, type Team } from '../support/feedback-fixtures';
-import { toolResult } from '../support/fixtures';
-import { record, recallOk, uniqueWord } from '../support/recall-events-fixtures';
-import type { TestApp } from '../support/test-app';
+import { ARTIFACTS_DIR, buildAdminConsole, CHROMIUM_ARGS, chromiumPath } from '../../support/admin-console';
+import { createFeedbackApp, fine, newTeam, submitOk, type Team } from '../../support/feedback-fixtures';
+import { toolResult } from '../../support/fixtures';
+import { record, recallOk, uniqueWord } from '../../support/recall-events-fixtures';
+import type { TestApp } from '../../support/test-app';
 
 // Issue 23: the admin console walked in a real Chromium (Debian's), against the whole service on a
 // real database. Without Chromium the file is skipped and says so, unless REQUIRE_CHROMIUM=1 (CI)

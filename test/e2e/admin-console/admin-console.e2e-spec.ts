@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
 import request from 'supertest';
-import { ADMIN_CONSOLE_CSP } from '../../src/serve-admin-console';
-import { buildAdminConsole } from '../support/admin-console';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_CONSOLE_CSP } from '../../../src/serve-admin-console';
+import { buildAdminConsole } from '../../support/admin-console';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 const CONTENT_TYPES: Record<string, RegExp> = { js: /javascript/, css: /^text\/css/, svg: /^image\/svg\+xml/ };
 
 // Issue 23: the admin console (R-FB-8, R-FB-9 read through it) is static files the service serves
-// under a strict CSP, with long-cached hashed scripts. The browser walk is admin-console-browser.e2e-spec.ts.
+// under a strict CSP, with long-cached hashed scripts. The browser walk is browser.e2e-spec.ts.
 describe('admin console files at /admin (R-FB-8)', () => {
   let consoleDir: string;
   let t: TestApp;
