@@ -7,11 +7,11 @@ import {
   SpacesDocument,
   createRecallLedgerClient,
   type RecallLedgerClient,
-} from '../../clients/typescript/src';
-import { toolResult } from '../support/fixtures';
-import { rejection } from '../support/typed-client';
-import { addMember } from '../support/tenancy';
-import { createTestApp, identity, type TestApp, type TestIdentity } from '../support/test-app';
+} from '../../../clients/typescript/src';
+import { toolResult } from '../../support/fixtures';
+import { rejection } from '../../support/typed-client';
+import { addMember } from '../../support/tenancy';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
 // The generated client over real HTTP: the service listens on a port and the client calls it with fetch.
 describe('typed client against the service (e2e, issue 23)', () => {
