@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import request from 'supertest';
 import { ADMIN_CONSOLE_CSP } from '../../../src/serve-admin-console';
-import { buildAdminConsole } from '../../support/admin-console';
+import { buildAdminConsole } from './support/admin-console';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 const CONTENT_TYPES: Record<string, RegExp> = { js: /javascript/, css: /^text\/css/, svg: /^image\/svg\+xml/ };

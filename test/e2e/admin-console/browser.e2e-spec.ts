@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { ARTIFACTS_DIR, buildAdminConsole, CHROMIUM_ARGS, chromiumPath } from '../../support/admin-console';
+import { ARTIFACTS_DIR, buildAdminConsole, CHROMIUM_ARGS, chromiumPath } from './support/admin-console';
 import { createFeedbackApp, fine, newTeam, submitOk, type Team } from '../../support/feedback-fixtures';
 import { toolResult } from '../../support/fixtures';
 import { record, recallOk, uniqueWord } from '../../support/recall-events-fixtures';
