@@ -11,7 +11,7 @@ import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } 
 import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import request from 'supertest';
 import { signToken } from '../../../src/tenancy/token-signer';
-import { listenForMcp } from '../../support/mcp';
+import { listenForMcp } from './support/mcp';
 import { createReplica, createTestApp, identity, type Replica, TEST_JWT_SECRET, type TestApp } from '../../support/test-app';
 
 const AUTH_SERVER = 'https://auth.example.com';

@@ -13,7 +13,7 @@ import { PREVIOUSLY_FETCHED_HEADER } from '../../../src/recall/block/previously-
 import { RECORD, toolResult } from '../../support/fixtures';
 import { ok } from '../../support/graphql';
 import { BUMP, newMember, newSpace, setFlag } from '../../support/tenancy';
-import { listenForMcp } from '../../support/mcp';
+import { listenForMcp } from './support/mcp';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
 const ALL_SCOPES = ['memory:read', 'memory:write', 'feedback:write'];

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from './test-app';
+import type { TestApp } from '../../../support/test-app';
 
 /** The service listening on a loopback port, as MCP's HTTP clients reach it: its /mcp URL. */
 export async function listenForMcp(t: TestApp): Promise<URL> {
