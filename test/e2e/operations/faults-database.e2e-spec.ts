@@ -1,10 +1,10 @@
 /*
  * SPEC §8 R-OP-6 (database faults): a backend killed mid-request, an exhausted pool and a
- * statement past its timeout, each made real by a row lock (see row-lock.ts); R-OP-3 masking.
+ * statement past its timeout, each made real by a row lock (see support/row-lock.ts); R-OP-3 masking.
  */
 import { memberOfNewSpace, RECORD, type SpaceMember, toolResult } from '../../support/fixtures';
 import { gql, type GraphqlError, ok } from '../../support/graphql';
-import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from '../../support/row-lock';
+import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from './support/row-lock';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 /** R-OP-3/R-OP-6: only the code and a request id reach the client; no SQL, driver text or stack. */

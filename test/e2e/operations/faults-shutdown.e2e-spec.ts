@@ -1,6 +1,6 @@
 /*
  * SPEC §8 R-OP-2 (graceful shutdown): the real entry point as a child process (as in
- * startup.e2e-spec.ts), sent SIGTERM while a request is held up by a row lock (see row-lock.ts).
+ * startup.e2e-spec.ts), sent SIGTERM while a request is held up by a row lock (see support/row-lock.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { RECORD, type SpaceMember, toolResult } from '../../support/fixtures';
 import type { GraphqlError } from '../../support/graphql';
-import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from '../../support/row-lock';
+import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from './support/row-lock';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
 const ROOT = join(__dirname, '..', '..', '..');

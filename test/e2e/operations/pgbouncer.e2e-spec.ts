@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { buildProductResearchTrace } from '../../fixtures/agent-trace.fixture';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
 import { ok } from '../../support/graphql';
-import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from '../../support/pgbouncer';
+import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './support/pgbouncer';
 import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
 const STATEMENT_TIMEOUT_MS = 2000;
