@@ -15,7 +15,7 @@ import {
   snapshotsOf,
   sweepOk,
   sweptCounts,
-} from '../../support/retention-fixtures';
+} from './support/retention-fixtures';
 import { createReplica, type Replica, type TestApp } from '../../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {

@@ -18,7 +18,7 @@ import {
   sweepAs,
   sweepOk,
   sweptCounts,
-} from '../../support/retention-fixtures';
+} from './support/retention-fixtures';
 import { identity, type TestApp } from '../../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {

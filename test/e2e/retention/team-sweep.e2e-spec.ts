@@ -18,7 +18,7 @@ import {
   sweepOk,
   sweptCounts,
   type Team,
-} from '../../support/retention-fixtures';
+} from './support/retention-fixtures';
 import type { TestApp } from '../../support/test-app';
 
 describe('Retention and deletion (e2e)', () => {

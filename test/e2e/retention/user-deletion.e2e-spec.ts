@@ -11,7 +11,7 @@ import {
   record,
   scalar,
   type TableCount,
-} from '../../support/retention-fixtures';
+} from './support/retention-fixtures';
 import type { TestApp, TestIdentity } from '../../support/test-app';
 
 const DELETE_USER = `mutation($u: ID!) { deleteUserData(userId: $u) { userId deleted { table count } } }`;

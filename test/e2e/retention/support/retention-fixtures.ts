@@ -1,10 +1,10 @@
 /** Set-up the retention e2e files share: the sweep, teams with feedback on, their rows, old rows in bulk. */
 import request from 'supertest';
-import { RECORD, toolResult, type SpaceMember } from './fixtures';
-import { gql, ok, type GraphqlTarget } from './graphql';
-import { newMember, newSpace, setFlag } from './tenancy';
-import { createTestApp, identity, type TestApp, type TestIdentity } from './test-app';
-import { HANDLE_COLUMNS, handleColumns } from './tool-results-service';
+import { RECORD, toolResult, type SpaceMember } from '../../../support/fixtures';
+import { gql, ok, type GraphqlTarget } from '../../../support/graphql';
+import { newMember, newSpace, setFlag } from '../../../support/tenancy';
+import { createTestApp, identity, type TestApp, type TestIdentity } from '../../../support/test-app';
+import { HANDLE_COLUMNS, handleColumns } from '../../../support/tool-results-service';
 
 export const SWEEP = `mutation { runRetentionSweep { skipped deleted { table count } durationMs } }`;
 const RECORD_EVENT = `mutation($input: RecallEventInput!) { recordRecallEvent(input: $input) { id } }`;
