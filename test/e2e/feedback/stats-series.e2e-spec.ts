@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 const utcMidnight = (instant: Date) => new Date(Math.floor(instant.getTime() / DAY_MS) * DAY_MS);
 const isoDate = (instant: Date) => instant.toISOString().slice(0, 10);
 
-describe('feedbackMetrics series (e2e)', () => {
+describe('Feedback stats series: feedbackMetrics by day and week (e2e)', () => {
   let t: TestApp;
   let team: Team;
   beforeAll(async () => {

@@ -25,7 +25,7 @@ describe('Recall feedback (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  describe('feedbackMetrics', () => {
+  describe('feedback stats (feedbackMetrics)', () => {
     it('R-FB-9 rates, average quality and event counts match a hand-computed fixture for every groupBy; hidden events are not counted', async () => {
       const { admin, member, spaces } = await newTeam(t, 2);
       // #  contract fusion  freshness       used  supported quality missing irrelevant

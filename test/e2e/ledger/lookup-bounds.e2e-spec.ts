@@ -91,7 +91,7 @@ function astralText(minChars: number): string {
   return parts.join(' ');
 }
 
-describe('Recall answer bounds (e2e)', () => {
+describe('Lookup answer bounds (e2e)', () => {
   let t: TestApp;
   let alice: SpaceMember;
   /** The 360 KB product-research payload, recorded as the text the model saw (as compaction records it). */
