@@ -1,0 +1,234 @@
+/*
+ * SPEC §8 R-OP-2 (graceful shutdown): the real entry point as a child process (as in
+ * startup.e2e-spec.ts), sent SIGTERM while a request is held up by a row lock (see support/row-lock.ts).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { signToken } from '../../../src/tenancy/token-signer';
+import { RECORD, type SpaceMember, toolResult } from '../../support/fixtures';
+import type { GraphqlError } from '../../support/graphql';
+import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from './support/row-lock';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const CHILD_SECRET = 'faults-spec-secret-that-is-long-enough-0000';
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Started> {
+  const port = await freePort();
+  const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...inherited,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      AUTH_JWT_SECRET: CHILD_SECRET,
+      RETENTION_ENABLED: 'false',
+      FEATURE_FLAG_CACHE_TTL_MS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const started = { child, port, output: () => output, exited };
+  const deadline = Date.now() + 20000;
+  while (!output.includes('serving GraphQL')) {
+    if (child.exitCode !== null) throw new Error(`the service exited early:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the service was not serving after 20 s:\n${output}`);
+    }
+    await sleep(100);
+  }
+  return started;
+}
+
+interface HttpAnswer {
+  status: number;
+  body: { data?: Record<string, unknown> | null; errors?: GraphqlError[] };
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** POST /graphql to the child; `agent` decides whether the connection is kept alive. */
+function postGraphql(
+  port: number,
+  query: string,
+  variables: Record<string, unknown>,
+  token: string,
+  agent: Agent | false = false,
+): Promise<HttpAnswer> {
+  const payload = JSON.stringify({ query, variables });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/graphql',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {}, headers: res.headers });
+          } catch (error) {
+            reject(new Error(`not JSON (${res.statusCode}): ${text.slice(0, 200)} (${String(error)})`));
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** A member of a new space on the child service (admin creates the space and adds the member). */
+async function childMember(port: number): Promise<SpaceMember> {
+  const teamId = crypto.randomUUID();
+  const admin = await signToken({ userId: crypto.randomUUID(), teamId, scopes: ['admin'], secret: CHILD_SECRET });
+  const created = await postGraphql(port, 'mutation { createSpace(name: "faults") { id } }', {}, admin);
+  const spaceId = (created.body.data as { createSpace: { id: string } }).createSpace.id;
+  const userId = crypto.randomUUID();
+  const added = await postGraphql(
+    port,
+    'mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }',
+    { s: spaceId, u: userId },
+    admin,
+  );
+  expect(added.body.errors).toBeUndefined();
+  const token = await signToken({ userId, teamId, scopes: ['memory:read', 'memory:write'], secret: CHILD_SECRET });
+  return { userId, teamId, token, spaceId };
+}
+
+describe('Faults: graceful shutdown (process)', () => {
+  let database: TestDatabase;
+  let started: Started | undefined;
+  let blocker: Blocker | undefined;
+  let sql: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    sql = new Client({ connectionString: database.url });
+    await sql.connect();
+  });
+  afterEach(async () => {
+    await blocker?.release('rollback').catch(() => undefined);
+    blocker = undefined;
+    if (started && started.child.exitCode === null && started.child.signalCode === null) {
+      started.child.kill('SIGKILL');
+      await started.exited;
+    }
+    started = undefined;
+  });
+  afterAll(async () => {
+    await sql.end();
+    await database.drop();
+  });
+
+  it('R-OP-2 SIGTERM during a slow request: new connections are refused, the request completes, then the process exits 0', async () => {
+    started = await startService(database.url, { SHUTDOWN_GRACE_MS: '10000' });
+    const { port } = started;
+    const member = await childMember(port);
+    const conversationId = crypto.randomUUID();
+    const first = await postGraphql(port, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token);
+    expect(first.body.errors).toBeUndefined();
+
+    blocker = await lockConversation(database.url, conversationId);
+    // The in-flight request on a kept-alive connection, as real clients send them.
+    const keepAlive = new Agent({ keepAlive: true });
+    const slowItem = toolResult(member.spaceId, conversationId);
+    const slow = postGraphql(port, RECORD, { input: [slowItem] }, member.token, keepAlive);
+    slow.catch(() => undefined);
+    await waitForLockWaiter(sql);
+    await sleep(300);
+
+    started.child.kill('SIGTERM');
+    let exitedAt = 0;
+    void started.exited.then(() => (exitedAt = Date.now()));
+    await sleep(300);
+    // Stops accepting: a new connection is refused (or at least not served).
+    const probe = await postGraphql(port, '{ me { userId } }', {}, member.token).then(
+      (answer) => ({ answer, code: undefined }),
+      // Node's errors come from another realm than jest's sandbox: no instanceof Error here.
+      (error: NodeJS.ErrnoException) => ({ answer: undefined, code: error.code ?? String(error) }),
+    );
+    if (probe.answer) expect(probe.answer.body.data?.me ?? null).toBeNull();
+    else expect(probe.code).toMatch(/ECONNREFUSED|ECONNRESET/);
+    // Still waiting for the in-flight request: not gone yet.
+    expect(started.child.exitCode).toBeNull();
+
+    await sleep(500);
+    const releasedAt = Date.now();
+    await blocker.release('commit');
+    const answer = await slow;
+    keepAlive.destroy();
+    expect(answer.status).toBe(200);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data).toMatchObject({ recordToolResults: { createdCount: 1, duplicateCount: 0 } });
+    expect(await snapshotCount(sql, slowItem.toolUseId)).toBe(1);
+
+    const code = await started.exited;
+    expect({ code, output: code === 0 ? '' : started.output() }).toEqual({ code: 0, output: '' });
+    // Exits once the request is done, not after a keep-alive timeout or the grace period.
+    expect(exitedAt - releasedAt).toBeLessThan(3000);
+    expect(started.output()).toContain('SIGTERM received, shutting down');
+    expect(started.output()).not.toContain('outlived SHUTDOWN_GRACE_MS');
+  }, 40000);
+
+  it('R-OP-2 when in-flight work outlives SHUTDOWN_GRACE_MS the process exits 1 after the grace period', async () => {
+    started = await startService(database.url, { SHUTDOWN_GRACE_MS: '1000' });
+    const { port } = started;
+    const member = await childMember(port);
+    const conversationId = crypto.randomUUID();
+    expect(
+      (await postGraphql(port, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token)).body.errors,
+    ).toBeUndefined();
+
+    blocker = await lockConversation(database.url, conversationId);
+    const slow = postGraphql(port, RECORD, { input: [toolResult(member.spaceId, conversationId)] }, member.token);
+    slow.catch(() => undefined);
+    await waitForLockWaiter(sql);
+
+    const signalledAt = Date.now();
+    started.child.kill('SIGTERM');
+    const code = await Promise.race([started.exited, sleep(5000).then(() => 'still running' as const)]);
+    const elapsed = Date.now() - signalledAt;
+    expect(code).toBe(1);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(2500);
+    expect(started.output()).toContain('outlived SHUTDOWN_GRACE_MS (1000 ms)');
+  }, 40000);
+});

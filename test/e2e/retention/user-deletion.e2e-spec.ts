@@ -1,0 +1,170 @@
+/**
+ * Deletion through the API (SPEC §7): deleteUserData removes a user and everything of theirs (R-RT-4).
+ */
+import { expectErrorCode, gql, ok } from '../../support/graphql';
+import {
+  countsOf,
+  createRetentionApp,
+  feedback,
+  newTeam,
+  recallEvent,
+  record,
+  scalar,
+  type TableCount,
+} from './support/retention-fixtures';
+import type { TestApp, TestIdentity } from '../../support/test-app';
+
+const DELETE_USER = `mutation($u: ID!) { deleteUserData(userId: $u) { userId deleted { table count } } }`;
+const RECALL = `query($s: ID!, $q: String!) { recallMemory(spaceId: $s, query: $q) { recallEventId results { ref { type id rank } } } }`;
+
+const USER_TABLES = ['conversations', 'messages', 'message_tool_results', 'recall_events', 'feedback_events', 'space_members', 'users'];
+
+interface DeletionReport {
+  userId: string;
+  deleted: TableCount[];
+}
+
+describe('Retention and deletion (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createRetentionApp();
+  });
+  afterAll(() => t.close());
+
+  describe('deleteUserData', () => {
+    /** Rows of a user, by table, as deleteUserData counts them (feedback: authored, or on the user's recalls). */
+    async function userRows(userId: string): Promise<Record<string, number>> {
+      const q = (sql: string) => scalar(t, sql, [userId]);
+      return {
+        conversations: await q(`select count(*) from conversations where user_id = $1`),
+        messages: await q(`select count(*) from messages where user_id = $1`),
+        message_tool_results: await q(`select count(*) from message_tool_results where user_id = $1`),
+        recall_events: await q(`select count(*) from recall_events where profile_id = $1`),
+        feedback_events: await q(`select count(*) from feedback_events where actor_id = $1 or profile_id = $1`),
+        space_members: await q(`select count(*) from space_members where user_id = $1`),
+        users: await q(`select count(*) from users where id = $1`),
+      };
+    }
+    /** Rows that are a user's alone: feedback the user authored on the user's own recalls. */
+    async function ownRows(userId: string): Promise<Record<string, number>> {
+      return {
+        ...(await userRows(userId)),
+        feedback_events: await scalar(t, `select count(*) from feedback_events where actor_id = $1 and profile_id = $1`, [userId]),
+      };
+    }
+    const deleteUser = (admin: TestIdentity, userId: string) =>
+      gql<{ deleteUserData: DeletionReport }>(t, DELETE_USER, { u: userId }, admin.token);
+
+    it('R-RT-4 removes the user and everything of theirs, reports exact counts per table, leaves the teammate untouched, and is idempotent', async () => {
+      const { admin, alice, bob } = await newTeam(t);
+      // Alice: two conversations (4 snapshots), an internal and an external recall, feedback by her and on her recall by Bob.
+      const c1 = crypto.randomUUID();
+      await record(t, alice, c1, 3);
+      await record(t, alice, crypto.randomUUID(), 1);
+      const internal = (
+        await ok<{ recallMemory: { recallEventId: string } }>(t, RECALL, { s: alice.spaceId, q: 'recent members' }, alice.token)
+      ).recallMemory.recallEventId;
+      const aliceRecall = await recallEvent(t, alice);
+      // Bob: a conversation, two recalls, feedback on his own recall, and a recall Alice judged.
+      await record(t, bob, crypto.randomUUID(), 2);
+      const bobRecall = await recallEvent(t, bob);
+      const bobJudgedByAlice = await recallEvent(t, bob);
+      await feedback(t, alice, aliceRecall, 'Alice on her own recall.');
+      await feedback(t, alice, internal);
+      await feedback(t, bob, aliceRecall, 'Bob on Alice’s recall.');
+      await feedback(t, alice, bobJudgedByAlice, 'Alice on Bob’s recall.');
+      const bobOwnFeedback = await feedback(t, bob, bobRecall, 'Bob on his own recall.');
+
+      const alicesBefore = await userRows(alice.userId);
+      expect(alicesBefore).toEqual({
+        conversations: 2,
+        messages: 4,
+        message_tool_results: 4,
+        recall_events: 2,
+        feedback_events: 4,
+        space_members: 1,
+        users: 1,
+      });
+      const bobsBefore = await ownRows(bob.userId);
+      expect(bobsBefore).toMatchObject({
+        conversations: 1,
+        messages: 2,
+        message_tool_results: 2,
+        recall_events: 2,
+        feedback_events: 1,
+        space_members: 1,
+        users: 1,
+      });
+      const teamBefore = await scalar(t, `select count(*) from users where team_id = $1`, [alice.teamId]);
+
+      const res = await deleteUser(admin, alice.userId);
+      expect(res.errors).toBeUndefined();
+      expect(res.data!.deleteUserData.userId).toBe(alice.userId);
+      expect(res.data!.deleteUserData.deleted.map((d) => d.table)).toEqual(USER_TABLES);
+      expect(countsOf(res.data!.deleteUserData.deleted)).toEqual(alicesBefore);
+
+      // Nothing of Alice's is left in any table; Bob's own rows are all there.
+      expect(await userRows(alice.userId)).toEqual(Object.fromEntries(USER_TABLES.map((table) => [table, 0])));
+      expect(await scalar(t, `select count(*) from feedback_events where recall_event_id = any($1)`, [[aliceRecall, internal]])).toBe(0);
+      expect(await ownRows(bob.userId)).toEqual(bobsBefore);
+      expect(await scalar(t, `select count(*) from feedback_events where id = $1`, [bobOwnFeedback])).toBe(1);
+      expect(await scalar(t, `select count(*) from recall_events where id = any($1)`, [[bobRecall, bobJudgedByAlice]])).toBe(2);
+      expect(await scalar(t, `select count(*) from users where team_id = $1`, [alice.teamId])).toBe(teamBefore - 1);
+      expect(await scalar(t, `select count(*) from spaces where id = $1`, [alice.spaceId])).toBe(1);
+
+      // Deleting nothing twice is fine.
+      const again = await deleteUser(admin, alice.userId);
+      expect(again.errors).toBeUndefined();
+      expect(again.data!.deleteUserData).toEqual({ userId: alice.userId, deleted: USER_TABLES.map((table) => ({ table, count: 0 })) });
+      expect(await ownRows(bob.userId)).toEqual(bobsBefore);
+    });
+
+    it('R-RT-4 R-TN-6 a user of another team answers exactly as an id never seen (zero counts, no error) and keeps every row', async () => {
+      const { admin } = await newTeam(t);
+      const other = await newTeam(t);
+      const stranger = other.alice;
+      await record(t, stranger, crypto.randomUUID(), 2);
+      const strangersRecall = await recallEvent(t, stranger);
+      await feedback(t, stranger, strangersRecall, 'Theirs.');
+      await feedback(t, other.bob, strangersRecall);
+      const strangerBefore = await userRows(stranger.userId);
+      expect(strangerBefore).toEqual({
+        conversations: 1,
+        messages: 2,
+        message_tool_results: 2,
+        recall_events: 1,
+        feedback_events: 2,
+        space_members: 1,
+        users: 1,
+      });
+      const neverSeen = crypto.randomUUID();
+
+      const foreign = await deleteUser(admin, stranger.userId);
+      const unknown = await deleteUser(admin, neverSeen);
+      // The whole response alike but for the id it echoes: no error, the same tables, the same zeros.
+      const withoutId = (res: typeof foreign) => ({ ...res, data: { deleteUserData: { ...res.data!.deleteUserData, userId: null } } });
+      expect(foreign.errors).toBeUndefined();
+      expect(foreign.data!.deleteUserData.userId).toBe(stranger.userId);
+      expect(unknown.data!.deleteUserData.userId).toBe(neverSeen);
+      expect(withoutId(foreign)).toEqual(withoutId(unknown));
+      expect(foreign.data!.deleteUserData.deleted).toEqual(USER_TABLES.map((table) => ({ table, count: 0 })));
+      // Every row of the other team's user is still there.
+      expect(await userRows(stranger.userId)).toEqual(strangerBefore);
+      expect(await scalar(t, `select count(*) from users where id = $1 and team_id = $2`, [stranger.userId, stranger.teamId])).toBe(1);
+    });
+
+    it('R-RT-4 a non-admin is FORBIDDEN; a malformed id is BAD_USER_INPUT', async () => {
+      const { admin, alice, bob } = await newTeam(t);
+      await record(t, alice, crypto.randomUUID(), 1);
+      const aliceBefore = await userRows(alice.userId);
+
+      const notAdmin = await gql(t, DELETE_USER, { u: alice.userId }, bob.token);
+      expectErrorCode(notAdmin, 'FORBIDDEN');
+      expect(await userRows(alice.userId)).toEqual(aliceBefore);
+
+      const malformed = await deleteUser(admin, 'not-a-uuid');
+      expectErrorCode(malformed, 'BAD_USER_INPUT');
+      expect(await userRows(alice.userId)).toEqual(aliceBefore);
+    });
+  });
+});

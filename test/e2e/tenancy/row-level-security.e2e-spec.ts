@@ -1,0 +1,197 @@
+import { Client } from 'pg';
+import { REQUEST_ROLE } from '../../../src/database/request-role';
+import { fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
+import { RECORD, toolResult } from '../../support/fixtures';
+import { ok } from '../../support/graphql';
+import { ORDERS_RULE, setSummaryRule } from '../../support/summary-rules';
+import { newMember } from '../../support/tenancy';
+import { createTestApp, type TestApp, type TestIdentity } from '../../support/test-app';
+
+/**
+ * R-TN-8: row-level security under the repositories. Each check runs a statement that forgot its
+ * tenant predicate (the repository bug the policies exist for), as the role the service runs as.
+ */
+
+/** Every tenant table: a row's key, and (read as the owner) the team it belongs to. */
+const TENANT_TABLES: Record<string, { key: string; team: string }> = {
+  teams: { key: 'id::text', team: 'id' },
+  users: { key: 'id::text', team: 'team_id' },
+  spaces: { key: 'id::text', team: 'team_id' },
+  space_members: { key: "space_id || '/' || user_id", team: '(select s.team_id from spaces s where s.id = space_id)' },
+  feature_flags: { key: 'id::text', team: 'team_id' },
+  conversations: { key: 'id::text', team: '(select u.team_id from users u where u.id = user_id)' },
+  messages: { key: 'id::text', team: '(select u.team_id from users u where u.id = user_id)' },
+  message_tool_results: { key: 'id::text', team: 'team_id' },
+  recall_events: { key: 'id', team: 'team_id' },
+  feedback_events: { key: 'id', team: 'team_id' },
+  tool_summary_rules: { key: "team_id || '/' || tool_name", team: 'team_id' },
+};
+const TABLES = Object.keys(TENANT_TABLES);
+
+describe('Row-level security (R-TN-8)', () => {
+  let t: TestApp;
+  let a: Team;
+  let b: Team;
+  let teammate: TestIdentity;
+  let app: Client;
+
+  /** A tool result, a recall event and a feedback event of the member, a summary rule of the team: a row in every tenant table. */
+  async function fillTeam(team: Team, who: TestIdentity = team.member): Promise<void> {
+    await ok(t, RECORD, { input: [toolResult(team.spaces[0], crypto.randomUUID())] }, who.token);
+    const eventId = await recallEvent(t, who, { spaceId: team.spaces[0] });
+    await submitOk(t, who, [fine(eventId)]);
+    await setSummaryRule(t, team.admin, 'search_orders', ORDERS_RULE);
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await newTeam(t);
+    b = await newTeam(t);
+    teammate = await newMember(t, a.admin, a.spaces, ['memory:read', 'memory:write', 'feedback:write']);
+    await fillTeam(a);
+    await fillTeam(a, teammate);
+    await fillTeam(b);
+    app = new Client({ connectionString: t.database.appUrl });
+    await app.connect();
+  });
+
+  afterAll(async () => {
+    await app?.end();
+    await t?.close();
+  });
+
+  /** The keys the request role sees in `table` with these settings (none: nothing set). */
+  async function visibleKeys(table: string, settings: { team?: string; user?: string }): Promise<string[]> {
+    await app.query('begin');
+    try {
+      if (settings.team) await app.query(`select set_config('app.team_id', $1, true)`, [settings.team]);
+      if (settings.user) await app.query(`select set_config('app.user_id', $1, true)`, [settings.user]);
+      const { rows } = await app.query<{ key: string }>(`select ${TENANT_TABLES[table].key} as key from ${table}`);
+      return rows.map((r) => r.key);
+    } finally {
+      await app.query('rollback');
+    }
+  }
+
+  /** Keys of `table`'s rows, read as the owner, that belong to `teamId` (and `userId`, where rows have one). */
+  async function keysOf(table: string, teamId: string, userId?: string): Promise<string[]> {
+    const byUser = userId ? ` and user_id = '${userId}'` : '';
+    const { rows } = await t.sql.query<{ key: string }>(
+      `select ${TENANT_TABLES[table].key} as key from ${table} where ${TENANT_TABLES[table].team} = $1${byUser}`,
+      [teamId],
+    );
+    return rows.map((r) => r.key);
+  }
+
+  /** What team A's scope sees of team B: the isolation check. */
+  async function leakedToA(table: string): Promise<string[]> {
+    const seen = new Set(await visibleKeys(table, { team: a.admin.teamId }));
+    return (await keysOf(table, b.admin.teamId)).filter((key) => seen.has(key));
+  }
+
+  it('R-TN-8 every table of the schema has row-level security enabled, forced and a tenant policy, but the two that hold no tenant data', async () => {
+    const { rows } = await t.sql.query<{ table: string; enabled: boolean; forced: boolean; policy: boolean }>(
+      `select c.relname as "table", c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
+              exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = 'tenant_rows') as policy
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`,
+    );
+    const untenanted = ['mikro_orm_migrations', 'retention_leases'];
+    const tenant = rows.filter((r) => !untenanted.includes(r.table));
+    // A new table is either a tenant table, with its policy and its row in TENANT_TABLES, or listed above.
+    expect(tenant.map((r) => r.table).sort()).toEqual([...TABLES].sort());
+    for (const row of tenant) expect(row).toEqual({ table: row.table, enabled: true, forced: true, policy: true });
+  });
+
+  it('R-TN-8 every tenant table has rows of both teams to leak (the checks below can fail)', async () => {
+    for (const table of TABLES) {
+      expect({ table, a: (await keysOf(table, a.admin.teamId)).length > 0 }).toEqual({ table, a: true });
+      expect({ table, b: (await keysOf(table, b.admin.teamId)).length > 0 }).toEqual({ table, b: true });
+    }
+  });
+
+  it.each(TABLES)('R-TN-8 %s: team A sees its own rows and none of team B, and does with the policy disabled', async (table) => {
+    const own = await keysOf(table, a.admin.teamId);
+    expect((await visibleKeys(table, { team: a.admin.teamId })).sort()).toEqual(expect.arrayContaining(own.sort()));
+    expect(await leakedToA(table)).toEqual([]);
+
+    // The same check without the table's policy: B's rows come through, so the policy is what held.
+    await t.sql.query(`alter table ${table} disable row level security`);
+    try {
+      expect((await leakedToA(table)).length).toBeGreaterThan(0);
+    } finally {
+      await t.sql.query(`alter table ${table} enable row level security`);
+    }
+    expect(await leakedToA(table)).toEqual([]);
+  });
+
+  // Snapshots are the team's in the policy and reach a user through their conversation (every read joins it).
+  it.each(['conversations', 'messages'])("R-TN-8 %s: with the user set, a teammate's rows are not visible either", async (table) => {
+    const mine = await keysOf(table, a.admin.teamId, a.member.userId);
+    const theirs = await keysOf(table, a.admin.teamId, teammate.userId);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(theirs.length).toBeGreaterThan(0);
+    const seen = await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId });
+    expect(seen.sort()).toEqual(mine.sort());
+    // Team-wide (a team admin's maintenance: no user set) both are visible.
+    expect(await visibleKeys(table, { team: a.admin.teamId })).toEqual(expect.arrayContaining([...mine, ...theirs]));
+  });
+
+  it('R-TN-8 with no settings the request role sees no tenant row at all', async () => {
+    for (const table of TABLES.filter((name) => name !== 'feature_flags')) {
+      expect({ table, rows: await visibleKeys(table, {}) }).toEqual({ table, rows: [] });
+    }
+    // Feature flags' global defaults (team_id null) are everyone's; no team's own row is visible.
+    const { rows } = await t.sql.query<{ id: string }>('select id from feature_flags where team_id is not null');
+    const seen = new Set(await visibleKeys('feature_flags', {}));
+    expect(rows.filter((r) => seen.has(r.id))).toEqual([]);
+  });
+
+  it("R-TN-8 a write into another team's rows is refused or touches nothing", async () => {
+    await app.query('begin');
+    try {
+      await app.query(`select set_config('app.team_id', $1, true)`, [a.admin.teamId]);
+      await expect(
+        app.query(`insert into spaces (id, team_id, name) values (gen_random_uuid(), $1, 'planted')`, [b.admin.teamId]),
+      ).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await app.query('rollback');
+    }
+    await app.query('begin');
+    try {
+      await app.query(`select set_config('app.team_id', $1, true)`, [a.admin.teamId]);
+      const updated = await app.query(`update message_tool_results set tool_name = 'planted' where team_id = $1`, [b.admin.teamId]);
+      const deleted = await app.query(`delete from recall_events where team_id = $1`, [b.admin.teamId]);
+      expect([updated.rowCount, deleted.rowCount]).toEqual([0, 0]);
+    } finally {
+      await app.query('rollback');
+    }
+  });
+
+  it('R-TN-8 the request role owns nothing, cannot alter a table, drop a policy, turn security off or become another role', async () => {
+    const { rows } = await app.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean; owns: boolean }>(
+      `select rolname, rolsuper, rolbypassrls,
+              exists (select 1 from pg_tables where schemaname = 'public' and tableowner = current_user) as owns
+         from pg_roles where rolname = current_user`,
+    );
+    expect(rows[0]).toEqual({ rolname: REQUEST_ROLE, rolsuper: false, rolbypassrls: false, owns: false });
+    for (const statement of [
+      'alter table message_tool_results disable row level security',
+      'alter table message_tool_results no force row level security',
+      'drop policy tenant_rows on message_tool_results',
+      'create policy open_rows on message_tool_results using (true)',
+      'set role postgres',
+    ]) {
+      await expect(app.query(statement)).rejects.toMatchObject({ code: '42501' });
+    }
+    // row_security = off does not bypass: a query the policies would filter is refused instead.
+    await app.query('begin');
+    try {
+      await app.query(`select set_config('app.team_id', $1, true)`, [a.admin.teamId]);
+      await app.query('set local row_security = off');
+      await expect(app.query('select id from message_tool_results')).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await app.query('rollback');
+    }
+  });
+});
