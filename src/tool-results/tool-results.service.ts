@@ -46,7 +46,7 @@ export interface RecordOptions {
 }
 
 /**
- * The snapshot write path and its reads (SPEC §4): the one way other modules reach snapshots.
+ * The snapshot write path and its reads (docs/requirements.md §4): the one way other modules reach snapshots.
  * Every read is scoped to the actor's own rows in its allowed spaces, in SQL.
  */
 @Injectable()
