@@ -23,7 +23,7 @@ import { type CpuProfile, formatSummary, summarizeProfile } from './profile-summ
 import { type BenchReport, formatTable, writeJson } from './report';
 
 /*
- * `npm run bench`: SPEC §9. Starts its own PostgreSQL and the service in a process of its own, loads a
+ * `npm run bench`: docs/requirements.md §9. Starts its own PostgreSQL and the service in a process of its own, loads a
  * seeded data set, and measures each operation next to the raw SQL doing the same work.
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Feedback events (R-FB-7), keyed by (team_id, id) with the composite foreign key
- * (team_id, recall_event_id) → recall_events, so keys stay within the team (SPEC §10); and the
+ * (team_id, recall_event_id) → recall_events, so keys stay within the team (docs/requirements.md §10); and the
  * retention sweep's lease (R-RT-2) and the feedback comments' clearing mark (R-RT-3).
  */
 export class Migration20261130011629 extends Migration {

@@ -101,7 +101,7 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
     raw,
     ratio: service.p50 / raw.p50,
     ratioBasis: 'p50 latency',
-    target: 'info (no SPEC §9 target)',
+    target: 'info (no target in docs/requirements.md §9)',
     pass: clean(service, raw) ? null : false,
     notes,
   };

@@ -18,7 +18,7 @@ const RAW_BATCH = `with done as (delete from message_tool_results where ctid = a
   select ctid from message_tool_results where team_id = $3 and created_at < $1 order by created_at limit $2)) returning 1) select count(*)::int as n from done`;
 
 /**
- * A retention sweep of expired snapshots (SPEC §9: ≥ 50k rows/s, issue 25: ≥ 0.8× the raw
+ * A retention sweep of expired snapshots (docs/requirements.md §9: ≥ 50k rows/s, issue 25: ≥ 0.8× the raw
  * batches; a concurrent writer's p99 ≤ 2× idle). The data set is aged past 180 days; the raw side
  * deletes the older half with the very batch statement the sweep runs (each its own transaction),
  * the service's runRetentionSweep the rest, each while a writer records tool results; the writer's

@@ -22,7 +22,7 @@ const INSERT = `insert into feedback_events (team_id, id, recall_event_id, profi
 const LOAD_EVENTS = `select id, results from recall_events where team_id = $1 and id = any($2::text[])`;
 
 /**
- * submitRecallFeedback with 50 valid items (SPEC §9: p99 ≤ 150 ms), at concurrency 1 and 8,
+ * submitRecallFeedback with 50 valid items (docs/requirements.md §9: p99 ≤ 150 ms), at concurrency 1 and 8,
  * against the raw SQL the service needs: read the 50 recall events, then 50 inserts, each its
  * own commit.
  */

@@ -11,7 +11,7 @@ import { type RouteMethods, routeKey, routeMethods } from './route-methods';
 /**
  * Answers, in JSON, every request the service's routes did not answer themselves: a body that
  * cannot be read, a path or method nothing serves, an error nothing caught. JSON-RPC on /mcp, the
- * house shape (SPEC R-OP-4) elsewhere; never a stack or file path, whatever NODE_ENV says. A
+ * house shape (R-OP-4) elsewhere; never a stack or file path, whatever NODE_ENV says. A
  * server error is logged with its kind and the request id, never its message (body-parser's
  * carries the body, a driver's the row).
  */

@@ -5,7 +5,7 @@ import { ErrorCode } from '../common/errors/app-error';
 
 /**
  * What the HTTP edge answers for a request no route answered well: a status, a public code
- * (SPEC R-OP-4) and a message that is safe to show. Pure: the Express wiring is edge-answer.ts.
+ * (R-OP-4) and a message that is safe to show. Pure: the Express wiring is edge-answer.ts.
  */
 export interface EdgeError {
   readonly status: number;
@@ -17,7 +17,7 @@ export interface EdgeError {
   readonly allow?: readonly string[];
 }
 
-/** The house error shape (SPEC R-OP-4): a GraphQL response that carries only errors. */
+/** The house error shape (R-OP-4): a GraphQL response that carries only errors. */
 export interface HouseErrorBody {
   errors: [{ message: string; extensions: { code: ErrorCode; requestId?: string } }];
 }

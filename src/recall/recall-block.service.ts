@@ -24,7 +24,7 @@ export interface RecallBlockOutcome extends RenderedBlock, RecallEventOutcome {
 const NOTHING: RenderedBlock = { text: '', tokens: 0, lines: [], droppedCount: 0 };
 
 /**
- * The "Previously fetched" block for a conversation's system prompt (SPEC §5.1). Every call
+ * The "Previously fetched" block for a conversation's system prompt (docs/requirements.md §5.1). Every call
  * stores its recall event (R-RC-9): the rows the block shows, at their place in it.
  */
 @Injectable()

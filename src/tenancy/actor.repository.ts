@@ -16,7 +16,7 @@ interface ActorRow {
 
 /**
  * The actor aggregate: a user, its team and its allowed-space set, read in one round trip on
- * every request (SPEC R-TN-4: no cache beyond the request).
+ * every request (R-TN-4: no cache beyond the request).
  */
 @Injectable()
 export class ActorRepository {

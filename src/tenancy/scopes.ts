@@ -1,4 +1,4 @@
-/** The scopes a token may carry (SPEC R-TN-2). Unknown scope strings in a token are ignored. */
+/** The scopes a token may carry (R-TN-2). Unknown scope strings in a token are ignored. */
 export enum Scope {
   MEMORY_READ = 'memory:read',
   MEMORY_WRITE = 'memory:write',

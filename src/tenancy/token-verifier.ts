@@ -16,7 +16,7 @@ export interface VerifiedClaims {
 const ASYMMETRIC = ['RS256', 'ES256'];
 
 /**
- * Verifies bearer tokens (SPEC R-TN-1): HS256 with the configured secret, or RS256/ES256 keys
+ * Verifies bearer tokens (R-TN-1): HS256 with the configured secret, or RS256/ES256 keys
  * from a JWKS URL. `exp` is required; `iss`/`aud` are checked when configured.
  *
  * A client sends the same token on every request until it expires, and verifying it (base64,

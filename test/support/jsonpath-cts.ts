@@ -1,7 +1,8 @@
 /**
- * The RFC 9535 JSONPath compliance suite (shared/conformance/jsonpath-cts, BSD-2), graded through
- * recallToolResult's answers. A singular query (names and indexes only) answers with its value
- * (a string leaf as plain text) or a not-found text; any other query with its node list as JSON.
+ * The RFC 9535 JSONPath compliance suite (test/fixtures/jsonpath-cts, vendored unchanged, BSD-2),
+ * graded through recallToolResult's answers. A singular query (names and indexes only) answers with
+ * its value (a string leaf as plain text) or a not-found text; any other query with its node list
+ * as JSON.
  */
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -18,7 +19,7 @@ export interface CtsCase {
   tags?: string[];
 }
 
-const CTS_FILE = join(__dirname, '../../../shared/conformance/jsonpath-cts/cts.json');
+const CTS_FILE = join(__dirname, '../fixtures/jsonpath-cts/cts.json');
 
 export function loadCts(): CtsCase[] {
   return (JSON.parse(readFileSync(CTS_FILE, 'utf8')) as { tests: CtsCase[] }).tests;

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { configureApp } from '../../src/configure-app';
 import { createRootLogger } from '../../src/observability/logger';
 import { signToken } from '../../src/tenancy/token-signer';
+import { closedAtFileEnd, closeEach } from './file-resources';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-000';
@@ -38,21 +39,40 @@ function testAppConfig(env: Record<string, string>): AppConfig {
   });
 }
 
-/** The service's HTTP stack, as `npm start` builds it, on `databaseUrl`. */
+/** The service's HTTP stack, as `npm start` builds it, on `databaseUrl`; closed again if it fails to start. */
 async function startApp(config: AppConfig, databaseUrl: string): Promise<NestExpressApplication> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, databaseUrl)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bufferLogs: true });
-  configureApp(app, config, createRootLogger(config.logLevel));
-  await app.init();
+  try {
+    configureApp(app, config, createRootLogger(config.logLevel));
+    await app.init();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }
 
-/** The whole service (same HTTP stack as `npm start`) on a fresh database cloned from the template. */
-export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * The whole service (same HTTP stack as `npm start`) on a fresh database cloned from the template.
+ * Closed at the end of the test file if the file does not close it (file-resources.ts).
+ */
+export function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  return closedAtFileEnd(startTestApp(env, options));
+}
+
+/** What createTestApp starts; a step that fails releases what the earlier ones opened. */
+async function startTestApp(env: Record<string, string>, options: TestAppOptions): Promise<TestApp> {
   const config = testAppConfig(env);
-  const serviceUrl = options.connect ? await options.connect(database.appUrl, config) : database.appUrl;
-  const app = await startApp(config, serviceUrl);
+  const database = await createTestDatabase();
+  let app: NestExpressApplication;
+  try {
+    const serviceUrl = options.connect ? await options.connect(database.appUrl, config) : database.appUrl;
+    app = await startApp(config, serviceUrl);
+  } catch (error) {
+    await database.drop().catch(() => undefined);
+    throw error;
+  }
   const sql = new Pool({ connectionString: database.url, max: 4 });
   // The server may end an idle connection of this pool (a test terminating backends, the database
   // being dropped with force); the pool drops it and opens another. Unheard, the error would crash
@@ -64,11 +84,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     config,
     database,
     sql,
-    async close() {
-      await app.close();
-      await sql.end();
-      await database.drop();
-    },
+    close: () => closeEach([() => app.close(), () => sql.end(), () => database.drop()]),
   };
 }
 
@@ -78,9 +94,8 @@ export interface Replica {
 }
 
 /** Another instance of the service on `t`'s database, as a second replica would be; `env` as for createTestApp. */
-export async function createReplica(t: TestApp, env: Record<string, string> = {}): Promise<Replica> {
-  const app = await startApp(testAppConfig(env), t.database.appUrl);
-  return { app, close: () => app.close() };
+export function createReplica(t: TestApp, env: Record<string, string> = {}): Promise<Replica> {
+  return closedAtFileEnd(startApp(testAppConfig(env), t.database.appUrl).then((app) => ({ app, close: () => app.close() })));
 }
 
 export interface TestIdentity {

@@ -1,6 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { APP_ENTITIES } from '../../src/app-entities';
 import { ormOptions } from '../../src/database/orm-options';
+import { closedAtFileEnd, closeEach } from './file-resources';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestOrm {
@@ -9,17 +10,27 @@ export interface TestOrm {
   close(): Promise<void>;
 }
 
-/** MikroORM on a fresh database cloned from the template, for medium tests of repositories and services. */
-export async function createTestOrm(extra: Partial<Options> = {}): Promise<TestOrm> {
+/**
+ * MikroORM on a fresh database cloned from the template, for medium tests of repositories and
+ * services. Closed at the end of the test file if the file does not close it (file-resources.ts).
+ */
+export function createTestOrm(extra: Partial<Options> = {}): Promise<TestOrm> {
+  return closedAtFileEnd(startTestOrm(extra));
+}
+
+async function startTestOrm(extra: Partial<Options>): Promise<TestOrm> {
   const database = await createTestDatabase();
-  const orm = await MikroORM.init({ ...ormOptions({ url: database.url, entities: APP_ENTITIES }), ...extra });
+  let orm: MikroORM;
+  try {
+    orm = await MikroORM.init({ ...ormOptions({ url: database.url, entities: APP_ENTITIES }), ...extra });
+  } catch (error) {
+    await database.drop().catch(() => undefined);
+    throw error;
+  }
   return {
     orm,
     database,
-    async close() {
-      await orm.close(true);
-      await database.drop();
-    },
+    close: () => closeEach([() => orm.close(true), () => database.drop()]),
   };
 }
 

@@ -1,4 +1,4 @@
-/** The public error codes of SPEC R-OP-4, carried in GraphQL `extensions.code`. */
+/** The public error codes of R-OP-4, carried in GraphQL `extensions.code`. */
 export enum ErrorCode {
   UNAUTHENTICATED = 'UNAUTHENTICATED',
   FORBIDDEN = 'FORBIDDEN',

@@ -34,3 +34,18 @@ export function checkContract(contract: GraphQLSchema, schema: GraphQLSchema, pe
   const stalePending = pending.filter((entry) => !changes.some((d) => covers(entry, coordinateOf(d))));
   return { breaking, stalePending, pendingCount: pending.length };
 }
+
+/**
+ * What contract:check does without its contract file: it cannot run, and says so. Outside CI that
+ * passes (a clone on its own has no contract beside it); in CI (`CI` set) it fails, since there the
+ * contract is checked out beside the clone and its absence means the job is broken. The message is
+ * the line for stderr: the check did not run, where it looked, how to name the file.
+ */
+export function missingContract(contractFile: string, ci: string | undefined): { message: string; exitCode: 0 | 1 } {
+  const inCi = ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+  const message =
+    `contract:check DID NOT RUN: no contract file at ${contractFile}; ` +
+    'name one with `npm run contract:check -- --contract path/to/contract.graphql`' +
+    (inCi ? ' (CI is set, where the contract must be present: failing)' : ' (not in CI: exiting 0)');
+  return { message, exitCode: inCi ? 1 : 0 };
+}

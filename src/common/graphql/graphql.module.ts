@@ -12,7 +12,7 @@ import { checkListLimits, type ListLimits } from './list-limits';
 const log = new Logger('GraphQL');
 const errorLog = { error: (fields: Record<string, unknown>, message: string) => log.error({ ...fields, msg: message }) };
 
-/** Apollo Server 5 with the hardening of SPEC R-OP-3/R-OP-5; `listLimits` bound the API's list arguments. */
+/** Apollo Server 5 with the hardening of R-OP-3/R-OP-5; `listLimits` bound the API's list arguments. */
 @Module({})
 export class AppGraphqlModule {
   static forRoot(listLimits: ListLimits): DynamicModule {

@@ -1,6 +1,6 @@
 /**
  * Keeps a metric label's cardinality bounded: the first `limit` distinct values pass, later
- * new ones are reported as `other` (SPEC R-TR-8). Values are cut to a fixed length.
+ * new ones are reported as `other` (R-TR-8). Values are cut to a fixed length.
  */
 export class BoundedLabel {
   private readonly seen = new Set<string>();

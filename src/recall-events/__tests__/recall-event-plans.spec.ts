@@ -31,7 +31,7 @@ function scansOf(plan: PlanNode[], relation: string): [string, string | null][] 
 const SEARCH_INDEX = 'message_tool_results_user_search';
 
 /**
- * Pins the plans of reading a recall event back and of the full-text search (SPEC §9) on a
+ * Pins the plans of reading a recall event back and of the full-text search (docs/requirements.md §9) on a
  * realistic spread of rows: the read is a primary-key lookup on (team_id, id), and a search
  * answers the user and the words with one scan of the (user_id, search_vector) GIN index instead
  * of walking every snapshot of the user or of the space.
@@ -182,7 +182,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   it.each([
     ['a profile', () => event.profile_id],
     ['a team admin', () => null],
-  ])('R-FB-8 SPEC §9 findVisible for %s reads recall_events by its primary key, never a Seq Scan', async (_reader, profileId) => {
+  ])('R-FB-8 §9 findVisible for %s reads recall_events by its primary key, never a Seq Scan', async (_reader, profileId) => {
     let found: unknown;
     const plan = await planOf('from recall_events e', async () => {
       found = await new RecallEventRepository(em).findVisible({ teamId: event.team_id, profileId: profileId() }, event.id);
@@ -195,7 +195,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     expect(plan.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'recall_events')).toBe(false);
   });
 
-  it('R-FB-8 SPEC §9 findVisible under another team (which finds nothing) is the same primary-key lookup', async () => {
+  it('R-FB-8 §9 findVisible under another team (which finds nothing) is the same primary-key lookup', async () => {
     let found: unknown = 'unset';
     const plan = await planOf('from recall_events e', async () => {
       found = await new RecallEventRepository(em).findVisible(
@@ -215,19 +215,16 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     // The phrase is the tool name's: the output's part of the document is stripped of
     // positions, and PostgreSQL's phrase operator never matches stripped lexemes.
     ['a phrase and a word', () => `"${searcher.toolName.replace(/_/g, ' ')}" ${searcher.token}`, 1],
-  ])(
-    'R-RC-8 SPEC §9 the search for %s is a Bitmap Index Scan of message_tool_results_user_search, no Seq Scan',
-    async (_what, query, hits) => {
-      let rows: unknown[] = [];
-      const plan = await planOf('tool_results_search', async () => {
-        rows = await toolResultRepositoryFor(em).search(scope(), search(query()), { input: true });
-      });
-      if (hits !== null) expect(rows).toHaveLength(hits);
-      expectGinSearch(plan);
-    },
-  );
+  ])('R-RC-8 §9 the search for %s is a Bitmap Index Scan of message_tool_results_user_search, no Seq Scan', async (_what, query, hits) => {
+    let rows: unknown[] = [];
+    const plan = await planOf('tool_results_search', async () => {
+      rows = await toolResultRepositoryFor(em).search(scope(), search(query()), { input: true });
+    });
+    if (hits !== null) expect(rows).toHaveLength(hits);
+    expectGinSearch(plan);
+  });
 
-  it('R-RC-8 R-RC-9 SPEC §9 recallMemory’s one round trip (search and event insert) reads snapshots through the GIN index', async () => {
+  it('R-RC-8 R-RC-9 §9 recallMemory’s one round trip (search and event insert) reads snapshots through the GIN index', async () => {
     const draft: RecallEventDraft = {
       ...eventDraft(SEARCH_RANKING_VERSION, SEARCH_FRESHNESS_SYNCHRONOUS),
       spaceId: searcher.spaceId,
@@ -243,7 +240,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     expect(plan.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'recall_events')).toBe(false);
   });
 
-  it('R-RC-1 R-RC-9 SPEC §9 recallBlock’s one round trip (top K and event insert) walks the recency index on its kept generic plan', async () => {
+  it('R-RC-1 R-RC-9 §9 recallBlock’s one round trip (top K and event insert) walks the recency index on its kept generic plan', async () => {
     const [{ config }] = await em.execute<{ config: string[] }[]>(
       `select proconfig as config from pg_proc where proname = 'recall_events_recent_and_record'`,
     );
@@ -274,7 +271,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
       () =>
         search('topic7', { conversationId: searcher.conversationId, toolName: 'search_docs', since: new Date(Date.now() - 86_400_000) }),
     ],
-  ])('R-RC-8 SPEC §9 the search for %s never does a Seq Scan of message_tool_results', async (_what, statement) => {
+  ])('R-RC-8 §9 the search for %s never does a Seq Scan of message_tool_results', async (_what, statement) => {
     const plan = await planOf('tool_results_search', () => toolResultRepositoryFor(em).search(scope(), statement(), { input: true }));
     const scans = scansOf(plan, 'message_tool_results');
     expect(scans.length).toBeGreaterThan(0);

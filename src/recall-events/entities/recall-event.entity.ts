@@ -5,7 +5,7 @@ import { Space, Team, User } from '../../tenancy';
  * One recall as it was answered (R-RC-9): who asked, in which space at which generation, what the
  * query was (a fingerprint; the text only when the team opted in) and which refs came back at
  * which rank, so feedback can be checked against it. Keyed by (team_id, id): the team is the
- * distribution column of the events (SPEC §10).
+ * distribution column of the events (docs/requirements.md §10).
  */
 @Entity({ tableName: 'recall_events' })
 // Retention's per-team age scan (90 days unless feedback references the event), keyset on (created_at, id).

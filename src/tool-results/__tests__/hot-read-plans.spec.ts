@@ -7,7 +7,7 @@ import { nestedPlanOf, type PlanNode, planNodes as nodes } from '../../../test/s
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 
 /**
- * Pins the plans of the hot reads (SPEC §9): on a realistic spread of rows, the top-K read of a
+ * Pins the plans of the hot reads (docs/requirements.md §9): on a realistic spread of rows, the top-K read of a
  * conversation walks the (conversation_id, user_id, space_generation, created_at desc, id desc)
  * index at the current generation and stops after K rows, instead of AND-ing two bitmaps over the
  * whole conversation and sorting it.
@@ -112,7 +112,7 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     ]);
   });
 
-  it('R-LG-2 SPEC §9 a json_path value is one call of tool_results_path_value, whose kept generic plan finds the row by its mem id', async () => {
+  it('R-LG-2 §9 a json_path value is one call of tool_results_path_value, whose kept generic plan finds the row by its mem id', async () => {
     const [snapshot] = await em.execute<{ mem_id: string; team_id: string }[]>(
       'select mem_id, team_id from message_tool_results where user_id = ? limit 1',
       [userId],

@@ -4,7 +4,7 @@ import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 
 /**
- * One tool call's result as the model saw it (SPEC §4): the ADR's columns, plus the
+ * One tool call's result as the model saw it (docs/requirements.md §4): the ADR's columns, plus the
  * idempotency key `tool_use_id` (unique per user and space generation), the public address
  * `mem_id`, `size_chars`, the user's team (denormalised for the per-team sweep and row-level
  * security) and the generation of its space it was written under (reads keep the current one's).

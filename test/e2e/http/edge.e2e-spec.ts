@@ -21,7 +21,7 @@ function expectJsonError(res: request.Response, status: number): Record<string, 
   return JSON.parse(res.text) as Record<string, unknown>;
 }
 
-/** The house shape (SPEC R-OP-4): `{ errors: [{ message, extensions: { code } }] }`. */
+/** The house shape (R-OP-4): `{ errors: [{ message, extensions: { code } }] }`. */
 function expectHouseError(res: request.Response, status: number, code: string): { message: string; extensions: Record<string, unknown> } {
   const body = expectJsonError(res, status) as { errors: { message: string; extensions: Record<string, unknown> }[] };
   expect(body.errors).toHaveLength(1);

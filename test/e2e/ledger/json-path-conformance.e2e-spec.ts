@@ -24,7 +24,7 @@ describe('JSONPath compliance through the API (e2e)', () => {
     t = await createTestApp();
     alice = await memberOfNewSpace(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('R-LG-2 passes the RFC 9535 compliance suite (703 cases): every valid selector gives its nodes, every invalid one a bad json_path answer', async () => {
     const cases = loadCts();

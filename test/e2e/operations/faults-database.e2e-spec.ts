@@ -1,5 +1,5 @@
 /*
- * SPEC §8 R-OP-6 (database faults): a backend killed mid-request, an exhausted pool and a
+ * docs/requirements.md §8, R-OP-6 (database faults): a backend killed mid-request, an exhausted pool and a
  * statement past its timeout, each made real by a row lock (see support/row-lock.ts); R-OP-3 masking.
  */
 import { memberOfNewSpace, RECORD, type SpaceMember, toolResult } from '../../support/fixtures';

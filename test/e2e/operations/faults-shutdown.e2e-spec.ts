@@ -1,5 +1,5 @@
 /*
- * SPEC §8 R-OP-2 (graceful shutdown): the real entry point as a child process (as in
+ * docs/requirements.md §8, R-OP-2 (graceful shutdown): the real entry point as a child process (as in
  * startup.e2e-spec.ts), sent SIGTERM while a request is held up by a row lock (see support/row-lock.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Retention through the API (SPEC §7): one sweeper among replicas on one database (R-RT-2).
+ * Retention through the API (docs/requirements.md §7): one sweeper among replicas on one database (R-RT-2).
  */
 import { teamLease } from '../../../src/retention/retention.repository';
 import { RetentionSweepService } from '../../../src/retention/retention-sweep.service';

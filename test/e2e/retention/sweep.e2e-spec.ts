@@ -1,5 +1,5 @@
 /**
- * Retention through the API (SPEC §7): the tool-result sweep in batches beside a live writer
+ * Retention through the API (docs/requirements.md §7): the tool-result sweep in batches beside a live writer
  * (R-RT-1, R-RT-5), runRetentionSweep (R-RT-6), and recall and feedback retention (R-RT-3).
  */
 import { RECORD, toolResult } from '../../support/fixtures';

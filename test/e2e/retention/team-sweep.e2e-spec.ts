@@ -1,5 +1,5 @@
 /**
- * Retention one team at a time (SPEC §7, issue 20): a team admin's runRetentionSweep deletes and
+ * Retention one team at a time (docs/requirements.md §7, issue 20): a team admin's runRetentionSweep deletes and
  * reports only that team's expired rows (R-TN-6, R-RT-6) while the scheduler's sweep covers every
  * team (R-RT-1); conversations with no snapshot left and no activity since the snapshots' cutoff
  * go with their messages, counted like the other tables (R-RT-1, R-RT-5).

@@ -1,5 +1,5 @@
 /**
- * Deletion through the API (SPEC §7): deleteUserData removes a user and everything of theirs (R-RT-4).
+ * Deletion through the API (docs/requirements.md §7): deleteUserData removes a user and everything of theirs (R-RT-4).
  */
 import { expectErrorCode, gql, ok } from '../../support/graphql';
 import {

@@ -1,5 +1,5 @@
 import { buildSchema } from 'graphql';
-import { checkContract, parsePending } from '../contract-check';
+import { checkContract, missingContract, parsePending } from '../contract-check';
 
 const contract = buildSchema(`
   type Query { me: String!, later: Later }
@@ -22,5 +22,17 @@ describe('contract check', () => {
 
   it('R-OP-4 pending lines ignore comments and blanks', () => {
     expect(parsePending('# head\n\nQuery.a  # why\n  B\n')).toEqual(['Query.a', 'B']);
+  });
+
+  it('R-OP-4 without its contract file the check says it did not run, where it looked and how to name one; it fails only in CI', () => {
+    const local = missingContract('/repo/../shared/contract.graphql', undefined);
+    expect(local.exitCode).toBe(0);
+    expect(local.message).toContain('DID NOT RUN');
+    expect(local.message).toContain('/repo/../shared/contract.graphql');
+    expect(local.message).toContain('--contract');
+    expect(missingContract('x', 'true').exitCode).toBe(1);
+    expect(missingContract('x', '1').exitCode).toBe(1);
+    expect(missingContract('x', 'false').exitCode).toBe(0);
+    expect(missingContract('x', '').exitCode).toBe(0);
   });
 });
