@@ -6,7 +6,7 @@
  */
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
 import { ok } from '../../support/graphql';
-import { ctsFailure, loadCts, sectionOf } from '../../support/jsonpath-cts';
+import { ctsFailure, loadCts, sectionOf } from './support/jsonpath-cts';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
-import { parseRfc9535Query } from '../../src/ledger/json-path/rfc9535-query';
+import { parseRfc9535Query } from '../../../../src/ledger/json-path/rfc9535-query';
 
 export interface CtsCase {
   name: string;
@@ -19,7 +19,7 @@ export interface CtsCase {
   tags?: string[];
 }
 
-const CTS_FILE = join(__dirname, '../fixtures/jsonpath-cts/cts.json');
+const CTS_FILE = join(__dirname, '../../../fixtures/jsonpath-cts/cts.json');
 
 export function loadCts(): CtsCase[] {
   return (JSON.parse(readFileSync(CTS_FILE, 'utf8')) as { tests: CtsCase[] }).tests;
