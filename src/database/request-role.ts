@@ -71,7 +71,7 @@ async function assertRequestRole(appUrl: string): Promise<void> {
   if (problems.length > 0) {
     throw new Error(
       `The request-time database role "${facts.role}" ${problems.join(', ')}; row-level security needs a login role that owns ` +
-        `nothing, with neither SUPERUSER nor BYPASSRLS, granted ${REQUEST_ROLE} (see the README: DATABASE_APP_URL).`,
+        `nothing, with neither SUPERUSER nor BYPASSRLS, granted ${REQUEST_ROLE} (see docs/configuration.md: DATABASE_APP_URL).`,
     );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The codes a RecallLedgerError carries: the service's (SPEC R-OP-4, in `extensions.code`), the
+ * The codes a RecallLedgerError carries: the service's (R-OP-4, in `extensions.code`), the
  * request codes of Apollo (`GRAPHQL_VALIDATION_FAILED`, …), `NETWORK_ERROR` when no answer came,
  * and `HTTP_<status>` for an answer that is not a GraphQL response.
  */

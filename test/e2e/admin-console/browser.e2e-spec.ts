@@ -75,7 +75,7 @@ describeInBrowser('admin console in Chromium (R-FB-8, R-FB-9)', () => {
     await page.click('button[type=submit]');
   }
 
-  /** The whole page, or the top `height` pixels (the README's picture, kept small). */
+  /** The whole page, or the top `height` pixels (docs/admin-console.md's picture, kept small). */
   const shot = (page: Page, name: string, height?: number) =>
     page.screenshot({
       path: join(ARTIFACTS_DIR, `admin-console-${name}.png`),

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../support/test-app';
 
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;
 const BATCH = 100;
-/** The issue's floor; the suite's own figure is in the README. */
+/** The issue's floor; the suite's own figure is in docs/lookup-and-compaction.md. */
 const MIN_PASS_RATE = 0.9;
 /** Cases known not to pass, with the reason: none today. A new failure or a fixed one fails the test. */
 const KNOWN_FAILURES: Record<string, string> = {};

@@ -49,7 +49,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 /**
  * Starts PgBouncer in transaction-pooling mode in front of the database of `targetUrl`. The
  * driver's `statement_timeout` start-up parameter is ignored there (PgBouncer refuses unknown
- * ones); `connect_query` gives every server connection the timeout instead (see the README).
+ * ones); `connect_query` gives every server connection the timeout instead (see docs/operations.md, behind PgBouncer).
  * PgBouncer refuses to run as root, so as root it runs as the `postgres` user.
  */
 export async function startPgBouncer(targetUrl: string, statementTimeoutMs: number): Promise<RunningPgBouncer> {
