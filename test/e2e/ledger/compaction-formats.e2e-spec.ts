@@ -19,7 +19,7 @@ interface Compacted {
 const COMPACT = `mutation($input: CompactMessagesInput!) {
   compactMessages(input: $input) { messages messageFormat compactedCount tokensBefore tokensAfter handles { memId toolCallId stub } }
 }`;
-const RECALL = `query($m: String!, $f: LookupFormat, $o: Int) { recallToolResult(memId: $m, format: $f, offset: $o) }`;
+const RECALL = `query($m: String!, $f: RecallFormat, $o: Int) { recallToolResult(memId: $m, format: $f, offset: $o) }`;
 const CONTINUE_MARKER =
   /\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}'[^\n]*, offset=(\d+)[^\n]*\); chars \d+–\d+ of ≈?\d+ shown\]$/;
 

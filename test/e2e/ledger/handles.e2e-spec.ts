@@ -52,7 +52,7 @@ const COMPACT = `mutation($input: CompactMessagesInput!) {
     handles { memId toolName toolCallId sizeChars summaryOneliner schemaHint headPreview stub }
   }
 }`;
-const RECALL = `query($m: String!, $f: LookupFormat) { recallToolResult(memId: $m, format: $f) }`;
+const RECALL = `query($m: String!, $f: RecallFormat) { recallToolResult(memId: $m, format: $f) }`;
 
 const MEM_ID_IN_STUB = /recall_tool_result\(mem_id='(mem_[a-z2-7]{16})'/;
 const GRAPHQL_MAX_ALIASES = 15;

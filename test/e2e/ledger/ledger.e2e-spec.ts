@@ -40,7 +40,7 @@ const COMPACT = `mutation($input: CompactMessagesInput!) {
     handles { memId toolName toolCallId sizeChars sizeTokens summaryOneliner schemaHint headPreview stub }
   }
 }`;
-const RECALL = `query($m: String!, $f: LookupFormat, $q: String, $o: Int, $n: Int, $p: String, $t: Int) {
+const RECALL = `query($m: String!, $f: RecallFormat, $q: String, $o: Int, $n: Int, $p: String, $t: Int) {
   recallToolResult(memId: $m, format: $f, query: $q, offset: $o, maxChars: $n, jsonPath: $p, maxTokens: $t)
 }`;
 /** Every recall answer but the stub is bounded by this many tokens (RECALL_ANSWER_MAX_TOKENS' default), marker included. */

@@ -24,7 +24,7 @@ interface Handle {
 const RECORD_WITH_HANDLE = `mutation($input: [ToolResultInput!]!) {
   recordToolResults(input: $input) { createdCount snapshots { memId toolOutput handle { memId sizeChars sizeTokens stub } } }
 }`;
-const RECALL = `query($m: String!, $f: LookupFormat, $q: String, $o: Int, $n: Int, $p: String, $t: Int) {
+const RECALL = `query($m: String!, $f: RecallFormat, $q: String, $o: Int, $n: Int, $p: String, $t: Int) {
   recallToolResult(memId: $m, format: $f, query: $q, offset: $o, maxChars: $n, jsonPath: $p, maxTokens: $t)
 }`;
 

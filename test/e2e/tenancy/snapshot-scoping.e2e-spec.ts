@@ -26,7 +26,7 @@ const COMPACT = `mutation($input: CompactMessagesInput!) { compactMessages(input
 const TOOL_RESULT = `query($id: ID!) { toolResult(id: $id) { id } }`;
 const HISTORY = `query($c: ID) { toolResultHistory(conversationId: $c, first: 100) { edges { node { id } } } }`;
 const PRIOR = `query($c: ID) { priorToolResults(conversationId: $c, limit: 100) { id } }`;
-const RECALL = `query($m: String!, $f: LookupFormat, $p: String) { recallToolResult(memId: $m, format: $f, jsonPath: $p) }`;
+const RECALL = `query($m: String!, $f: RecallFormat, $p: String) { recallToolResult(memId: $m, format: $f, jsonPath: $p) }`;
 const BLOCK = `query($c: ID!) { recallBlock(conversationId: $c) { lines { snapshotId } } }`;
 
 interface Snap {
