@@ -6,6 +6,7 @@ import { withTenantScope } from '../../src/database/tenant-scope';
 import { ActorContext, Scope } from '../../src/tenancy';
 import { ActorRepository } from '../../src/tenancy/actor.repository';
 import type { ToolResultInput } from '../../src/tool-results';
+import { closedAtFileEnd, closeEach } from './file-resources';
 import { createTestOrm } from './test-orm';
 import { toolResultsServiceFor } from './tool-results-service';
 
@@ -23,8 +24,15 @@ export interface RequestOrm {
   close(): Promise<void>;
 }
 
-/** A fresh database cloned from the template, with the owner's ORM and the request role's. */
-export async function createRequestOrm(): Promise<RequestOrm> {
+/**
+ * A fresh database cloned from the template, with the owner's ORM and the request role's. Closed
+ * at the end of the test file if the file does not close it (file-resources.ts), request role first.
+ */
+export function createRequestOrm(): Promise<RequestOrm> {
+  return closedAtFileEnd(startRequestOrm());
+}
+
+async function startRequestOrm(): Promise<RequestOrm> {
   const db = await createTestOrm();
   const request = await MikroORM.init(ormOptions({ url: db.database.appUrl, entities: APP_ENTITIES }));
   const em = request.em.fork();
@@ -32,10 +40,7 @@ export async function createRequestOrm(): Promise<RequestOrm> {
     owner: db.orm.em.fork(),
     em,
     as: (actor, work) => RequestContext.create(em, () => withTenantScope({ teamId: actor.teamId, userId: actor.userId }, work)),
-    async close() {
-      await request.close(true);
-      await db.close();
-    },
+    close: () => closeEach([() => request.close(true), () => db.close()]),
   };
 }
 
