@@ -32,48 +32,38 @@ CREATE TABLE public.conversations (
     id uuid NOT NULL,
     user_id uuid NOT NULL,
     space_id uuid NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    team_id uuid NOT NULL
 );
-ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_space_id_foreign FOREIGN KEY (space_id) REFERENCES public.spaces(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_user_id_foreign FOREIGN KEY (user_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX conversations_space_age ON public.conversations USING btree (space_id, created_at, id);
-CREATE INDEX conversations_user_id_index ON public.conversations USING btree (user_id);
+ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_pkey PRIMARY KEY (team_id, id);
+ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_team_id_space_id_foreign FOREIGN KEY (team_id, space_id) REFERENCES public.spaces(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.conversations ADD CONSTRAINT conversations_team_id_user_id_foreign FOREIGN KEY (team_id, user_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+CREATE INDEX conversations_space_age ON public.conversations USING btree (team_id, space_id, created_at, id);
+CREATE INDEX conversations_team_user ON public.conversations USING btree (team_id, user_id);
 ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.conversations FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.conversations FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.conversations FOR ALL TO recall_ledger_app USING (
+CREATE POLICY tenant_rows ON public.conversations FOR ALL TO recall_ledger_app USING (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
 CASE
-    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN (EXISTS ( SELECT 1
-       FROM public.users u
-      WHERE ((u.id = conversations.user_id) AND (u.team_id = ( SELECT public.rl_team() AS rl_team)))))
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
     ELSE (user_id = ( SELECT public.rl_user() AS rl_user))
-END) WITH CHECK (
+END)) WITH CHECK (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
 CASE
-    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN (EXISTS ( SELECT 1
-       FROM public.users u
-      WHERE ((u.id = conversations.user_id) AND (u.team_id = ( SELECT public.rl_team() AS rl_team)))))
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
     ELSE (user_id = ( SELECT public.rl_user() AS rl_user))
-END);
+END));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.conversations TO recall_ledger_app;
 
 -- Table feature_flags
 
 CREATE TABLE public.feature_flags (
-    id uuid NOT NULL,
     key character varying(64) NOT NULL,
-    team_id uuid,
     enabled boolean NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
-ALTER TABLE ONLY public.feature_flags ADD CONSTRAINT feature_flags_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.feature_flags ADD CONSTRAINT feature_flags_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE UNIQUE INDEX feature_flags_key_team_unique ON public.feature_flags USING btree (key, team_id) NULLS NOT DISTINCT;
-ALTER TABLE public.feature_flags ENABLE ROW LEVEL SECURITY;
-ALTER TABLE public.feature_flags FORCE ROW LEVEL SECURITY;
-CREATE POLICY owner_rows ON public.feature_flags FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.feature_flags FOR ALL TO recall_ledger_app USING (((team_id IS NULL) OR (team_id = ( SELECT public.rl_team() AS rl_team)))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
-GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.feature_flags TO recall_ledger_app;
+ALTER TABLE ONLY public.feature_flags ADD CONSTRAINT feature_flags_pkey PRIMARY KEY (key);
+GRANT SELECT ON TABLE public.feature_flags TO recall_ledger_app;
 
 -- Table feedback_events
 
@@ -107,15 +97,15 @@ CREATE TABLE public.feedback_events (
     tool_names text[] DEFAULT '{}'::text[] NOT NULL
 );
 ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_pkey PRIMARY KEY (team_id, id);
-ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_actor_id_foreign FOREIGN KEY (actor_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_profile_id_foreign FOREIGN KEY (profile_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_space_id_foreign FOREIGN KEY (space_id) REFERENCES public.spaces(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_recall_event_id_foreign FOREIGN KEY (team_id, recall_event_id) REFERENCES public.recall_events(team_id, id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX feedback_events_actor_id_index ON public.feedback_events USING btree (actor_id);
+ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_actor_id_foreign FOREIGN KEY (team_id, actor_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_profile_id_foreign FOREIGN KEY (team_id, profile_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_recall_event_id_foreign FOREIGN KEY (team_id, recall_event_id) REFERENCES public.recall_events(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.feedback_events ADD CONSTRAINT feedback_events_team_id_space_id_foreign FOREIGN KEY (team_id, space_id) REFERENCES public.spaces(team_id, id) ON DELETE CASCADE;
 CREATE UNIQUE INDEX feedback_events_client_id_unique ON public.feedback_events USING btree (team_id, actor_id, client_feedback_id) WHERE (client_feedback_id IS NOT NULL);
 CREATE INDEX feedback_events_created_at_index ON public.feedback_events USING btree (created_at);
 CREATE INDEX feedback_events_recall_event_index ON public.feedback_events USING btree (team_id, recall_event_id);
+CREATE INDEX feedback_events_team_actor ON public.feedback_events USING btree (team_id, actor_id);
 CREATE INDEX feedback_events_team_comments_age ON public.feedback_events USING btree (team_id, created_at) WHERE (comments_cleared_at IS NULL);
 CREATE INDEX feedback_events_team_recency ON public.feedback_events USING btree (team_id, created_at DESC, id DESC);
 ALTER TABLE public.feedback_events ENABLE ROW LEVEL SECURITY;
@@ -148,27 +138,33 @@ CREATE TABLE public.message_tool_results (
     team_id uuid NOT NULL,
     space_generation integer NOT NULL
 );
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_mem_id_unique UNIQUE (mem_id);
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_user_tool_use_generation_unique UNIQUE (user_id, tool_use_id, space_generation);
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_conversation_id_foreign FOREIGN KEY (conversation_id) REFERENCES public.conversations(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_message_id_foreign FOREIGN KEY (message_id) REFERENCES public.messages(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_user_id_foreign FOREIGN KEY (user_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX ix_message_tool_results_conversation_recency ON public.message_tool_results USING btree (conversation_id, created_at);
-CREATE INDEX message_tool_results_conversation_user_generation_recency ON public.message_tool_results USING btree (conversation_id, user_id, space_generation, created_at DESC, id DESC);
-CREATE INDEX message_tool_results_created_at_index ON public.message_tool_results USING btree (created_at);
-CREATE INDEX message_tool_results_message_id_index ON public.message_tool_results USING btree (message_id);
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_pkey PRIMARY KEY (team_id, id);
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_mem_id_unique UNIQUE (team_id, mem_id);
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_user_tool_use_generation_unique UNIQUE (team_id, user_id, tool_use_id, space_generation);
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_team_id_conversation_id_foreign FOREIGN KEY (team_id, conversation_id) REFERENCES public.conversations(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_team_id_message_id_foreign FOREIGN KEY (team_id, message_id) REFERENCES public.messages(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.message_tool_results ADD CONSTRAINT message_tool_results_team_id_user_id_foreign FOREIGN KEY (team_id, user_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+CREATE INDEX message_tool_results_conversation_user_generation_recency ON public.message_tool_results USING btree (team_id, conversation_id, user_id, space_generation, created_at DESC, id DESC);
 CREATE INDEX message_tool_results_team_created_at ON public.message_tool_results USING btree (team_id, created_at);
-CREATE INDEX message_tool_results_user_recency ON public.message_tool_results USING btree (user_id, created_at DESC, id DESC);
-CREATE INDEX message_tool_results_user_search ON public.message_tool_results USING gin (user_id, search_vector);
+CREATE INDEX message_tool_results_team_message ON public.message_tool_results USING btree (team_id, message_id);
+CREATE INDEX message_tool_results_user_recency ON public.message_tool_results USING btree (team_id, user_id, created_at DESC, id DESC);
+CREATE INDEX message_tool_results_user_search ON public.message_tool_results USING gin (team_id, user_id, search_vector);
 CREATE STATISTICS public.message_tool_results_conversation_user_dependency (dependencies) ON user_id, conversation_id FROM public.message_tool_results;
 CREATE STATISTICS public.message_tool_results_tenant_dependency (dependencies) ON user_id, conversation_id, team_id FROM public.message_tool_results;
 CREATE TRIGGER message_tool_results_search BEFORE INSERT OR UPDATE OF tool_name, tool_input, tool_output ON public.message_tool_results FOR EACH ROW EXECUTE FUNCTION public.message_tool_results_search_trigger();
 ALTER TABLE public.message_tool_results ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.message_tool_results FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.message_tool_results FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.message_tool_results FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
+CREATE POLICY tenant_rows ON public.message_tool_results FOR ALL TO recall_ledger_app USING (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
+CASE
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
+    ELSE (user_id = ( SELECT public.rl_user() AS rl_user))
+END)) WITH CHECK (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
+CASE
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
+    ELSE (user_id = ( SELECT public.rl_user() AS rl_user))
+END));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.message_tool_results TO recall_ledger_app;
 
 -- Table messages
@@ -178,29 +174,27 @@ CREATE TABLE public.messages (
     conversation_id uuid NOT NULL,
     user_id uuid NOT NULL,
     role character varying(32) DEFAULT 'assistant'::character varying NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    team_id uuid NOT NULL
 );
-ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_conversation_id_foreign FOREIGN KEY (conversation_id) REFERENCES public.conversations(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_user_id_foreign FOREIGN KEY (user_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX messages_conversation_id_index ON public.messages USING btree (conversation_id);
-CREATE INDEX messages_user_id_index ON public.messages USING btree (user_id);
+ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_pkey PRIMARY KEY (team_id, id);
+ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_team_id_conversation_id_foreign FOREIGN KEY (team_id, conversation_id) REFERENCES public.conversations(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.messages ADD CONSTRAINT messages_team_id_user_id_foreign FOREIGN KEY (team_id, user_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+CREATE INDEX messages_team_conversation ON public.messages USING btree (team_id, conversation_id);
+CREATE INDEX messages_team_user ON public.messages USING btree (team_id, user_id);
 ALTER TABLE public.messages ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.messages FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.messages FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.messages FOR ALL TO recall_ledger_app USING (
+CREATE POLICY tenant_rows ON public.messages FOR ALL TO recall_ledger_app USING (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
 CASE
-    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN (EXISTS ( SELECT 1
-       FROM public.users u
-      WHERE ((u.id = messages.user_id) AND (u.team_id = ( SELECT public.rl_team() AS rl_team)))))
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
     ELSE (user_id = ( SELECT public.rl_user() AS rl_user))
-END) WITH CHECK (
+END)) WITH CHECK (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
 CASE
-    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN (EXISTS ( SELECT 1
-       FROM public.users u
-      WHERE ((u.id = messages.user_id) AND (u.team_id = ( SELECT public.rl_team() AS rl_team)))))
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
     ELSE (user_id = ( SELECT public.rl_user() AS rl_user))
-END);
+END));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.messages TO recall_ledger_app;
 
 -- Table mikro_orm_migrations
@@ -236,10 +230,10 @@ CREATE TABLE public.recall_events (
     tool_names text[] DEFAULT '{}'::text[] NOT NULL
 );
 ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_pkey PRIMARY KEY (team_id, id);
-ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_profile_id_foreign FOREIGN KEY (profile_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_space_id_foreign FOREIGN KEY (space_id) REFERENCES public.spaces(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX recall_events_profile_recency ON public.recall_events USING btree (profile_id, created_at);
+ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_team_id_profile_id_foreign FOREIGN KEY (team_id, profile_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.recall_events ADD CONSTRAINT recall_events_team_id_space_id_foreign FOREIGN KEY (team_id, space_id) REFERENCES public.spaces(team_id, id) ON DELETE CASCADE;
+CREATE INDEX recall_events_profile_recency ON public.recall_events USING btree (team_id, profile_id, created_at);
 CREATE INDEX recall_events_team_age ON public.recall_events USING btree (team_id, created_at, id);
 ALTER TABLE public.recall_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.recall_events FORCE ROW LEVEL SECURITY;
@@ -262,20 +256,18 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.retention_leases TO recall_
 CREATE TABLE public.space_members (
     space_id uuid NOT NULL,
     user_id uuid NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    team_id uuid NOT NULL
 );
-ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_pkey PRIMARY KEY (space_id, user_id);
-ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_space_id_foreign FOREIGN KEY (space_id) REFERENCES public.spaces(id) ON UPDATE CASCADE ON DELETE CASCADE;
-ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_user_id_foreign FOREIGN KEY (user_id) REFERENCES public.users(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX space_members_user_id_index ON public.space_members USING btree (user_id);
+ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_pkey PRIMARY KEY (team_id, space_id, user_id);
+ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_team_id_space_id_foreign FOREIGN KEY (team_id, space_id) REFERENCES public.spaces(team_id, id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.space_members ADD CONSTRAINT space_members_team_id_user_id_foreign FOREIGN KEY (team_id, user_id) REFERENCES public.users(team_id, id) ON DELETE CASCADE;
+CREATE INDEX space_members_team_user ON public.space_members USING btree (team_id, user_id);
 ALTER TABLE public.space_members ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.space_members FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.space_members FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.space_members FOR ALL TO recall_ledger_app USING ((((( SELECT public.rl_user() AS rl_user) IS NOT NULL) AND (user_id = ( SELECT public.rl_user() AS rl_user))) OR (EXISTS ( SELECT 1
-   FROM public.users u
-  WHERE ((u.id = space_members.user_id) AND (u.team_id = ( SELECT public.rl_team() AS rl_team))))))) WITH CHECK ((((( SELECT public.rl_user() AS rl_user) IS NOT NULL) AND (user_id = ( SELECT public.rl_user() AS rl_user))) OR (EXISTS ( SELECT 1
-   FROM public.users u
-  WHERE ((u.id = space_members.user_id) AND (u.team_id = ( SELECT public.rl_team() AS rl_team)))))));
+CREATE POLICY tenant_rows ON public.space_members FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.space_members TO recall_ledger_app;
 
 -- Table spaces
@@ -289,14 +281,30 @@ CREATE TABLE public.spaces (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
-ALTER TABLE ONLY public.spaces ADD CONSTRAINT spaces_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.spaces ADD CONSTRAINT spaces_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX spaces_team_id_index ON public.spaces USING btree (team_id);
+ALTER TABLE ONLY public.spaces ADD CONSTRAINT spaces_pkey PRIMARY KEY (team_id, id);
+ALTER TABLE ONLY public.spaces ADD CONSTRAINT spaces_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
 ALTER TABLE public.spaces ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.spaces FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.spaces FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
 CREATE POLICY tenant_rows ON public.spaces FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.spaces TO recall_ledger_app;
+
+-- Table team_feature_flags
+
+CREATE TABLE public.team_feature_flags (
+    team_id uuid NOT NULL,
+    key character varying(64) NOT NULL,
+    enabled boolean NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE ONLY public.team_feature_flags ADD CONSTRAINT team_feature_flags_pkey PRIMARY KEY (team_id, key);
+ALTER TABLE ONLY public.team_feature_flags ADD CONSTRAINT team_feature_flags_key_foreign FOREIGN KEY (key) REFERENCES public.feature_flags(key) ON DELETE CASCADE;
+ALTER TABLE ONLY public.team_feature_flags ADD CONSTRAINT team_feature_flags_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE public.team_feature_flags ENABLE ROW LEVEL SECURITY;
+ALTER TABLE public.team_feature_flags FORCE ROW LEVEL SECURITY;
+CREATE POLICY owner_rows ON public.team_feature_flags FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY tenant_rows ON public.team_feature_flags FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
+GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.team_feature_flags TO recall_ledger_app;
 
 -- Table teams
 
@@ -322,7 +330,7 @@ CREATE TABLE public.tool_summary_rules (
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 ALTER TABLE ONLY public.tool_summary_rules ADD CONSTRAINT tool_summary_rules_pkey PRIMARY KEY (team_id, tool_name);
-ALTER TABLE ONLY public.tool_summary_rules ADD CONSTRAINT tool_summary_rules_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
+ALTER TABLE ONLY public.tool_summary_rules ADD CONSTRAINT tool_summary_rules_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
 ALTER TABLE public.tool_summary_rules ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.tool_summary_rules FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.tool_summary_rules FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
@@ -336,9 +344,8 @@ CREATE TABLE public.users (
     team_id uuid NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
 );
-ALTER TABLE ONLY public.users ADD CONSTRAINT users_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.users ADD CONSTRAINT users_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE INDEX users_team_id_index ON public.users USING btree (team_id);
+ALTER TABLE ONLY public.users ADD CONSTRAINT users_pkey PRIMARY KEY (team_id, id);
+ALTER TABLE ONLY public.users ADD CONSTRAINT users_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
 ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.users FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.users FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
@@ -362,13 +369,13 @@ CREATE OR REPLACE FUNCTION public.actor_spaces(p_user uuid, p_team uuid)
 AS $function$
 #variable_conflict use_column
 begin
-  perform set_config('app.team_id', p_team::text, true), set_config('app.user_id', p_user::text, true);
+  perform rl_enter(p_team, p_user);
   return query
     select u.team_id, s.id, s.generation
       from users u
-      left join space_members m on m.user_id = u.id
-      left join spaces s on s.id = m.space_id and s.team_id = u.team_id and s.status = 'ACTIVE'
-     where u.id = p_user
+      left join space_members m on m.team_id = u.team_id and m.user_id = u.id
+      left join spaces s on s.team_id = m.team_id and s.id = m.space_id and s.status = 'ACTIVE'
+     where u.team_id = p_team and u.id = p_user
      order by s.id;
 end
 $function$;
@@ -396,22 +403,26 @@ AS $function$
         return new;
       end $function$;
 
-CREATE OR REPLACE FUNCTION public.recall_events_recent_and_record(p_event jsonb, p_generations jsonb, p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid, p_limit integer, p_with_input boolean, p_with_output boolean)
+CREATE OR REPLACE FUNCTION public.recall_events_recent_and_record(p_event jsonb, p_generations jsonb, p_team uuid, p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid, p_limit integer, p_with_input boolean, p_with_output boolean)
  RETURNS TABLE(id uuid, mem_id character varying, space_id uuid, conversation_id uuid, message_id uuid, tool_use_id character varying, tool_name character varying, size_chars integer, summary_oneliner text, schema_hint text, head_preview text, stub text, size_tokens integer, compacted boolean, created_key text, tool_input jsonb, tool_output jsonb, rank bigint)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 #variable_conflict use_column
 begin
-  perform set_config('app.team_id', p_event->>'team_id', true), set_config('app.user_id', p_user_id::text, true);
+  if (p_event->>'team_id')::uuid is distinct from p_team then
+    raise exception 'the event is of another team than the read' using errcode = 'RL003';
+  end if;
+  perform rl_enter(p_team, p_user_id);
   return query
     with conv as (select s.space_id, (p_generations ->> s.space_id::text)::int as generation
-                    from tool_results_conversation_space(p_user_id, p_space_ids, p_conversation_id) s),
-    hits as (select * from tool_results_recent(p_user_id, p_space_ids, p_conversation_id, p_limit, p_with_input, p_with_output)),
+                    from tool_results_conversation_space(p_team, p_user_id, p_space_ids, p_conversation_id) s),
+    hits as (select * from tool_results_recent(p_team, p_user_id, p_space_ids, p_conversation_id, p_limit, p_with_input, p_with_output)),
     recorded as (insert into recall_events (team_id, id, profile_id, query_fingerprint, query_text, contract_version, ranking_version, fusion_mode,
   search_freshness, degraded_branches, semantic_groups, authored_alternatives, clarification_outcome, source, space_id, space_generation, results, tool_names)
                  select e.team_id, e.id, e.profile_id, e.query_fingerprint, e.query_text, e.contract_version, e.ranking_version, e.fusion_mode,
-  e.search_freshness, e.degraded_branches, e.semantic_groups, e.authored_alternatives, e.clarification_outcome, e.source, conv.space_id, conv.generation, (select coalesce(jsonb_agg(jsonb_build_object('type', 'TOOL_RESULT', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb) from hits h),
+  e.search_freshness, e.degraded_branches, e.semantic_groups, e.authored_alternatives, e.clarification_outcome, e.source, conv.space_id, conv.generation,
+                        (select coalesce(jsonb_agg(jsonb_build_object('type', 'TOOL_RESULT', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb) from hits h),
                         (select coalesce(array_agg(distinct h.tool_name::text order by h.tool_name::text), '{}'::text[]) from hits h)
                    from conv, jsonb_populate_record(null::recall_events, p_event) e
                  returning 1)
@@ -419,21 +430,25 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.recall_events_search_and_record(p_event jsonb, p_event_space_id uuid, p_event_generation integer, p_user_id uuid, p_space_ids uuid[], p_space_id uuid, p_query text, p_conversation_id uuid, p_tool_name text, p_since timestamp with time zone, p_limit integer, p_with_input boolean, p_with_output boolean)
+CREATE OR REPLACE FUNCTION public.recall_events_search_and_record(p_event jsonb, p_event_space_id uuid, p_event_generation integer, p_team uuid, p_user_id uuid, p_space_ids uuid[], p_space_id uuid, p_query text, p_conversation_id uuid, p_tool_name text, p_since timestamp with time zone, p_limit integer, p_with_input boolean, p_with_output boolean)
  RETURNS TABLE(id uuid, mem_id character varying, space_id uuid, conversation_id uuid, message_id uuid, tool_use_id character varying, tool_name character varying, size_chars integer, summary_oneliner text, schema_hint text, head_preview text, stub text, size_tokens integer, compacted boolean, created_key text, tool_input jsonb, tool_output jsonb, score real, rank bigint)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_custom_plan'
 AS $function$
 #variable_conflict use_column
 begin
-  perform set_config('app.team_id', p_event->>'team_id', true), set_config('app.user_id', p_user_id::text, true);
+  if (p_event->>'team_id')::uuid is distinct from p_team then
+    raise exception 'the event is of another team than the search' using errcode = 'RL003';
+  end if;
+  perform rl_enter(p_team, p_user_id);
   return query
-    with hits as (select * from tool_results_search(p_user_id, p_space_ids, p_space_id, p_query, p_conversation_id, p_tool_name, p_since,
+    with hits as (select * from tool_results_search(p_team, p_user_id, p_space_ids, p_space_id, p_query, p_conversation_id, p_tool_name, p_since,
                                                     p_limit, p_with_input, p_with_output)),
     recorded as (insert into recall_events (team_id, id, profile_id, query_fingerprint, query_text, contract_version, ranking_version, fusion_mode,
   search_freshness, degraded_branches, semantic_groups, authored_alternatives, clarification_outcome, source, space_id, space_generation, results, tool_names)
                  select e.team_id, e.id, e.profile_id, e.query_fingerprint, e.query_text, e.contract_version, e.ranking_version, e.fusion_mode,
-  e.search_freshness, e.degraded_branches, e.semantic_groups, e.authored_alternatives, e.clarification_outcome, e.source, p_event_space_id, p_event_generation, (select coalesce(jsonb_agg(jsonb_build_object('type', 'TOOL_RESULT', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb) from hits h),
+  e.search_freshness, e.degraded_branches, e.semantic_groups, e.authored_alternatives, e.clarification_outcome, e.source, p_event_space_id, p_event_generation,
+                        (select coalesce(jsonb_agg(jsonb_build_object('type', 'TOOL_RESULT', 'id', h.id, 'rank', h.rank) order by h.rank), '[]'::jsonb) from hits h),
                         (select coalesce(array_agg(distinct h.tool_name::text order by h.tool_name::text), '{}'::text[]) from hits h)
                    from jsonb_populate_record(null::recall_events, p_event) e
                  returning 1)
@@ -461,32 +476,31 @@ declare
   v_conversation uuid;
   v_refused jsonb;
 begin
-  -- Row-level security keys its policies on these, for this transaction only.
-  perform set_config('app.team_id', p_team::text, true);
-  perform set_config('app.user_id', p_user::text, true);
+  perform rl_enter(p_team, p_user);
 
-  -- New conversations and messages; existing ones (anyone's) are left alone. Inputs come in id order.
-  insert into conversations (id, user_id, space_id)
-    select w.id, p_user, w.space_id from unnest(p_conversation_ids, p_conversation_spaces) as w(id, space_id)
+  -- New conversations and messages of the team; existing ones (a teammate's too) are left alone.
+  -- Ids are the team's own: another team's use of the same id is another row. Inputs come in id order.
+  insert into conversations (team_id, id, user_id, space_id)
+    select p_team, w.id, p_user, w.space_id from unnest(p_conversation_ids, p_conversation_spaces) as w(id, space_id)
     on conflict on constraint conversations_pkey do nothing;
-  insert into messages (id, conversation_id, user_id, role)
-    select w.id, w.conversation_id, p_user, 'assistant' from unnest(p_message_ids, p_message_conversations) as w(id, conversation_id)
+  insert into messages (team_id, id, conversation_id, user_id, role)
+    select p_team, w.id, w.conversation_id, p_user, 'assistant' from unnest(p_message_ids, p_message_conversations) as w(id, conversation_id)
     on conflict on constraint messages_pkey do nothing;
 
   -- The user's own conversations, locked in id order until the transaction ends; then each
   -- conversation and message of the batch must be the user's, where the batch says it is. The
   -- first that is not (conversations first, in id order) is named in the error's detail, with
   -- where the user's own row really is (null: not the user's, or missing).
-  perform 1 from conversations c where c.user_id = p_user and c.id = any(p_conversation_ids) order by c.id for no key update;
+  perform 1 from conversations c where c.team_id = p_team and c.user_id = p_user and c.id = any(p_conversation_ids) order by c.id for no key update;
   select jsonb_build_object('kind', 'conversation', 'id', w.id, 'actual', c.space_id) into v_refused
     from unnest(p_conversation_ids, p_conversation_spaces) with ordinality as w(id, space_id, n)
-    left join conversations c on c.id = w.id and c.user_id = p_user
+    left join conversations c on c.team_id = p_team and c.id = w.id and c.user_id = p_user
    where c.space_id is distinct from w.space_id
    order by w.n limit 1;
   if v_refused is null then
     select jsonb_build_object('kind', 'message', 'id', w.id, 'actual', m.conversation_id) into v_refused
       from unnest(p_message_ids, p_message_conversations) with ordinality as w(id, conversation_id, n)
-      left join messages m on m.id = w.id and m.user_id = p_user
+      left join messages m on m.team_id = p_team and m.id = w.id and m.user_id = p_user
      where m.conversation_id is distinct from w.conversation_id
      order by w.n limit 1;
   end if;
@@ -504,8 +518,8 @@ begin
            coalesce((s->>'created_at')::timestamptz, clock_timestamp()), s->>'tool_use_id', s->>'mem_id', (s->>'size_chars')::int,
            s->>'summary_oneliner', s->>'schema_hint', s->>'head_preview', s->>'stub', (s->>'size_tokens')::int, p_compacted, sp.generation
       from jsonb_array_elements(p_snapshots) with ordinality as t(s, n)
-      join conversations c on c.id = (s->>'conversation_id')::uuid and c.user_id = p_user
-      join space_generations() sp on sp.space_id = c.space_id
+      join conversations c on c.team_id = p_team and c.id = (s->>'conversation_id')::uuid and c.user_id = p_user
+      join space_generations(p_team) sp on sp.space_id = c.space_id
      order by t.n
     on conflict on constraint message_tool_results_user_tool_use_generation_unique do nothing
     returning r.id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
@@ -514,20 +528,21 @@ begin
   -- a time (earlier generations read as missing and wait for retention). EXECUTE plans with the
   -- values, as a client statement would be, so each walks the conversation's recency index.
   foreach v_conversation in array p_conversation_ids loop
-    execute 'delete from message_tool_results where id in (select id from message_tool_results
-               where conversation_id = $1 and user_id = $2
-                 and space_generation = (select sp.generation from conversations c join space_generations() sp on sp.space_id = c.space_id where c.id = $1)
+    execute 'delete from message_tool_results where team_id = $4 and id in (select id from message_tool_results
+               where team_id = $4 and conversation_id = $1 and user_id = $2
+                 and space_generation = (select sp.generation from conversations c join space_generations($4) sp on sp.space_id = c.space_id
+                                          where c.team_id = $4 and c.id = $1)
                  and not compacted order by created_at desc, id desc offset $3)'
-      using v_conversation, p_user, p_cap;
+      using v_conversation, p_user, p_cap, p_team;
   end loop;
 
   -- A repeated tool_use_id must name a snapshot the user can still read; the first that does not
   -- (in the order of p_tool_use_ids) is named in the error's detail. Rows of an earlier generation
   -- read as missing, so they are not repeats.
   select jsonb_build_object('tool_use_id', x.tool_use_id) into v_refused
-    from message_tool_results x join conversations c on c.id = x.conversation_id
-    join space_generations() sp on sp.space_id = c.space_id and sp.generation = x.space_generation
-   where x.user_id = p_user and x.tool_use_id = any(p_tool_use_ids) and not (c.space_id = any(p_allowed_spaces))
+    from message_tool_results x join conversations c on c.team_id = x.team_id and c.id = x.conversation_id
+    join space_generations(p_team) sp on sp.space_id = c.space_id and sp.generation = x.space_generation
+   where x.team_id = p_team and x.user_id = p_user and x.tool_use_id = any(p_tool_use_ids) and not (c.space_id = any(p_allowed_spaces))
    order by array_position(p_tool_use_ids, x.tool_use_id::text) limit 1;
   if v_refused is not null then
     raise exception 'a repeated tool_use_id names a snapshot outside the allowed spaces' using errcode = 'RL002', detail = v_refused::text;
@@ -535,9 +550,32 @@ begin
   -- Compaction hands out the stubs of repeated ones too (of the current generation): they leave the cap.
   if p_compacted then
     update message_tool_results x set compacted = true
-      from conversations c, space_generations() sp
-     where x.user_id = p_user and not x.compacted and x.tool_use_id = any(p_tool_use_ids)
-       and c.id = x.conversation_id and sp.space_id = c.space_id and sp.generation = x.space_generation;
+      from conversations c, space_generations(p_team) sp
+     where x.team_id = p_team and x.user_id = p_user and not x.compacted and x.tool_use_id = any(p_tool_use_ids)
+       and c.team_id = x.team_id and c.id = x.conversation_id and sp.space_id = c.space_id and sp.generation = x.space_generation;
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.rl_enter(p_team uuid, p_user uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_team uuid := rl_team();
+  v_user uuid := rl_user();
+begin
+  -- A function that sets the scope from its own arguments may repeat it, or narrow a team-wide
+  -- scope to one user; it may not move to another team or user (p_user null keeps the user as set).
+  if p_team is null then
+    raise exception 'a tenant scope names its team' using errcode = 'RL003';
+  end if;
+  if (v_team is not null and v_team <> p_team) or (p_user is not null and v_user is not null and v_user <> p_user) then
+    raise exception 'the transaction''s tenant scope is already set to another team or user' using errcode = 'RL003';
+  end if;
+  perform set_config('app.team_id', p_team::text, true);
+  if p_user is not null then
+    perform set_config('app.user_id', p_user::text, true);
   end if;
 end
 $function$;
@@ -554,11 +592,11 @@ CREATE OR REPLACE FUNCTION public.rl_user()
  STABLE
 AS $function$ select nullif(current_setting('app.user_id', true), '')::uuid $function$;
 
-CREATE OR REPLACE FUNCTION public.space_generations()
+CREATE OR REPLACE FUNCTION public.space_generations(p_team uuid)
  RETURNS TABLE(space_id uuid, generation integer)
  LANGUAGE sql
  STABLE
-AS $function$ select s.id, s.generation from spaces s $function$;
+AS $function$ select s.id, s.generation from spaces s where s.team_id = p_team $function$;
 
 CREATE OR REPLACE FUNCTION public.tenancy_team_ids()
  RETURNS SETOF uuid
@@ -569,12 +607,13 @@ AS $function$ select id from teams order by id $function$;
 REVOKE EXECUTE ON FUNCTION public.tenancy_team_ids() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION public.tenancy_team_ids() TO recall_ledger_app;
 
-CREATE OR REPLACE FUNCTION public.tool_results_conversation_space(p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid)
+CREATE OR REPLACE FUNCTION public.tool_results_conversation_space(p_team uuid, p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid)
  RETURNS TABLE(space_id uuid)
  LANGUAGE sql
  STABLE
 AS $function$
-  select c.space_id from conversations c where c.id = p_conversation_id and c.user_id = p_user_id and c.space_id = any(p_space_ids)
+  select c.space_id from conversations c
+   where c.team_id = p_team and c.id = p_conversation_id and c.user_id = p_user_id and c.space_id = any(p_space_ids)
 $function$;
 
 CREATE OR REPLACE FUNCTION public.tool_results_path_value(p_team uuid, p_user_id uuid, p_space_ids uuid[], p_mem_id text, p_keys text[], p_path jsonpath, p_max_chars integer)
@@ -584,12 +623,12 @@ CREATE OR REPLACE FUNCTION public.tool_results_path_value(p_team uuid, p_user_id
 AS $function$
 #variable_conflict use_column
 begin
-  perform set_config('app.team_id', p_team::text, true), set_config('app.user_id', p_user_id::text, true);
+  perform rl_enter(p_team, p_user_id);
   -- offset 0 fences each lateral: inlined, the large value would be decompressed once per reference.
   return query
     select v.kind, left(v.body, p_max_chars), length(v.body), length(v.body) <= p_max_chars
-      from message_tool_results r join conversations c on c.id = r.conversation_id
-      join space_generations() s on s.space_id = c.space_id and s.generation = r.space_generation
+      from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+      join space_generations(p_team) s on s.space_id = c.space_id and s.generation = r.space_generation
      cross join lateral (
        select case when p_keys is not null
                    then coalesce(r.tool_output #> p_keys, case when jsonb_typeof(r.tool_output) = 'string' and left(ltrim(r.tool_output #>> '{}', E' \t\r\n'), 1) in ('{', '[') then (r.tool_output #>> '{}')::jsonb #> p_keys end)
@@ -601,11 +640,11 @@ begin
        select jsonb_typeof(selected.value) as kind,
               case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
        offset 0) v
-     where r.user_id = p_user_id and c.space_id = any(p_space_ids) and r.mem_id = p_mem_id;
+     where r.team_id = p_team and r.user_id = p_user_id and c.space_id = any(p_space_ids) and r.mem_id = p_mem_id;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.tool_results_recent(p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid, p_limit integer, p_with_input boolean, p_with_output boolean)
+CREATE OR REPLACE FUNCTION public.tool_results_recent(p_team uuid, p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid, p_limit integer, p_with_input boolean, p_with_output boolean)
  RETURNS TABLE(id uuid, mem_id character varying, space_id uuid, conversation_id uuid, message_id uuid, tool_use_id character varying, tool_name character varying, size_chars integer, summary_oneliner text, schema_hint text, head_preview text, stub text, size_tokens integer, compacted boolean, created_key text, tool_input jsonb, tool_output jsonb, rank bigint)
  LANGUAGE sql
  STABLE
@@ -615,14 +654,16 @@ AS $function$
          to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
          case when p_with_input then r.tool_input end, case when p_with_output then r.tool_output end,
          row_number() over (order by r.created_at desc, r.id desc)
-    from message_tool_results r join conversations c on c.id = r.conversation_id
-   where r.conversation_id = p_conversation_id and r.user_id = p_user_id and c.space_id = any(p_space_ids) and c.user_id = p_user_id
-     and r.space_generation = (select sp.generation from conversations cs join space_generations() sp on sp.space_id = cs.space_id where cs.id = p_conversation_id)
+    from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+   where r.team_id = p_team and r.conversation_id = p_conversation_id and r.user_id = p_user_id
+     and c.space_id = any(p_space_ids) and c.user_id = p_user_id
+     and r.space_generation = (select sp.generation from conversations cs join space_generations(p_team) sp on sp.space_id = cs.space_id
+                                where cs.team_id = p_team and cs.id = p_conversation_id)
    order by r.created_at desc, r.id desc
    limit p_limit
 $function$;
 
-CREATE OR REPLACE FUNCTION public.tool_results_search(p_user_id uuid, p_space_ids uuid[], p_space_id uuid, p_query text, p_conversation_id uuid, p_tool_name text, p_since timestamp with time zone, p_limit integer, p_with_input boolean, p_with_output boolean)
+CREATE OR REPLACE FUNCTION public.tool_results_search(p_team uuid, p_user_id uuid, p_space_ids uuid[], p_space_id uuid, p_query text, p_conversation_id uuid, p_tool_name text, p_since timestamp with time zone, p_limit integer, p_with_input boolean, p_with_output boolean)
  RETURNS TABLE(id uuid, mem_id character varying, space_id uuid, conversation_id uuid, message_id uuid, tool_use_id character varying, tool_name character varying, size_chars integer, summary_oneliner text, schema_hint text, head_preview text, stub text, size_tokens integer, compacted boolean, created_key text, tool_input jsonb, tool_output jsonb, score real, rank bigint)
  LANGUAGE sql
  STABLE
@@ -634,10 +675,11 @@ AS $function$
          ts_rank(r.search_vector, q.query) as score,
          row_number() over (order by ts_rank(r.search_vector, q.query) desc, r.created_at desc, r.id desc) as rank
     from message_tool_results r
-    join conversations c on c.id = r.conversation_id
+    join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
     cross join websearch_to_tsquery('simple', p_query) as q(query)
-   where r.user_id = p_user_id and c.space_id = p_space_id and p_space_id = any(p_space_ids) and r.search_vector @@ q.query
-     and r.space_generation = (select sp.generation from space_generations() sp where sp.space_id = p_space_id)
+   where r.team_id = p_team and r.user_id = p_user_id and c.space_id = p_space_id and p_space_id = any(p_space_ids)
+     and r.search_vector @@ q.query
+     and r.space_generation = (select sp.generation from space_generations(p_team) sp where sp.space_id = p_space_id)
      and (p_conversation_id is null or r.conversation_id = p_conversation_id)
      and (p_tool_name is null or r.tool_name = p_tool_name)
      and (p_since is null or r.created_at >= p_since)
@@ -645,14 +687,15 @@ AS $function$
    limit p_limit
 $function$;
 
-CREATE OR REPLACE FUNCTION public.tool_results_tool_names(p_team uuid, p_ids uuid[])
+CREATE OR REPLACE FUNCTION public.tool_results_tool_names(p_team uuid, p_user_id uuid, p_space_ids uuid[], p_ids uuid[])
  RETURNS text[]
  LANGUAGE sql
  STABLE
 AS $function$
   select coalesce(array_agg(distinct r.tool_name::text order by r.tool_name::text), '{}'::text[])
-    from message_tool_results r
-   where r.team_id = p_team and r.id = any(p_ids)
+    from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+    join space_generations(p_team) s on s.space_id = c.space_id and s.generation = r.space_generation
+   where r.team_id = p_team and r.user_id = p_user_id and c.space_id = any(p_space_ids) and r.id = any(p_ids)
 $function$;
 
 CREATE OR REPLACE FUNCTION public.tool_summary_rules_of(p_team uuid, p_tools text[])
@@ -661,7 +704,7 @@ CREATE OR REPLACE FUNCTION public.tool_summary_rules_of(p_team uuid, p_tools tex
 AS $function$
 #variable_conflict use_column
 begin
-  perform set_config('app.team_id', p_team::text, true);
+  perform rl_enter(p_team, null);
   return query
     select r.tool_name, r.rule from tool_summary_rules r where r.team_id = p_team and r.tool_name = any(p_tools);
 end

@@ -32,10 +32,15 @@ import { Space, Team, User } from '../../tenancy';
   expression:
     'create unique index "feedback_events_client_id_unique" on "feedback_events" ("team_id", "actor_id", "client_feedback_id") where "client_feedback_id" is not null',
 })
+// A user's deletion.
+@Index({
+  name: 'feedback_events_team_actor',
+  expression: 'create index "feedback_events_team_actor" on "feedback_events" ("team_id", "actor_id")',
+})
 export class FeedbackEvent {
   [PrimaryKeyProp]?: ['team', 'id'];
 
-  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', fieldName: 'team_id' })
+  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
   team: Team;
 
   /** `fb_` + ULID. */
@@ -43,19 +48,28 @@ export class FeedbackEvent {
   id: string;
 
   /** The recall judged: (team_id, recall_event_id), the team column shared with the key. */
-  @ManyToOne(() => RecallEvent, { fieldNames: ['team_id', 'recall_event_id'], ownColumns: ['recall_event_id'], deleteRule: 'cascade' })
+  @ManyToOne(() => RecallEvent, {
+    fieldNames: ['team_id', 'recall_event_id'],
+    ownColumns: ['recall_event_id'],
+    deleteRule: 'cascade',
+    updateRule: 'no action',
+  })
   recallEvent: RecallEvent;
 
   /** Whose recall it was. */
-  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'profile_id' })
+  @ManyToOne(() => User, {
+    fieldNames: ['team_id', 'profile_id'],
+    ownColumns: ['profile_id'],
+    deleteRule: 'cascade',
+    updateRule: 'no action',
+  })
   profile: User;
 
   /** Who submitted the judgment. */
-  @Index()
-  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'actor_id' })
+  @ManyToOne(() => User, { fieldNames: ['team_id', 'actor_id'], ownColumns: ['actor_id'], deleteRule: 'cascade', updateRule: 'no action' })
   actor: User;
 
-  @ManyToOne(() => Space, { deleteRule: 'cascade', fieldName: 'space_id' })
+  @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
   space: Space;
 
   @Property({ type: 'integer' })

@@ -11,21 +11,29 @@ import { Space, Team, User } from '../../tenancy';
 // Retention's per-team age scan (90 days unless feedback references the event), keyset on (created_at, id).
 @Index({ name: 'recall_events_team_age', properties: ['team', 'createdAt', 'id'] })
 // A user's events, newest first; also the cascade path of a user deletion.
-@Index({ name: 'recall_events_profile_recency', properties: ['profile', 'createdAt'] })
+@Index({
+  name: 'recall_events_profile_recency',
+  expression: 'create index "recall_events_profile_recency" on "recall_events" ("team_id", "profile_id", "created_at")',
+})
 export class RecallEvent {
   [PrimaryKeyProp]?: ['team', 'id'];
 
-  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', fieldName: 'team_id' })
+  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
   team: Team;
 
   /** `rec_` + ULID. */
   @PrimaryKey({ type: 'varchar', length: 30 })
   id: string;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade', fieldName: 'profile_id' })
+  @ManyToOne(() => User, {
+    fieldNames: ['team_id', 'profile_id'],
+    ownColumns: ['profile_id'],
+    deleteRule: 'cascade',
+    updateRule: 'no action',
+  })
   profile: User;
 
-  @ManyToOne(() => Space, { deleteRule: 'cascade', fieldName: 'space_id' })
+  @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
   space: Space;
 
   @Property({ type: 'integer' })

@@ -1,9 +1,9 @@
-import { FeatureFlag } from './feature-flag.entity';
+import { FeatureFlag, TeamFeatureFlag } from './feature-flag.entity';
 import { SpaceMember } from './space-member.entity';
 import { Space } from './space.entity';
 import { Team } from './team.entity';
 import { User } from './user.entity';
 
-export const TENANCY_ENTITIES = [Team, User, Space, SpaceMember, FeatureFlag];
+export const TENANCY_ENTITIES = [Team, User, Space, SpaceMember, FeatureFlag, TeamFeatureFlag];
 
 export { Space, Team, User };

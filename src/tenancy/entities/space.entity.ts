@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { Team } from './team.entity';
 
 export enum SpaceStatus {
@@ -13,12 +13,13 @@ export enum SpaceStatus {
  */
 @Entity({ tableName: 'spaces' })
 export class Space {
+  [PrimaryKeyProp]?: ['team', 'id'];
+
+  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
+  team: Team;
+
   @PrimaryKey({ type: 'uuid' })
   id: string;
-
-  @Index()
-  @ManyToOne(() => Team, { deleteRule: 'cascade', fieldName: 'team_id' })
-  team: Team;
 
   @Property({ type: 'varchar', length: 200 })
   name: string;

@@ -10,7 +10,7 @@ import { Team } from '../../tenancy';
 export class TeamSummaryRules {
   [PrimaryKeyProp]?: ['team', 'toolName'];
 
-  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', fieldName: 'team_id' })
+  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
   team: Team;
 
   @PrimaryKey({ type: 'text' })
