@@ -169,9 +169,9 @@ export class FeedbackEventRepository {
     return countChanged(
       this.em,
       `delete from feedback_events e using (
-         select team_id, id from feedback_events where team_id = ? and created_at < ? order by created_at limit ?) old
-        where e.team_id = old.team_id and e.id = old.id`,
-      [teamId, cutoff.toISOString(), limit],
+         select id from feedback_events where team_id = ? and created_at < ? order by created_at limit ?) old
+        where e.team_id = ? and e.id = old.id`,
+      [teamId, cutoff.toISOString(), limit, teamId],
     );
   }
 
@@ -188,28 +188,31 @@ export class FeedbackEventRepository {
               hypothesis_feedback = coalesce((select jsonb_agg(h || '{"feedbackComment": null}'::jsonb) from jsonb_array_elements(e.hypothesis_feedback) h), '[]'::jsonb),
               item_digest = null,
               comments_cleared_at = now()
-         from (select team_id, id from feedback_events
+         from (select id from feedback_events
                 where team_id = ? and created_at < ? and comments_cleared_at is null order by created_at limit ?) old
-        where e.team_id = old.team_id and e.id = old.id`,
-      [teamId, cutoff.toISOString(), limit],
+        where e.team_id = ? and e.id = old.id`,
+      [teamId, cutoff.toISOString(), limit, teamId],
     );
   }
 
   /** Which of these recall events some feedback event refers to, as `team_id:id`. */
-  async findReferencedRecallEvents(events: readonly { teamId: string; id: string }[]): Promise<Set<string>> {
-    if (events.length === 0) return new Set();
-    const rows = await runSql<{ team_id: string; recall_event_id: string }[]>(
+  async findReferencedRecallEvents(teamId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await runSql<{ recall_event_id: string }[]>(
       this.em,
-      `select distinct f.team_id, f.recall_event_id from feedback_events f
-        where (f.team_id, f.recall_event_id) in (select * from unnest(?::uuid[], ?::text[]))`,
-      [arrayLiteral(events.map((e) => e.teamId)), arrayLiteral(events.map((e) => e.id))],
+      `select distinct f.recall_event_id from feedback_events f where f.team_id = ? and f.recall_event_id = any(?::text[])`,
+      [teamId, arrayLiteral(ids)],
     );
-    return new Set(rows.map((r) => `${r.team_id}:${r.recall_event_id}`));
+    return new Set(rows.map((r) => r.recall_event_id));
   }
 
   /** Every event the user gave or that judges one of the user's recalls (R-RT-4); how many went. */
-  deleteAllOfUser(userId: string): Promise<number> {
-    return countChanged(this.em, 'delete from feedback_events where actor_id = ? or profile_id = ?', [userId, userId]);
+  deleteAllOfUser(teamId: string, userId: string): Promise<number> {
+    return countChanged(this.em, 'delete from feedback_events where team_id = ? and (actor_id = ? or profile_id = ?)', [
+      teamId,
+      userId,
+      userId,
+    ]);
   }
 }
 

@@ -130,13 +130,13 @@ export class FeedbackService {
   }
 
   /** Retention (R-RT-3): which of these recall events feedback refers to (those stay), as `team_id:id`. */
-  findReferencedRecallEvents(events: readonly { teamId: string; id: string }[]): Promise<Set<string>> {
-    return this.feedback.findReferencedRecallEvents(events);
+  findReferencedRecallEvents(teamId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.feedback.findReferencedRecallEvents(teamId, ids);
   }
 
   /** A user's deletion (R-RT-4): the feedback the user gave and the feedback on the user's recalls. */
-  deleteAllOfUser(userId: string): Promise<number> {
-    return this.feedback.deleteAllOfUser(userId);
+  deleteAllOfUser(teamId: string, userId: string): Promise<number> {
+    return this.feedback.deleteAllOfUser(teamId, userId);
   }
 }
 

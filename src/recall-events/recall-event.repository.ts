@@ -73,13 +73,18 @@ export class RecallEventRepository {
   }
 
   /**
-   * Stores an external retriever's event. Its tool names are those of the team's snapshots among
-   * its TOOL_RESULT refs (ToolResults' `tool_results_tool_names`), looked up by the same statement;
-   * refs of other types, or naming no snapshot of the team, give none.
+   * Stores an external retriever's event. Its tool names are those of the recording user's own
+   * snapshots (in the scope's spaces, at their current generation) among its TOOL_RESULT refs
+   * (ToolResults' `tool_results_tool_names`), looked up by the same statement; refs of other types,
+   * or naming no such snapshot (a teammate's, a hidden one), give none.
    */
-  insertExternal(event: Omit<NewRecallEvent, 'toolNames'>): Promise<RecallEventRecord> {
+  insertExternal(scope: SnapshotScope, event: Omit<NewRecallEvent, 'toolNames'>): Promise<RecallEventRecord> {
     const snapshotIds = event.results.filter((ref) => ref.type === ResultRefType.TOOL_RESULT).map((ref) => ref.id);
-    return this.insertWith(event, 'tool_results_tool_names(?::uuid, ?::uuid[])', toolNamesArguments(event.teamId, snapshotIds));
+    return this.insertWith(
+      event,
+      'tool_results_tool_names(?::uuid, ?::uuid, ?::uuid[], ?::uuid[])',
+      toolNamesArguments(scope, snapshotIds),
+    );
   }
 
   /** The insert both take: the event's columns, its space, its refs, and the tool names `toolNames` (SQL with its bindings) gives. */
@@ -108,7 +113,7 @@ export class RecallEventRepository {
   ): Promise<ToolResultSnapshotRow[]> {
     return runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select * from recall_events_search_and_record(?::jsonb, ?::uuid, ?::int, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?::int, ?, ?)`,
+      `select * from recall_events_search_and_record(?::jsonb, ?::uuid, ?::int, ?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?::int, ?, ?)`,
       [eventJson(event), event.spaceId, event.spaceGeneration, ...searchArguments(scope, search, columns)],
       { setsOwnScope: true },
     );
@@ -129,7 +134,7 @@ export class RecallEventRepository {
   ): Promise<(Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[]> {
     return runSql(
       this.em,
-      `select * from recall_events_recent_and_record(?::jsonb, ?::jsonb, ?::uuid, ?::uuid[], ?::uuid, ?::int, ?, ?)`,
+      `select * from recall_events_recent_and_record(?::jsonb, ?::jsonb, ?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?::int, ?, ?)`,
       [
         eventJson(event),
         JSON.stringify(Object.fromEntries(generations)),
@@ -213,19 +218,15 @@ export class RecallEventRepository {
     return rows.map((r) => ({ createdKey: r.created_key, teamId: r.team_id, id: r.id }));
   }
 
-  /** Deletes these events (of any team); how many went. */
-  deleteEvents(events: readonly { teamId: string; id: string }[]): Promise<number> {
-    if (events.length === 0) return Promise.resolve(0);
-    return countChanged(
-      this.em,
-      'delete from recall_events e using unnest(?::uuid[], ?::text[]) as k(team_id, id) where e.team_id = k.team_id and e.id = k.id',
-      [arrayLiteral(events.map((e) => e.teamId)), arrayLiteral(events.map((e) => e.id))],
-    );
+  /** Deletes these events of the team; how many went. */
+  deleteEvents(teamId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
+    return countChanged(this.em, 'delete from recall_events where team_id = ? and id = any(?::text[])', [teamId, arrayLiteral(ids)]);
   }
 
   /** Every event of the user's recalls (R-RT-4); how many went. */
-  deleteAllOfUser(userId: string): Promise<number> {
-    return countChanged(this.em, 'delete from recall_events where profile_id = ?', [userId]);
+  deleteAllOfUser(teamId: string, userId: string): Promise<number> {
+    return countChanged(this.em, 'delete from recall_events where team_id = ? and profile_id = ?', [teamId, userId]);
   }
 }
 

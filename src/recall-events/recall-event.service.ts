@@ -183,7 +183,7 @@ export class RecallEventService {
       input.query !== null &&
       input.query !== undefined &&
       (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
-    const stored = await this.events.insertExternal({
+    const stored = await this.events.insertExternal(snapshotScopeOf(actor), {
       id: newRecallEventId(),
       teamId: actor.teamId,
       profileId: actor.userId,
@@ -248,12 +248,12 @@ export class RecallEventService {
   }
 
   /** Retention (R-RT-3): deletes these events, of any team; how many went. */
-  deleteEvents(events: readonly { teamId: string; id: string }[]): Promise<number> {
-    return this.events.deleteEvents(events);
+  deleteEvents(teamId: string, ids: readonly string[]): Promise<number> {
+    return this.events.deleteEvents(teamId, ids);
   }
 
   /** A user's deletion (R-RT-4): the events of every recall the user made; how many went. */
-  deleteAllOfUser(userId: string): Promise<number> {
-    return this.events.deleteAllOfUser(userId);
+  deleteAllOfUser(teamId: string, userId: string): Promise<number> {
+    return this.events.deleteAllOfUser(teamId, userId);
   }
 }

@@ -207,8 +207,14 @@ export class RetentionSweepService implements OnApplicationShutdown {
     let after: RecallEventPosition | null = null;
     return async (cutoff, limit) => {
       const expired = await this.recallEvents.lockExpired(teamId, cutoff, after, limit);
-      const referenced = await this.feedback.findReferencedRecallEvents(expired);
-      const changed = await this.recallEvents.deleteEvents(expired.filter((e) => !referenced.has(`${e.teamId}:${e.id}`)));
+      const referenced = await this.feedback.findReferencedRecallEvents(
+        teamId,
+        expired.map((e) => e.id),
+      );
+      const changed = await this.recallEvents.deleteEvents(
+        teamId,
+        expired.filter((e) => !referenced.has(e.id)).map((e) => e.id),
+      );
       after = expired.at(-1) ?? after;
       return { changed: { recall_events: changed }, scanned: expired.length };
     };
@@ -224,7 +230,7 @@ export class RetentionSweepService implements OnApplicationShutdown {
     let after: ConversationPosition | null = null;
     return async (cutoff, limit) => {
       spaceIds ??= await this.teams.spaceIdsOf(teamId);
-      const batch = await this.toolResults.deleteIdleConversationsBatch(spaceIds, cutoff, after, limit);
+      const batch = await this.toolResults.deleteIdleConversationsBatch(teamId, spaceIds, cutoff, after, limit);
       after = batch.last;
       return { changed: { conversations: batch.conversations, messages: batch.messages }, scanned: batch.scanned };
     };

@@ -52,9 +52,9 @@ export class UserDeletionService {
 
   private async deleteUserRows(teamId: string, userId: string): Promise<Record<UserDataTable, number> | null> {
     if (!(await this.users.lockInTeam(teamId, userId))) return null;
-    const feedbackEvents = await this.feedback.deleteAllOfUser(userId);
-    const recallEvents = await this.recallEvents.deleteAllOfUser(userId);
-    const toolResults = await this.toolResults.deleteAllOfUser(userId);
+    const feedbackEvents = await this.feedback.deleteAllOfUser(teamId, userId);
+    const recallEvents = await this.recallEvents.deleteAllOfUser(teamId, userId);
+    const toolResults = await this.toolResults.deleteAllOfUser(teamId, userId);
     const tenancy = await this.users.deleteInTeam(teamId, userId);
     return { ...toolResults, recall_events: recallEvents, feedback_events: feedbackEvents, ...tenancy };
   }

@@ -22,7 +22,7 @@ interface ActorRow {
 export class ActorRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** The user as seen from the token's team: a user of another team reads as missing. */
+  /** The team's user of this id (the same id in another team is another user), or null when new. */
   async findByUserId(userId: string, teamId: string): Promise<ActorRecord | null> {
     // actor_spaces (its current body: schema.sql): users ⟕ space_members ⟕ ACTIVE spaces of the user's team, by
     // space id; it makes the request's tenant settings itself, so the guard costs one round trip.
@@ -46,8 +46,8 @@ export class ActorRepository {
     await runSql(
       this.em,
       `with new_team as (insert into teams (id) values (?) on conflict (id) do nothing)
-       insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`,
-      [teamId, userId, teamId],
+       insert into users (team_id, id) values (?, ?) on conflict on constraint users_pkey do nothing`,
+      [teamId, teamId, userId],
     );
   }
 }

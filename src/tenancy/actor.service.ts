@@ -18,10 +18,9 @@ export class ActorService {
       await this.actors.provision(claims.userId, claims.teamId);
       record = await this.actors.findByUserId(claims.userId, claims.teamId);
     }
-    if (!record || record.teamId !== claims.teamId) {
-      // R-TN-3: a user belongs to one team; a token pairing it with another is not accepted. (Under
-      // row-level security such a user is not even visible: provisioning found the id taken.)
-      throw new UnauthenticatedError("The token's user belongs to another team than its tid claim.");
+    if (!record) {
+      // Provisioned a moment ago in the same team: only a deletion running meanwhile removes it again.
+      throw new UnauthenticatedError("The token's user could not be provisioned in its team; retry the request.");
     }
     return new ActorContext(claims.userId, claims.teamId, claims.scopes, record.allowedSpaces);
   }

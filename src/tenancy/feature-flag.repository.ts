@@ -1,5 +1,4 @@
 import { runSql } from '../database/run-sql';
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 
@@ -8,7 +7,7 @@ export interface FlagValue {
   enabled: boolean;
 }
 
-/** Feature flags: a global default row per key (team null) and per-team overrides. */
+/** Feature flags: the global defaults (one row per known key) and the teams' own values. */
 @Injectable()
 export class FeatureFlagRepository {
   constructor(private readonly em: EntityManager) {}
@@ -19,8 +18,7 @@ export class FeatureFlagRepository {
       this.em,
       `select g.key, coalesce(t.enabled, g.enabled) as enabled
          from feature_flags g
-         left join feature_flags t on t.key = g.key and t.team_id = ?
-        where g.team_id is null
+         left join team_feature_flags t on t.team_id = ? and t.key = g.key
         order by g.key`,
       [teamId],
     );
@@ -29,9 +27,9 @@ export class FeatureFlagRepository {
   async setForTeam(teamId: string, key: string, enabled: boolean): Promise<void> {
     await runSql(
       this.em,
-      `insert into feature_flags (id, key, team_id, enabled) values (?, ?, ?, ?)
-       on conflict (key, team_id) do update set enabled = excluded.enabled, updated_at = now()`,
-      [randomUUID(), key, teamId, enabled],
+      `insert into team_feature_flags (team_id, key, enabled) values (?, ?, ?)
+       on conflict on constraint team_feature_flags_pkey do update set enabled = excluded.enabled, updated_at = now()`,
+      [teamId, key, enabled],
     );
   }
 }

@@ -24,7 +24,7 @@ const SELECT_VIEW = `
   select s.id, s.name, s.generation, s.status,
          coalesce(array_agg(m.user_id order by m.created_at, m.user_id) filter (where m.user_id is not null), '{}') as member_ids
     from spaces s
-    left join space_members m on m.space_id = s.id`;
+    left join space_members m on m.team_id = s.team_id and m.space_id = s.id`;
 
 const toView = (row: SpaceRow): SpaceView => ({
   id: row.id,
@@ -40,14 +40,19 @@ export class SpaceRepository {
   constructor(private readonly em: EntityManager) {}
 
   async listForTeam(teamId: string): Promise<SpaceView[]> {
-    const rows = await runSql<SpaceRow[]>(this.em, `${SELECT_VIEW} where s.team_id = ? group by s.id order by s.created_at, s.id`, [
-      teamId,
-    ]);
+    const rows = await runSql<SpaceRow[]>(
+      this.em,
+      `${SELECT_VIEW} where s.team_id = ? group by s.team_id, s.id order by s.created_at, s.id`,
+      [teamId],
+    );
     return rows.map(toView);
   }
 
   async findInTeam(teamId: string, spaceId: string): Promise<SpaceView | null> {
-    const rows = await runSql<SpaceRow[]>(this.em, `${SELECT_VIEW} where s.team_id = ? and s.id = ? group by s.id`, [teamId, spaceId]);
+    const rows = await runSql<SpaceRow[]>(this.em, `${SELECT_VIEW} where s.team_id = ? and s.id = ? group by s.team_id, s.id`, [
+      teamId,
+      spaceId,
+    ]);
     return rows.length > 0 ? toView(rows[0]) : null;
   }
 
@@ -55,7 +60,7 @@ export class SpaceRepository {
     if (spaceIds.length === 0) return [];
     const rows = await runSql<SpaceRow[]>(
       this.em,
-      `${SELECT_VIEW} where s.team_id = ? and s.id in (?) group by s.id order by s.created_at, s.id`,
+      `${SELECT_VIEW} where s.team_id = ? and s.id in (?) group by s.team_id, s.id order by s.created_at, s.id`,
       [teamId, spaceIds],
     );
     return rows.map(toView);
@@ -66,19 +71,19 @@ export class SpaceRepository {
     const id = randomUUID();
     await runSql(
       this.em,
-      `with space as (insert into spaces (id, team_id, name) values (?, ?, ?) returning id)
-       insert into space_members (space_id, user_id) select id, ? from space`,
+      `with space as (insert into spaces (id, team_id, name) values (?, ?, ?) returning team_id, id)
+       insert into space_members (team_id, space_id, user_id) select team_id, id, ? from space`,
       [id, teamId, name, creatorId],
     );
     return id;
   }
 
-  /** Adds a member of the same team; a RETIRED space or a user of another team adds nothing. */
+  /** Adds a user of the team as a member; a RETIRED space adds nothing. */
   async addMember(teamId: string, spaceId: string, userId: string): Promise<void> {
     await runSql(
       this.em,
-      `insert into space_members (space_id, user_id)
-       select s.id, u.id from spaces s join users u on u.team_id = s.team_id
+      `insert into space_members (team_id, space_id, user_id)
+       select s.team_id, s.id, u.id from spaces s join users u on u.team_id = s.team_id
         where s.team_id = ? and s.id = ? and u.id = ? and s.status <> 'RETIRED'
        on conflict do nothing`,
       [teamId, spaceId, userId],
@@ -86,12 +91,7 @@ export class SpaceRepository {
   }
 
   async removeMember(teamId: string, spaceId: string, userId: string): Promise<void> {
-    await runSql(
-      this.em,
-      `delete from space_members m using spaces s
-        where m.space_id = s.id and s.team_id = ? and m.space_id = ? and m.user_id = ?`,
-      [teamId, spaceId, userId],
-    );
+    await runSql(this.em, `delete from space_members where team_id = ? and space_id = ? and user_id = ?`, [teamId, spaceId, userId]);
   }
 
   async setStatus(teamId: string, spaceId: string, status: SpaceStatus): Promise<void> {

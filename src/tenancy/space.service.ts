@@ -37,7 +37,8 @@ export class SpaceService {
 
   async addMember(actor: ActorContext, spaceId: string, userId: string): Promise<SpaceView> {
     await this.checkAction(actor, spaceId, 'changeMembers');
-    if (!(await this.users.ensureInTeam(actor.teamId, userId))) throw new NotFoundError('User', userId);
+    // The team's user of that id, created when new (users are per team: docs/tenancy.md).
+    await this.users.ensureInTeam(actor.teamId, userId);
     await this.spaces.addMember(actor.teamId, spaceId, userId);
     return this.get(actor, spaceId);
   }

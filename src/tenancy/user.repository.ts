@@ -7,19 +7,21 @@ import { EntityManager } from '@mikro-orm/postgresql';
 export class UserRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** True when the user exists in this team. A user of another team reads as missing. */
+  /** True when the user exists in this team (the same id in another team is another user). */
   async existsInTeam(teamId: string, userId: string): Promise<boolean> {
     const rows = await runSql<{ one: number }[]>(this.em, `select 1 as one from users where team_id = ? and id = ?`, [teamId, userId]);
     return rows.length > 0;
   }
 
   /**
-   * Provisions a user into the admin's team when the id is unknown; returns false when the id
-   * already belongs to another team (which the caller reports as not found).
+   * Provisions the team's user of this id when it is new. Users are the team's own (keyed by
+   * team and id): no other team's user is created, claimed or locked out here.
    */
-  async ensureInTeam(teamId: string, userId: string): Promise<boolean> {
-    await runSql(this.em, `insert into users (id, team_id) values (?, ?) on conflict (id) do nothing`, [userId, teamId]);
-    return this.existsInTeam(teamId, userId);
+  async ensureInTeam(teamId: string, userId: string): Promise<void> {
+    await runSql(this.em, `insert into users (team_id, id) values (?, ?) on conflict on constraint users_pkey do nothing`, [
+      teamId,
+      userId,
+    ]);
   }
 
   /**
@@ -27,18 +29,14 @@ export class UserRepository {
    * that refers to the user waits for it, so nothing of theirs is added while they are deleted.
    */
   async lockInTeam(teamId: string, userId: string): Promise<boolean> {
-    const rows = await runSql(this.em, 'select 1 from users where id = ? and team_id = ? for update', [userId, teamId]);
+    const rows = await runSql(this.em, 'select 1 from users where team_id = ? and id = ? for update', [teamId, userId]);
     return rows.length > 0;
   }
 
   /** Deletes the user of this team and their space memberships, counted by table. */
   async deleteInTeam(teamId: string, userId: string): Promise<{ space_members: number; users: number }> {
-    const members = await countChanged(
-      this.em,
-      'delete from space_members where user_id = ? and user_id in (select id from users where team_id = ?)',
-      [userId, teamId],
-    );
-    const users = await countChanged(this.em, 'delete from users where id = ? and team_id = ?', [userId, teamId]);
+    const members = await countChanged(this.em, 'delete from space_members where team_id = ? and user_id = ?', [teamId, userId]);
+    const users = await countChanged(this.em, 'delete from users where team_id = ? and id = ?', [teamId, userId]);
     return { space_members: members, users };
   }
 }

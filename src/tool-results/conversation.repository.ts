@@ -12,19 +12,22 @@ export class ConversationRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** The user's own conversation, or null for a missing one or another user's. */
-  async findOwnConversation(userId: string, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
+  async findOwnConversation(
+    owner: { teamId: string; userId: string },
+    conversationId: string,
+  ): Promise<{ id: string; spaceId: string } | null> {
     const rows = await runSql<{ id: string; space_id: string }[]>(
       this.em,
-      `select id, space_id from conversations where user_id = ? and id = ?`,
-      [userId, conversationId],
+      `select id, space_id from conversations where team_id = ? and id = ? and user_id = ?`,
+      [owner.teamId, conversationId, owner.userId],
     );
     return rows.length > 0 ? { id: rows[0].id, spaceId: rows[0].space_id } : null;
   }
 
   /** Every message and conversation of the user, by table (R-RT-4; their snapshots go first). */
-  async deleteAllOfUser(userId: string): Promise<{ messages: number; conversations: number }> {
-    const messages = await countChanged(this.em, 'delete from messages where user_id = ?', [userId]);
-    const conversations = await countChanged(this.em, 'delete from conversations where user_id = ?', [userId]);
+  async deleteAllOfUser(teamId: string, userId: string): Promise<{ messages: number; conversations: number }> {
+    const messages = await countChanged(this.em, 'delete from messages where team_id = ? and user_id = ?', [teamId, userId]);
+    const conversations = await countChanged(this.em, 'delete from conversations where team_id = ? and user_id = ?', [teamId, userId]);
     return { messages, conversations };
   }
 
@@ -37,6 +40,7 @@ export class ConversationRepository {
    * writer holds now is skipped, it is in use.
    */
   async lockIdle(
+    teamId: string,
     spaceIds: readonly string[],
     cutoff: Date,
     after: ConversationPosition | null,
@@ -46,12 +50,12 @@ export class ConversationRepository {
       this.em,
       `select to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key, c.id
          from conversations c
-        where c.space_id = any(?::uuid[]) and c.created_at < ? ${after ? 'and (c.created_at, c.id) > (?::timestamptz, ?::uuid)' : ''}
+        where c.team_id = ? and c.space_id = any(?::uuid[]) and c.created_at < ? ${after ? 'and (c.created_at, c.id) > (?::timestamptz, ?::uuid)' : ''}
           and ${IDLE}
         order by c.created_at, c.id
         limit ?
           for update of c skip locked`,
-      [arrayLiteral(spaceIds), cutoff.toISOString(), ...(after ? [after.createdKey, after.id] : []), cutoff.toISOString(), limit],
+      [teamId, arrayLiteral(spaceIds), cutoff.toISOString(), ...(after ? [after.createdKey, after.id] : []), cutoff.toISOString(), limit],
     );
     return rows.map((r) => ({ createdKey: r.created_key, id: r.id }));
   }
@@ -61,23 +65,23 @@ export class ConversationRepository {
    * again in this statement's snapshot: a snapshot committed just before the lock keeps its
    * conversation.
    */
-  async deleteIdle(ids: readonly string[], cutoff: Date): Promise<{ conversations: number; messages: number }> {
+  async deleteIdle(teamId: string, ids: readonly string[], cutoff: Date): Promise<{ conversations: number; messages: number }> {
     if (ids.length === 0) return { conversations: 0, messages: 0 };
     const rows = await runSql<{ conversations: number; messages: number }[]>(
       this.em,
-      `with idle as (select c.id from conversations c where c.id = any(?::uuid[]) and ${IDLE}),
-            gone_messages as (delete from messages m using idle where m.conversation_id = idle.id returning 1),
-            gone as (delete from conversations c using idle where c.id = idle.id returning 1)
+      `with idle as (select c.team_id, c.id from conversations c where c.team_id = ? and c.id = any(?::uuid[]) and ${IDLE}),
+            gone_messages as (delete from messages m using idle where m.team_id = ? and m.team_id = idle.team_id and m.conversation_id = idle.id returning 1),
+            gone as (delete from conversations c using idle where c.team_id = ? and c.team_id = idle.team_id and c.id = idle.id returning 1)
        select (select count(*) from gone)::int as conversations, (select count(*) from gone_messages)::int as messages`,
-      [arrayLiteral(ids), cutoff.toISOString()],
+      [teamId, arrayLiteral(ids), cutoff.toISOString(), teamId, teamId],
     );
     return rows[0];
   }
 }
 
 /** A conversation with no snapshot and no message since the cutoff (the one parameter). */
-const IDLE = `not exists (select 1 from message_tool_results r where r.conversation_id = c.id)
-          and not exists (select 1 from messages m where m.conversation_id = c.id and m.created_at >= ?)`;
+const IDLE = `not exists (select 1 from message_tool_results r where r.team_id = c.team_id and r.conversation_id = c.id)
+          and not exists (select 1 from messages m where m.team_id = c.team_id and m.conversation_id = c.id and m.created_at >= ?)`;
 
 /** Where the retention scan of a team's conversations stands: (created_at with microseconds, id). */
 export interface ConversationPosition {

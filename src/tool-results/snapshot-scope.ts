@@ -8,12 +8,14 @@ import type { SnapshotColumns, SnapshotSearch } from './tool-result-snapshot';
  * outside it and reads exactly as a missing one.
  */
 export interface SnapshotScope {
+  /** Every statement names the team: the distribution column of every key (docs/scaling.md). */
+  readonly teamId: string;
   readonly userId: string;
   readonly spaceIds: readonly string[];
 }
 
 export function snapshotScopeOf(actor: ActorContext): SnapshotScope {
-  return { userId: actor.userId, spaceIds: actor.allowedSpaces.map((space) => space.id) };
+  return { teamId: actor.teamId, userId: actor.userId, spaceIds: actor.allowedSpaces.map((space) => space.id) };
 }
 
 /**
@@ -30,12 +32,13 @@ export function spaceIdsParam(scope: SnapshotScope): string {
  * a caller binds, never SQL. Payload columns come back null unless asked for.
  */
 export function recentArguments(scope: SnapshotScope, conversationId: string, limit: number, columns: SnapshotColumns): unknown[] {
-  return [scope.userId, spaceIdsParam(scope), conversationId, limit, columns.input === true, columns.output === true];
+  return [scope.teamId, scope.userId, spaceIdsParam(scope), conversationId, limit, columns.input === true, columns.output === true];
 }
 
 /** The arguments of `tool_results_search` (current body in schema.sql) in its parameter order. */
 export function searchArguments(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns): unknown[] {
   return [
+    scope.teamId,
     scope.userId,
     spaceIdsParam(scope),
     search.spaceId,
@@ -50,9 +53,10 @@ export function searchArguments(scope: SnapshotScope, search: SnapshotSearch, co
 }
 
 /**
- * The arguments of `tool_results_tool_names` (current body in schema.sql): the team, and those of the ids
- * that can name a snapshot (UUIDs; an external retriever's ref ids may be anything), as one array.
+ * The arguments of `tool_results_tool_names` (current body in schema.sql): the scope, and those of the
+ * ids that can name a snapshot (UUIDs; an external retriever's ref ids may be anything), as one array.
+ * Only the scope's own snapshots name a tool: a teammate's id, or a hidden one, names nothing.
  */
-export function toolNamesArguments(teamId: string, snapshotIds: readonly string[]): unknown[] {
-  return [teamId, `{${snapshotIds.filter((id) => UUID_PATTERN.test(id)).join(',')}}`];
+export function toolNamesArguments(scope: SnapshotScope, snapshotIds: readonly string[]): unknown[] {
+  return [scope.teamId, scope.userId, spaceIdsParam(scope), `{${snapshotIds.filter((id) => UUID_PATTERN.test(id)).join(',')}}`];
 }

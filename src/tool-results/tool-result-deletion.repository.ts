@@ -16,14 +16,14 @@ export class ToolResultDeletionRepository {
   deleteExpiredBatch(teamId: string, cutoff: Date, limit: number): Promise<number> {
     return countChanged(
       this.em,
-      `delete from message_tool_results where ctid = any(array(
+      `delete from message_tool_results where team_id = ? and ctid = any(array(
          select ctid from message_tool_results where team_id = ? and created_at < ? order by created_at limit ?))`,
-      [teamId, cutoff.toISOString(), limit],
+      [teamId, teamId, cutoff.toISOString(), limit],
     );
   }
 
   /** Every snapshot of the user (conversations and messages go with ConversationRepository's); how many. */
-  deleteAllOfUser(userId: string): Promise<number> {
-    return countChanged(this.em, 'delete from message_tool_results where user_id = ?', [userId]);
+  deleteAllOfUser(teamId: string, userId: string): Promise<number> {
+    return countChanged(this.em, 'delete from message_tool_results where team_id = ? and user_id = ?', [teamId, userId]);
   }
 }

@@ -58,12 +58,7 @@ export class ToolResultJsonPathRepository {
    * as JSON. Null: no such snapshot of the user's; `value: null`: nothing is there, or the text
    * is not JSON.
    */
-  async findJsonPathValue(
-    scope: SnapshotScope & { readonly teamId: string },
-    memId: string,
-    selection: JsonSelection,
-    maxChars: number,
-  ): Promise<PathLookup | null> {
+  async findJsonPathValue(scope: SnapshotScope, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
     try {
       if (selection.kind !== 'nodes') return await this.findPathValue(scope, memId, selection, maxChars);
       // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
@@ -93,7 +88,7 @@ export class ToolResultJsonPathRepository {
 
   /** A single value (a dotted path's keys or a singular SQL/JSON path): one round trip through `tool_results_path_value`. */
   private async findPathValue(
-    scope: SnapshotScope & { readonly teamId: string },
+    scope: SnapshotScope,
     memId: string,
     selection: Exclude<JsonSelection, { kind: 'nodes' }>,
     maxChars: number,

@@ -50,7 +50,7 @@ export class ToolResultWriteRepository {
    * request's tenant settings itself (row-level security), so this stays one round trip.
    */
   async recordBatch(
-    scope: SnapshotScope & { readonly teamId: string },
+    scope: SnapshotScope,
     conversations: readonly { id: string; spaceId: string }[],
     messages: readonly { id: string; conversationId: string }[],
     snapshots: readonly UnsavedSnapshot[],
@@ -83,11 +83,11 @@ export class ToolResultWriteRepository {
    * Sets the compacted mark of the user's snapshots (a stub handed out exempts them from the cap);
    * returns the ids whose mark this statement changed, so a caller learns which rows still exist.
    */
-  async setCompacted(userId: string, ids: readonly string[], compacted: boolean): Promise<string[]> {
+  async setCompacted(scope: Pick<SnapshotScope, 'teamId' | 'userId'>, ids: readonly string[], compacted: boolean): Promise<string[]> {
     const rows = await runSql<{ id: string }[]>(
       this.em,
-      `update message_tool_results set compacted = ? where user_id = ? and id in (?) and compacted <> ? returning id`,
-      [compacted, userId, ids, compacted],
+      `update message_tool_results set compacted = ? where team_id = ? and user_id = ? and id in (?) and compacted <> ? returning id`,
+      [compacted, scope.teamId, scope.userId, ids, compacted],
     );
     return rows.map((r) => r.id);
   }

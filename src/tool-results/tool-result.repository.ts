@@ -32,18 +32,18 @@ function snapshotColumns(columns: SnapshotColumns): string {
 
 /**
  * Snapshots with their conversation (c) and the conversation's space's current generation (s, from
- * Tenancy's inlined `space_generations()`) joined at the snapshot's generation: a snapshot of an
+ * Tenancy's inlined `space_generations(team)`) joined at the snapshot's generation: a snapshot of an
  * earlier generation of its space (before a bump) is not there, as if missing (R-TN-4). Joined,
  * not a correlated subquery, so history keeps walking its index.
  */
-export const SNAPSHOTS_FROM = `message_tool_results r join conversations c on c.id = r.conversation_id
-  join space_generations() s on s.space_id = c.space_id and s.generation = r.space_generation`;
+export const SNAPSHOTS_FROM = `message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  join space_generations(c.team_id) s on s.space_id = c.space_id and s.generation = r.space_generation`;
 
 /** The scope predicate over aliases r (message_tool_results) and c (conversations), with its bindings. */
-export const SCOPE_PREDICATE = 'r.user_id = ? and c.space_id = any(?::uuid[])';
+export const SCOPE_PREDICATE = 'r.team_id = ? and r.user_id = ? and c.space_id = any(?::uuid[])';
 
-export function scopeBindings(scope: SnapshotScope): [string, string] {
-  return [scope.userId, spaceIdsParam(scope)];
+export function scopeBindings(scope: SnapshotScope): [string, string, string] {
+  return [scope.teamId, scope.userId, spaceIdsParam(scope)];
 }
 
 /**
@@ -81,9 +81,9 @@ export class ToolResultRepository {
   async findReturned(teamId: string, owner: ReturnedSnapshotOwner, ids: readonly string[]): Promise<ToolResultSnapshot[]> {
     if (ids.length === 0) return [];
     return this.select(
-      { userId: owner.userId, spaceIds: [owner.spaceId] },
-      'r.team_id = ? and r.space_generation = ? and r.id in (?)',
-      [teamId, owner.spaceGeneration, ids],
+      { teamId, userId: owner.userId, spaceIds: [owner.spaceId] },
+      'r.space_generation = ? and r.id in (?)',
+      [owner.spaceGeneration, ids],
       {},
     );
   }
@@ -112,7 +112,7 @@ export class ToolResultRepository {
   ): Promise<ToolResultSnapshot[]> {
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      'select * from tool_results_recent(?, ?::uuid[], ?, ?, ?, ?) order by rank',
+      'select * from tool_results_recent(?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?, ?) order by rank',
       recentArguments(scope, conversationId, limit, columns),
     );
     return rows.map((row) => toToolResultSnapshot(row, columns));
@@ -122,7 +122,7 @@ export class ToolResultRepository {
   async search(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<SnapshotSearchHit[]> {
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      'select * from tool_results_search(?, ?::uuid[], ?, ?, ?, ?, ?::timestamptz, ?, ?, ?) order by rank',
+      'select * from tool_results_search(?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?, ?, ?) order by rank',
       searchArguments(scope, search, columns),
     );
     return rows.map((row) => toSearchHit(row, columns));

@@ -134,7 +134,7 @@ export class ToolResultsService {
    * from the cap. Returns the ids whose mark changed; a row deleted meanwhile is not among them.
    */
   setCompacted(actor: ActorContext, ids: readonly string[], compacted: boolean): Promise<string[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.writes.setCompacted(actor.userId, ids, compacted);
+    return ids.length === 0 ? Promise.resolve([]) : this.writes.setCompacted(actor, ids, compacted);
   }
 
   findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
@@ -198,7 +198,7 @@ export class ToolResultsService {
 
   /** The actor's own conversation in one of its allowed spaces, or null (a missing one and another's alike). */
   async findOwnConversation(actor: ActorContext, conversationId: string): Promise<{ id: string; spaceId: string } | null> {
-    const conversation = await this.conversations.findOwnConversation(actor.userId, conversationId);
+    const conversation = await this.conversations.findOwnConversation(actor, conversationId);
     return conversation && actor.allowedGeneration(conversation.spaceId) !== undefined ? conversation : null;
   }
 
@@ -223,9 +223,12 @@ export class ToolResultsService {
   }
 
   /** A user's deletion (R-RT-4): every snapshot, message and conversation of theirs, counted by table. */
-  async deleteAllOfUser(userId: string): Promise<{ conversations: number; messages: number; message_tool_results: number }> {
-    const snapshots = await this.deletions.deleteAllOfUser(userId);
-    const { messages, conversations } = await this.conversations.deleteAllOfUser(userId);
+  async deleteAllOfUser(
+    teamId: string,
+    userId: string,
+  ): Promise<{ conversations: number; messages: number; message_tool_results: number }> {
+    const snapshots = await this.deletions.deleteAllOfUser(teamId, userId);
+    const { messages, conversations } = await this.conversations.deleteAllOfUser(teamId, userId);
     return { conversations, messages, message_tool_results: snapshots };
   }
 
@@ -235,14 +238,16 @@ export class ToolResultsService {
    * many were locked (fewer than `limit`: the scan is done), `last` where the next batch goes on.
    */
   async deleteIdleConversationsBatch(
+    teamId: string,
     spaceIds: readonly string[],
     cutoff: Date,
     after: ConversationPosition | null,
     limit: number,
   ): Promise<{ conversations: number; messages: number; scanned: number; last: ConversationPosition | null }> {
     if (spaceIds.length === 0) return { conversations: 0, messages: 0, scanned: 0, last: after };
-    const locked = await this.conversations.lockIdle(spaceIds, cutoff, after, limit);
+    const locked = await this.conversations.lockIdle(teamId, spaceIds, cutoff, after, limit);
     const deleted = await this.conversations.deleteIdle(
+      teamId,
       locked.map((c) => c.id),
       cutoff,
     );
