@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { Client } from 'pg';
 import { dirname, join } from 'node:path';
 
 export interface RunningPostgres {
@@ -11,6 +12,8 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   onLog?: (line: string) => void;
+  /** Server settings for this start, as `postgres -c name=value` (e.g. the test run's query audit). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 const USER = 'postgres';
@@ -40,6 +43,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     if (recent.length > 20) recent.shift();
     log(String(message));
   };
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
@@ -48,6 +52,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: EMBEDDED_INITDB_FLAGS,
+    postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: remember,
     onError: remember,
   });
@@ -58,16 +63,35 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await server.initialise();
     }
     removeStalePidFile(options.dataDir);
-    await server.start();
+    // The package waits for PostgreSQL's "ready to accept connections" on stderr; with the logging
+    // collector on, that line goes to the collector's file instead, so connecting tells.
+    if (options.settings?.logging_collector === 'on') {
+      const waiting = { done: false };
+      await Promise.race([server.start(), acceptsConnections(url, waiting)]).finally(() => (waiting.done = true));
+    } else {
+      await server.start();
+    }
   } catch (error) {
     const reason = error instanceof Error ? error.message : recent.filter(Boolean).slice(-5).join(' | ');
     throw new Error(`The embedded PostgreSQL in ${options.dataDir} did not start: ${reason || 'no reason given'}`);
   }
 
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
-    stop: () => server.stop(),
-  };
+  return { url, stop: () => server.stop() };
+}
+
+/** Resolves once the server answers a connection; the caller races it with the start failing. */
+async function acceptsConnections(url: string, waiting: { done: boolean }): Promise<void> {
+  while (!waiting.done) {
+    const client = new Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 function assertPortFree(port: number): Promise<void> {

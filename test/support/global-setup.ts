@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { BootstrapRepository } from '../../src/database/bootstrap.repository';
 import { REQUEST_ROLE } from '../../src/database/request-role';
 import { APP_PASSWORD_ENV, SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from './test-database';
+import { AUDIT_LOG_DIR_ENV, AUDIT_LOG_FOLDER, AUDIT_SERVER_SETTINGS, enableQueryAudit, queryAuditDecision } from './query-audit/collector';
 import { registerServer } from './test-server';
 
 /**
@@ -17,6 +18,9 @@ import { registerServer } from './test-server';
  */
 export default async function globalSetup(): Promise<void> {
   const external = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  // The query audit (R-TN-9): the request role's plans, logged by the embedded server, read back at the end.
+  const audit = queryAuditDecision(process.env, external !== undefined);
+  if (audit.line) console.log(`\n${audit.line}`);
   let url: string;
   if (external) {
     url = external;
@@ -24,9 +28,11 @@ export default async function globalSetup(): Promise<void> {
     const parent = mkdtempSync(join(tmpdir(), 'recall-ledger-test-'));
     chmodSync(parent, 0o755); // the postgres system user must reach its data folder
     const port = 55000 + Math.floor(Math.random() * 5000);
-    const server = await startEmbeddedPostgres({ dataDir: join(parent, 'pg'), port });
+    const dataDir = join(parent, 'pg');
+    const server = await startEmbeddedPostgres({ dataDir, port, settings: audit.audit ? AUDIT_SERVER_SETTINGS : undefined });
     registerServer(server, parent);
     url = server.url;
+    if (audit.audit) process.env[AUDIT_LOG_DIR_ENV] = join(dataDir, AUDIT_LOG_FOLDER);
   }
   process.env[SERVER_URL_ENV] = url;
 
@@ -46,7 +52,10 @@ export default async function globalSetup(): Promise<void> {
   // The services under test connect as the request-time role row-level security applies to (R-TN-8),
   // with one password for the whole run (a role is the server's, not a database's).
   const password = randomBytes(24).toString('base64url');
-  await withAdminClient((c) => new BootstrapRepository(c).setLoginPassword(REQUEST_ROLE, password));
+  await withAdminClient(async (c) => {
+    await new BootstrapRepository(c).setLoginPassword(REQUEST_ROLE, password);
+    if (process.env[AUDIT_LOG_DIR_ENV]) await enableQueryAudit(c);
+  });
   process.env[APP_PASSWORD_ENV] = password;
   // A service a test starts as a process (`npm start`'s path) finds the role ready and leaves it.
   process.env.DATABASE_APP_PASSWORD = password;

@@ -22,10 +22,15 @@ export function registerServer(server: RunningPostgres, folder: string): void {
   });
 }
 
-export async function stopServer(): Promise<void> {
-  if (!running) return;
+/** Stops the embedded server, runs `beforeRemoving` (which reads what it left, e.g. its log), and removes its folder. */
+export async function stopServer(beforeRemoving?: () => Promise<void>): Promise<void> {
+  if (!running) return beforeRemoving?.();
   const { server, folder } = running;
   running = undefined;
-  await server.stop();
-  rmSync(folder, { recursive: true, force: true });
+  try {
+    await server.stop();
+    await beforeRemoving?.();
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
