@@ -24,6 +24,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** The URL the service connects with, given the test database's request-role URL (e.g. the same database through PgBouncer). */
   connect?: (databaseUrl: string, config: AppConfig) => Promise<string>;
+  /** The database to start on, instead of a fresh clone of the template; closing the app drops it, as it would the clone. */
+  database?: TestDatabase;
 }
 
 /** The configuration every test instance of the service runs with, `env` on top. */
@@ -64,7 +66,7 @@ export function createTestApp(env: Record<string, string> = {}, options: TestApp
 /** What createTestApp starts; a step that fails releases what the earlier ones opened. */
 async function startTestApp(env: Record<string, string>, options: TestAppOptions): Promise<TestApp> {
   const config = testAppConfig(env);
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   let app: NestExpressApplication;
   try {
     const serviceUrl = options.connect ? await options.connect(database.appUrl, config) : database.appUrl;

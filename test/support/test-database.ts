@@ -38,8 +38,21 @@ export async function withAdminClient<T>(work: (client: Client) => Promise<T>): 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env[TEMPLATE_ENV];
   if (!template) throw new Error(`${TEMPLATE_ENV} is not set`);
+  return newTestDatabase(template);
+}
+
+/**
+ * A fresh database with no schema at all (the server's default template, not the migrated one):
+ * for a test that migrates it itself, e.g. only as far as an earlier release did.
+ */
+export function createEmptyTestDatabase(): Promise<TestDatabase> {
+  return newTestDatabase(null);
+}
+
+/** A new database, cloned from `template` (null: the server's default). */
+async function newTestDatabase(template: string | null): Promise<TestDatabase> {
   const name = `rl_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((c) => c.query(`create database "${name}" template "${template}"`));
+  await withAdminClient((c) => c.query(`create database "${name}"${template === null ? '' : ` template "${template}"`}`));
   const url = withDatabase(serverUrl(), name);
   const password = process.env[APP_PASSWORD_ENV];
   if (!password) throw new Error(`${APP_PASSWORD_ENV} is not set`);
