@@ -211,5 +211,18 @@ describe('Migration20261130004344 handle backfill', () => {
     const rest = await migrator.up();
     expect(rest.length).toBeGreaterThan(0);
     expect(await migrator.getPendingMigrations()).toEqual([]);
+    // The team-keyed schema gave the rows that had no team their user's, in place.
+    const { rows: teams } = await client.query<{ tbl: string; team_id: string; n: number }>(
+      `select tbl, team_id, count(*)::int as n
+         from (select 'conversations' as tbl, team_id from conversations union all select 'messages', team_id from messages
+               union all select 'space_members', team_id from space_members union all select 'message_tool_results', team_id from message_tool_results) t
+        group by tbl, team_id order by tbl`,
+    );
+    expect(teams).toEqual([
+      { tbl: 'conversations', team_id: team, n: 1 },
+      { tbl: 'message_tool_results', team_id: team, n: rows.length },
+      { tbl: 'messages', team_id: team, n: 1 },
+      { tbl: 'space_members', team_id: team, n: 1 },
+    ]);
   });
 });

@@ -1,9 +1,16 @@
 import { Client } from 'pg';
+import type { TenantScope } from '../../src/database/tenant-scope';
+import { REQUEST_ROLE } from '../../src/database/request-role';
+import type { TestDatabase } from './test-database';
 
 export interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;
   'Relation Name'?: string;
+  'Plan Rows'?: number;
+  'Index Cond'?: string;
+  'Recheck Cond'?: string;
+  Filter?: string;
   Plans?: PlanNode[];
 }
 
@@ -13,35 +20,100 @@ export function planNodes(plan: PlanNode): PlanNode[] {
 }
 
 /**
- * The plan of a statement that runs inside a database function (`inner` names it): `call` is run
- * on a new connection, in a transaction rolled back, with auto_explain reporting nested statements
- * to the client. The connection is new, so a function with `plan_cache_mode` settings shows the
- * plan its first call gets (a generic one under `force_generic_plan`). `before` runs first in the
- * same transaction (e.g. to clear what an earlier run of `call` stored).
+ * Who plans a statement. The request role is the one that matters (R-TN-8): its plans carry the
+ * row-level security policies, and under them an operator that is not leakproof (`@@`, jsonb,
+ * LIKE, array operators) cannot be an index condition, and the policies' clauses change the
+ * estimates. The owner's policy is `using (true)`: its plan is the one the statement is written
+ * for, which the request role may not get.
  */
-export async function nestedPlanOf(
-  databaseUrl: string,
-  call: string,
-  inner: string,
-  before?: (client: Client) => Promise<unknown>,
-): Promise<PlanNode[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  const notices: string[] = [];
-  client.on('notice', (notice) => notices.push(notice.message ?? ''));
+export type PlanRole = 'owner' | 'request role';
+
+/** The URLs a plan needs: the owner's, and the request role's for the same database. */
+type PlanDatabase = Pick<TestDatabase, 'url' | 'appUrl' | 'name'>;
+
+/**
+ * The plan the request role gets for `sql` under `scope`, the tenant settings a request makes
+ * before its statements (run-sql's, transaction-local): a member's request names its team and
+ * user; team-wide work (the retention sweep, a user's deletion) leaves the user unset.
+ */
+export async function requestPlanOf(database: Pick<PlanDatabase, 'appUrl'>, scope: TenantScope, sql: string): Promise<PlanNode[]> {
+  const client = new Client({ connectionString: database.appUrl });
   await client.connect();
   try {
-    await client.query(`load 'auto_explain'`);
-    await client.query(
-      `set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on;
-       set auto_explain.log_format = 'json'; set auto_explain.log_level = 'notice'`,
-    );
     await client.query('begin');
-    await before?.(client);
-    await client.query(call);
+    await client.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [
+      scope.teamId,
+      scope.userId ?? '',
+    ]);
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`);
     await client.query('rollback');
+    return planNodes(rows[0]['QUERY PLAN'][0].Plan);
   } finally {
     await client.end();
   }
+}
+
+/** auto_explain's settings: every statement's plan, nested ones too, to the client as JSON. */
+const AUTO_EXPLAIN: [string, string][] = [
+  ['auto_explain.log_min_duration', '0'],
+  ['auto_explain.log_nested_statements', 'on'],
+  ['auto_explain.log_format', 'json'],
+  ['auto_explain.log_level', 'notice'],
+];
+
+/**
+ * The plan of a statement that runs inside a database function (`inner` names it): `call` is run
+ * on a new connection `as` the owner or the request role, in a transaction rolled back, with
+ * auto_explain reporting nested statements to the client. No tenant settings are made first: the
+ * functions this is for set the scope from their arguments (`rl_enter`), as in a request. The
+ * connection is new, so a function with `plan_cache_mode` settings shows the plan its first call
+ * gets (a generic one under `force_generic_plan`).
+ *
+ * The request role may not load auto_explain itself: for the call the owner gives the role's
+ * sessions in this database (only) the library and its settings, and takes them back after.
+ */
+export async function nestedPlanOf(database: PlanDatabase, as: PlanRole, call: string, inner: string): Promise<PlanNode[]> {
+  const notices: string[] = [];
+  if (as === 'owner') {
+    await withClient(database.url, notices, async (client) => {
+      await client.query(`load 'auto_explain'`);
+      for (const [name, value] of AUTO_EXPLAIN) await client.query(`select set_config($1, $2, false)`, [name, value]);
+      await runRolledBack(client, call);
+    });
+  } else {
+    const settings: [string, string][] = [['session_preload_libraries', 'auto_explain'], ...AUTO_EXPLAIN];
+    const alterRole = `alter role ${REQUEST_ROLE} in database "${database.name}"`;
+    await withClient(database.url, [], async (owner) => {
+      for (const [name, value] of settings) await owner.query(`${alterRole} set ${name} = '${value}'`);
+      try {
+        await withClient(database.appUrl, notices, (client) => runRolledBack(client, call));
+      } finally {
+        for (const [name] of settings) await owner.query(`${alterRole} reset ${name}`);
+      }
+    });
+  }
   const plans = notices.map((m) => JSON.parse(m.slice(m.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode });
-  return planNodes(plans.find((p) => p['Query Text'].includes(inner))!.Plan);
+  const plan = plans.find((p) => p['Query Text'].includes(inner));
+  if (!plan) throw new Error(`no plan of a statement with "${inner}" among ${plans.length} reported`);
+  return planNodes(plan.Plan);
+}
+
+async function withClient<T>(url: string, notices: string[], work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  client.on('notice', (notice) => notices.push(notice.message ?? ''));
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function runRolledBack(client: Client, call: string): Promise<void> {
+  await client.query('begin');
+  try {
+    await client.query(call);
+  } finally {
+    await client.query('rollback');
+  }
 }

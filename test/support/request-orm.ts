@@ -67,19 +67,13 @@ export async function seedTeam(
     teamId,
   ]);
   for (const userId of userIds) {
-    await db.owner.execute('insert into users (id, team_id) values (?, ?); insert into space_members (space_id, user_id) values (?, ?)', [
-      userId,
-      teamId,
-      spaceId,
-      userId,
-    ]);
+    await db.owner.execute(
+      'insert into users (id, team_id) values (?, ?); insert into space_members (team_id, space_id, user_id) values (?, ?, ?)',
+      [userId, teamId, teamId, spaceId, userId],
+    );
   }
   for (const key of flags) {
-    await db.owner.execute('insert into feature_flags (id, key, team_id, enabled) values (?, ?, ?, true)', [
-      crypto.randomUUID(),
-      key,
-      teamId,
-    ]);
+    await db.owner.execute('insert into team_feature_flags (team_id, key, enabled) values (?, ?, true)', [teamId, key]);
   }
   return { teamId, spaceId, userIds };
 }

@@ -183,9 +183,9 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     const messageId = deterministicMessageId(conversation, BIG_PAYLOAD_TOOL_USE_ID);
     const elsewhere = crypto.randomUUID();
     await em.execute(
-      `insert into conversations (id, user_id, space_id) values (?, ?, ?);
-       insert into messages (id, conversation_id, user_id) values (?, ?, ?);`,
-      [elsewhere, actor.userId, space, messageId, elsewhere, actor.userId],
+      `insert into conversations (team_id, id, user_id, space_id) values (?, ?, ?, ?);
+       insert into messages (team_id, id, conversation_id, user_id) values (?, ?, ?, ?);`,
+      [team, elsewhere, actor.userId, space, team, messageId, elsewhere, actor.userId],
     );
     const error = await inRequest(() =>
       service.compact(actor, { spaceId: space, conversationId: conversation, messages: buildProductResearchTrace() }),

@@ -36,8 +36,8 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
       `insert into teams (id) values (?);
        insert into users (id, team_id) values (?, ?), (?, ?);
        insert into spaces (id, team_id, name) values (?, ?, 's');
-       insert into conversations (id, user_id, space_id) values (?, ?, ?);
-       insert into messages (id, conversation_id, user_id) values (?, ?, ?), (?, ?, ?);`,
+       insert into conversations (team_id, id, user_id, space_id) values (?, ?, ?, ?);
+       insert into messages (team_id, id, conversation_id, user_id) values (?, ?, ?, ?), (?, ?, ?, ?);`,
       [
         team,
         userA,
@@ -46,12 +46,15 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
         team,
         space,
         team,
+        team,
         conversationA,
         userA,
         space,
+        team,
         messageA,
         conversationA,
         userA,
+        team,
         messageB,
         conversationA,
         userB,
@@ -79,14 +82,15 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
         snapshot.memId,
         snapshot.sizeChars,
         ...handleColumns(snapshot),
-        user,
+        team,
+        team,
         conversationA,
       ];
     };
     const insert = `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
                                                       ${HANDLE_COLUMNS}, team_id, space_generation)
       values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now() - make_interval(mins => ?), ?, ?, ?, ?, ?, ?, ?, ?,
-              (select team_id from users where id = ?), (select s.generation from conversations c join spaces s on s.id = c.space_id where c.id = ?))`;
+              ?, (select s.generation from conversations c join spaces s on s.team_id = c.team_id and s.id = c.space_id where c.team_id = ? and c.id = ?))`;
     await em.execute(insert, row(userA, messageA, 'aownrow', 'a_own_target', 30));
     // B's rows are the newest in A's conversation: a query without the user predicate would show them first.
     for (let i = 0; i < 5; i += 1) await em.execute(insert, row(userB, messageB, `bleak${i}`, `b_secret_${i}`, i));
@@ -100,11 +104,11 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     expect(block.text).toContain('a_own_target');
     expect(block.text).not.toContain('b_secret');
 
-    // The block's one statement reads through recall_events_recent_and_record, which hands its user to
-    // ToolResults' read functions, and those filter by it (proven in their repository test): it is A.
+    // The block's one statement reads through recall_events_recent_and_record, which hands its team and
+    // user to ToolResults' read functions, and those filter by them (proven in their repository test): A's.
     const topK = statements.filter((s) => s.includes('from recall_events_recent_and_record('));
     expect(topK).toHaveLength(1);
-    expect(readFunctionUsers(topK[0])).toEqual([userA]);
+    expect(readFunctionScopes(topK[0])).toEqual([`${team}/${userA}`]);
     // A's rows were found, so no separate look at the conversation was needed.
     expect(statements.filter((s) => s.includes('from conversations where'))).toEqual([]);
   });
@@ -117,16 +121,19 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) {
       if (/tool_results_\w+\(|recall_events_\w+_and_record\(/.test(statement))
-        expect(new Set(readFunctionUsers(statement))).toEqual(new Set([userB]));
+        expect(new Set(readFunctionScopes(statement))).toEqual(new Set([`${team}/${userB}`]));
       else expect(statement).toContain(`user_id = '${userB}'`);
     }
   });
 });
 
-/** The user each call of a ToolResults read function in the statement passes (its first argument). */
-/** The users the read functions are called for: ToolResults' first argument, the block's read-and-record's p_user_id (its third). */
-function readFunctionUsers(statement: string): string[] {
-  const reads = [...statement.matchAll(/tool_results_\w+\('([0-9a-f-]{36})'/g)].map((m) => m[1]);
-  const readAndRecord = /recall_events_recent_and_record\('(?:[^']|'')*'::jsonb, '(?:[^']|'')*'::jsonb, '([0-9a-f-]{36})'::uuid/g;
-  return [...reads, ...[...statement.matchAll(readAndRecord)].map((m) => m[1])];
+/**
+ * The team and user (`team/user`) each read function in the statement is called for: ToolResults'
+ * first two arguments, the block's read-and-record's p_team and p_user_id (its third and fourth).
+ */
+function readFunctionScopes(statement: string): string[] {
+  const reads = /tool_results_\w+\('([0-9a-f-]{36})'::uuid, '([0-9a-f-]{36})'/g;
+  const readAndRecord =
+    /recall_events_recent_and_record\('(?:[^']|'')*'::jsonb, '(?:[^']|'')*'::jsonb, '([0-9a-f-]{36})'::uuid, '([0-9a-f-]{36})'::uuid/g;
+  return [...statement.matchAll(reads), ...statement.matchAll(readAndRecord)].map((m) => `${m[1]}/${m[2]}`);
 }

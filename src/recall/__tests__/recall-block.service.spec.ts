@@ -139,7 +139,8 @@ describe('RecallBlockService (medium, real PostgreSQL)', () => {
 
   it('R-RC-1 R-RC-9 an own conversation without snapshots gives an empty block, not injected, and an event with no refs', async () => {
     const conversationId = crypto.randomUUID();
-    await db.owner.execute('insert into conversations (id, user_id, space_id) values (?, ?, ?)', [
+    await db.owner.execute('insert into conversations (team_id, id, user_id, space_id) values (?, ?, ?, ?)', [
+      alice.teamId,
       conversationId,
       alice.userId,
       alice.allowedSpaces[0].id,

@@ -75,9 +75,9 @@ describe('RetentionSweepService (medium, real PostgreSQL)', () => {
        select gen_random_uuid(), c.user_id, ?, c.id, ?::jsonb ->> (g - 1), '{}'::jsonb, '{"n":1}'::jsonb,
               now() - ? * interval '1 day' - (? - g) * interval '1 second', ? || g, 'mem_' || translate(lpad((? * 100000 + g)::text, 16, '0'), '0123456789', 'abcdefghij'), 7, ?, ?, ?, ?, ?,
               s.team_id, s.generation
-         from generate_series(1, ?) g, conversations c join spaces s on s.id = c.space_id
-        where c.id = ? and c.user_id = ?`,
-      [message, JSON.stringify(names), ageDays, n, prefix, seeded, ...handle, n, conversation, user],
+         from generate_series(1, ?) g, conversations c join spaces s on s.team_id = c.team_id and s.id = c.space_id
+        where c.team_id = ? and c.id = ? and c.user_id = ?`,
+      [message, JSON.stringify(names), ageDays, n, prefix, seeded, ...handle, n, team, conversation, user],
     );
     return names.map((_, i) => `${prefix}${i + 1}`);
   }
@@ -97,9 +97,9 @@ describe('RetentionSweepService (medium, real PostgreSQL)', () => {
       `insert into teams (id) values (?);
        insert into users (id, team_id) values (?, ?);
        insert into spaces (id, team_id, name) values (?, ?, 's');
-       insert into conversations (id, user_id, space_id) values (?, ?, ?);
-       insert into messages (id, conversation_id, user_id) values (?, ?, ?);`,
-      [team, user, team, space, team, conversation, user, space, message, conversation, user],
+       insert into conversations (team_id, id, user_id, space_id) values (?, ?, ?, ?);
+       insert into messages (team_id, id, conversation_id, user_id) values (?, ?, ?, ?);`,
+      [team, user, team, space, team, team, conversation, user, space, team, message, conversation, user],
     );
   });
   afterAll(() => db.close());

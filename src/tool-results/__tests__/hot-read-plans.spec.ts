@@ -2,15 +2,17 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolResultJsonPathRepository } from '../tool-result-json-path.repository';
 import { ToolResultRepository } from '../tool-result.repository';
-import { Client } from 'pg';
-import { nestedPlanOf, type PlanNode, planNodes as nodes } from '../../../test/support/plans';
+import { nestedPlanOf, type PlanNode, type PlanRole, planNodes as nodes, requestPlanOf } from '../../../test/support/plans';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 
 /**
- * Pins the plans of the hot reads (docs/requirements.md §9): on a realistic spread of rows, the top-K read of a
- * conversation walks the (conversation_id, user_id, space_generation, created_at desc, id desc)
- * index at the current generation and stops after K rows, instead of AND-ing two bitmaps over the
- * whole conversation and sorting it.
+ * Pins the plans of the hot reads (docs/requirements.md §9) on a realistic spread of rows, as the
+ * request role with the settings a member's request makes (its team and user): the plans that
+ * matter, under row-level security (R-TN-8). The top-K read of a conversation walks the (team_id,
+ * conversation_id, user_id, space_generation, created_at desc, id desc) index at the current
+ * generation instead of AND-ing two bitmaps over the whole conversation and sorting it. The owner
+ * (whose policy is `using (true)`) gets the same plans: the user-deep policies are CASEs, which the
+ * planner does not take for a second user filter (an OR it did, and sorted whole conversations).
  */
 describe('hot read plans (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
@@ -30,8 +32,8 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
       `insert into teams (id) values (?);
        insert into spaces (id, team_id, name, generation) values (?, ?, 's', 2);
        insert into users (id, team_id) select gen_random_uuid(), ? from generate_series(1, 40);
-       insert into conversations (id, user_id, space_id) select gen_random_uuid(), u.id, ? from users u, generate_series(1, 10);
-       insert into messages (id, conversation_id, user_id) select gen_random_uuid(), c.id, c.user_id from conversations c;
+       insert into conversations (team_id, id, user_id, space_id) select u.team_id, gen_random_uuid(), u.id, ? from users u, generate_series(1, 10);
+       insert into messages (team_id, id, conversation_id, user_id) select c.team_id, gen_random_uuid(), c.id, c.user_id from conversations c;
        insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
                                          summary_oneliner, stub, size_tokens, team_id, space_generation)
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
@@ -46,20 +48,22 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
       `insert into teams (id) select gen_random_uuid() from generate_series(1, 3);
        insert into spaces (id, team_id, name) select gen_random_uuid(), t.id, 'other' from teams t where t.id <> ?;
        insert into users (id, team_id) select gen_random_uuid(), s.team_id from spaces s, generate_series(1, 10) where s.team_id <> ?;
-       insert into conversations (id, user_id, space_id)
-         select gen_random_uuid(), u.id, s.id from users u join spaces s on s.team_id = u.team_id, generate_series(1, 10) where u.team_id <> ?;
-       insert into messages (id, conversation_id, user_id)
-         select gen_random_uuid(), c.id, c.user_id from conversations c join users u on u.id = c.user_id where u.team_id <> ?;
+       insert into conversations (team_id, id, user_id, space_id)
+         select u.team_id, gen_random_uuid(), u.id, s.id from users u join spaces s on s.team_id = u.team_id, generate_series(1, 10) where u.team_id <> ?;
+       insert into messages (team_id, id, conversation_id, user_id)
+         select c.team_id, gen_random_uuid(), c.id, c.user_id from conversations c where c.team_id <> ?;
        insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
                                          summary_oneliner, stub, size_tokens, team_id, space_generation)
          select gen_random_uuid(), m.user_id, m.id, m.conversation_id, 'query_site_data', '{"target":"x"}', '{"rows":[1,2,3]}',
                 now() - make_interval(mins => g), 'toolu_' || md5(m.id::text || g), 'mem_' || substr(md5(m.id::text || g), 1, 16), 16,
-                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, u.team_id, 1
-           from messages m join users u on u.id = m.user_id, generate_series(1, 100) g where u.team_id <> ?;
+                '1 key: rows[3]', '[recall-ledger tool_memory v2]', 7, m.team_id, 1
+           from messages m, generate_series(1, 100) g where m.team_id <> ?;
        analyze;`,
       [team, team, team, team, team],
     );
-    const [row] = await em.execute<{ user_id: string; id: string }[]>('select user_id, id from conversations limit 1');
+    const [row] = await em.execute<{ user_id: string; id: string }[]>('select user_id, id from conversations where team_id = ? limit 1', [
+      team,
+    ]);
     userId = row.user_id;
     conversationId = row.id;
   });
@@ -67,50 +71,38 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
 
   /**
    * The plan of the first statement `work` ran that reads snapshots, in SQL or through a read
-   * function: as the owner, or (`asRequestRole`) as the service runs it, under row-level security
-   * with the user's tenant settings (R-TN-8), whose policies add their own clauses to the plan.
+   * function: as the request role, with a member's settings (the team and the user), or as the owner.
    */
-  async function planOf(work: () => Promise<unknown>, { asRequestRole = false } = {}): Promise<PlanNode[]> {
+  async function planOf(work: () => Promise<unknown>, as: PlanRole = 'request role'): Promise<PlanNode[]> {
     statements.length = 0;
     await RequestContext.create(em, work);
     const sql = statements
       .filter((s) => /from (message_tool_results|tool_results_)/.test(s))[0]
       .replace(/^\[query\] /, '')
       .replace(/ \[took .*$/s, '');
-    if (!asRequestRole) {
-      const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
-      return nodes(explained['QUERY PLAN'][0].Plan);
-    }
-    const client = new Client({ connectionString: db.database.appUrl });
-    await client.connect();
-    try {
-      await client.query('begin');
-      await client.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [team, userId]);
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`);
-      await client.query('rollback');
-      return nodes(rows[0]['QUERY PLAN'][0].Plan);
-    } finally {
-      await client.end();
-    }
+    if (as === 'request role') return requestPlanOf(db.database, { teamId: team, userId }, sql);
+    const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
+    return nodes(explained['QUERY PLAN'][0].Plan);
   }
 
-  it.each([
-    ['as the owner', false],
-    ['as the request role, under row-level security (R-TN-8)', true],
-  ])('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index, %s', async (_as, asRequestRole) => {
-    const plan = await planOf(
-      () => new ToolResultRepository(em).recentInConversation({ userId, spaceIds: [space] }, conversationId, 5, { input: true }),
-      { asRequestRole },
-    );
-    // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
-    const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
-    expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);
-    expect(plan.some((n) => n['Node Type'] === 'Function Scan')).toBe(false);
-    const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
-    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
-      ['Index Scan', 'message_tool_results_conversation_user_generation_recency'],
-    ]);
-  });
+  const recent = () =>
+    new ToolResultRepository(em).recentInConversation({ teamId: team, userId, spaceIds: [space] }, conversationId, 5, { input: true });
+  const history = () => new ToolResultRepository(em).history({ teamId: team, userId, spaceIds: [space] }, {}, null, 21);
+
+  it.each<PlanRole>(['request role', 'owner'])(
+    'R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index, as the %s',
+    async (as) => {
+      const plan = await planOf(recent, as);
+      // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
+      const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
+      expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);
+      expect(plan.some((n) => n['Node Type'] === 'Function Scan')).toBe(false);
+      const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
+      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+        ['Index Scan', 'message_tool_results_conversation_user_generation_recency'],
+      ]);
+    },
+  );
 
   it('R-LG-2 §9 a json_path value is one call of tool_results_path_value, whose kept generic plan finds the row by its mem id', async () => {
     const [snapshot] = await em.execute<{ mem_id: string; team_id: string }[]>(
@@ -134,13 +126,14 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     );
     expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
     const call = calls[0].replace(/^\[query\] /, '').replace(/ \[took .*$/s, '');
-    const plan = await nestedPlanOf(db.database.url, call, 'cross join lateral');
+    // The function sets the scope itself (rl_enter): no settings are made before the call.
+    const plan = await nestedPlanOf(db.database, 'request role', call, 'cross join lateral');
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_mem_id_unique']]);
   });
 
-  it('R-TR-7 history of a user walks the user recency index', async () => {
-    const plan = await planOf(() => new ToolResultRepository(em).history({ userId, spaceIds: [space] }, {}, null, 21));
+  it.each<PlanRole>(['request role', 'owner'])('R-TR-7 history of a user walks the user recency index, as the %s', async (as) => {
+    const plan = await planOf(history, as);
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
     expect(scans.map((n) => n['Index Name'])).toEqual(['message_tool_results_user_recency']);
     expect(plan.some((n) => n['Node Type'] === 'Sort')).toBe(false);

@@ -123,7 +123,7 @@ describe('ToolResultJsonPathRepository.findJsonPathValue (medium, real PostgreSQ
     ).toBeNull();
     expect(
       await RequestContext.create(em, () =>
-        new ToolResultRepository(em).findByMemId({ userId, spaceIds: [crypto.randomUUID()] }, memIds.json),
+        new ToolResultRepository(em).findByMemId({ userId, teamId, spaceIds: [crypto.randomUUID()] }, memIds.json),
       ),
     ).toBeNull();
     expect(await value('json', ['items'], 1000, otherUserId)).toBeNull();

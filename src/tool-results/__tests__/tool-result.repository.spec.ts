@@ -66,7 +66,7 @@ describe('snapshot repositories: reads, writes, JSON-path values (medium, real P
     }
   });
 
-  it('R-TN-4 R-TN-5 R-RC-6 every read function other modules call filters by the user and the allowed spaces', async () => {
+  it('R-TN-4 R-TN-5 R-RC-6 every read function other modules call filters by the team, the user and the allowed spaces', async () => {
     const functions = await em.execute<{ name: string; body: string }[]>(
       `select proname as name, prosrc as body from pg_proc where proname in ('tool_results_recent', 'tool_results_search', 'tool_results_conversation_space', 'tool_results_path_value') order by 1`,
     );
@@ -79,13 +79,14 @@ describe('snapshot repositories: reads, writes, JSON-path values (medium, real P
     for (const { name, body } of functions) {
       expect({
         name,
+        team: /\b[rc]\.team_id = p_team\b/.test(body),
         user: /\b[rc]\.user_id = p_user_id\b/.test(body),
         spaces: /\b(c\.space_id|p_space_id) = any\(p_space_ids\)/.test(body),
-      }).toEqual({ name, user: true, spaces: true });
+      }).toEqual({ name, team: true, user: true, spaces: true });
     }
   });
 
-  it('R-TR-4 R-RC-6 every statement of the write path and every read carries the user predicate', async () => {
+  it('R-TR-4 R-RC-6 every statement of the write path and every read carries the team and the user predicate', async () => {
     const calls: [string, () => Promise<unknown>][] = [
       [
         'recordBatch',
@@ -123,8 +124,8 @@ describe('snapshot repositories: reads, writes, JSON-path values (medium, real P
             { cap: 200, compacted: false },
           ),
       ],
-      ['findOwnConversation', () => new ConversationRepository(em).findOwnConversation(userId, conversationId)],
-      ['setCompacted', () => writes.setCompacted(userId, [crypto.randomUUID()], true)],
+      ['findOwnConversation', () => new ConversationRepository(em).findOwnConversation({ teamId, userId }, conversationId)],
+      ['setCompacted', () => writes.setCompacted(scope, [crypto.randomUUID()], true)],
       ...reads,
     ];
     for (const [name, call] of calls) {
@@ -137,24 +138,25 @@ describe('snapshot repositories: reads, writes, JSON-path values (medium, real P
           statement: expect.stringMatching(/user_id = |(record_tool_results|tool_results_\w+)\('[0-9a-f-]{36}'/),
         });
         expect(statement).toContain(userId);
+        expect(statement).toContain(teamId);
       }
     }
   });
 
-  it('R-TR-4 R-RC-6 every statement of the write function that reads, locks, updates or deletes rows filters by the user', async () => {
+  it('R-TR-4 R-RC-6 every statement of the write function that reads, locks, updates or deletes rows filters by the team and the user', async () => {
     const [{ body }] = await em.execute<{ body: string }[]>(`select prosrc as body from pg_proc where proname = 'record_tool_results'`);
     const statements = body.split(';').filter((s) => /\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(s));
     // insert (it reads the conversations' spaces), lock, ownership checks (conversations, messages), trim, repeat check, compacted mark
     expect(statements.length).toBe(7);
     for (const statement of statements) {
-      // An insert's own rows take p_user as a value; what it reads and the rest must filter by it.
+      // An insert's own rows take p_team and p_user as values; what it reads and the rest must filter by them.
       const reads = statement.replace(/insert into[\s\S]*?select/i, 'select');
+      const readsNothing = !/\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(reads);
       expect({
         statement: reads.trim().slice(0, 80),
-        filtered:
-          /user_id = p_user|user_id = \$2[\s\S]*using v_conversation, p_user/.test(reads) ||
-          !/\b(from|join|update)\s+(conversations|messages|message_tool_results)\b/i.test(reads),
-      }).toMatchObject({ filtered: true });
+        team: /team_id = p_team|team_id = \$4[\s\S]*using v_conversation, p_user, p_cap, p_team/.test(reads) || readsNothing,
+        user: /user_id = p_user|user_id = \$2[\s\S]*using v_conversation, p_user/.test(reads) || readsNothing,
+      }).toMatchObject({ team: true, user: true });
     }
   });
 });

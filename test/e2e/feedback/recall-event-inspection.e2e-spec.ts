@@ -197,13 +197,14 @@ describe('recallEvents inspection (e2e)', () => {
         }
       };
       const visible = 'select count(*)::int as n from recall_events_visible($1)';
-      const toolNames = 'select tool_results_tool_names($1, $2::uuid[]) as names';
+      const toolNames = 'select tool_results_tool_names($1, $2, $3::uuid[], $4::uuid[]) as names';
+      const names = (team: string) => [team, b.member.userId, `{${b.spaces[0]}}`, `{${snapshot.id}}`];
       // B's own settings see B's rows through them (the check can fail) …
       expect(await asTeam(b.admin.teamId, visible, [b.admin.teamId])).toEqual([{ n: 1 }]);
-      expect(await asTeam(b.admin.teamId, toolNames, [b.admin.teamId, `{${snapshot.id}}`])).toEqual([{ names: ['b_tool'] }]);
+      expect(await asTeam(b.admin.teamId, toolNames, names(b.admin.teamId))).toEqual([{ names: ['b_tool'] }]);
       // … A's settings naming B see nothing: the policies hold under the functions' own team predicate.
       expect(await asTeam(a.admin.teamId, visible, [b.admin.teamId])).toEqual([{ n: 0 }]);
-      expect(await asTeam(a.admin.teamId, toolNames, [b.admin.teamId, `{${snapshot.id}}`])).toEqual([{ names: [] }]);
+      expect(await asTeam(a.admin.teamId, toolNames, names(b.admin.teamId))).toEqual([{ names: [] }]);
       const definers = await t.sql.query(
         `select proname, prosecdef from pg_proc where proname in ('recall_events_visible', 'tool_results_tool_names') order by 1`,
       );

@@ -193,16 +193,17 @@ describe('Ledger (e2e)', () => {
       expect(JSON.stringify(exact)).toBe(JSON.stringify(first));
     });
 
-    it("R-LG-3 R-TN-5 another user's conversation is NOT_FOUND and nothing is written", async () => {
-      const res = await compact(bob, { spaceId: bob.spaceId, conversationId, messages: buildProductResearchTrace() });
-      expectErrorCode(res, 'NOT_FOUND');
-      expect(res.data).toBeNull();
-      expect(await rowsOf(bob.userId)).toBe(0);
-      const written = await t.sql.query(
-        'select (select count(*) from conversations where user_id = $1) + (select count(*) from messages where user_id = $1) as n',
-        [bob.userId],
-      );
-      expect(Number(written.rows[0].n)).toBe(0);
+    it("R-LG-3 R-TN-9 another team's conversation id is the team's own: compaction writes that team's rows and leaves the first team's alone", async () => {
+      const outsider = await memberOfNewSpace(t);
+      const alices = async () =>
+        (await t.sql.query('select id, compacted from message_tool_results where team_id = $1 order by id', [alice.teamId])).rows;
+      const before = await alices();
+      const res = await compact(outsider, { spaceId: outsider.spaceId, conversationId, messages: buildProductResearchTrace() });
+      expect(res.errors).toBeUndefined();
+      expect(await rowsOf(outsider.userId)).toBeGreaterThan(0);
+      const owners = await t.sql.query('select distinct team_id from conversations where id = $1 order by team_id', [conversationId]);
+      expect(owners.rows.map((r) => r.team_id)).toEqual([alice.teamId, outsider.teamId].sort());
+      expect(await alices()).toEqual(before);
     });
 
     it('R-LG-3 R-OP-4 a malformed message list or out-of-range option is BAD_USER_INPUT naming the field, before any write', async () => {

@@ -143,8 +143,8 @@ describe('recall event links (e2e)', () => {
     });
     const links = await linksOf(admin, after);
     expect(links!.returnedResults.map((r) => r.snapshot?.toolName ?? null)).toEqual([null, 'new_tool']);
-    // The older generation's snapshot is still the team's: its tool name was stored with the event.
-    expect(links!.toolNames).toEqual(['new_tool', 'old_tool']);
+    // The older generation's snapshot reads as missing, so it names no tool either (R-TN-4).
+    expect(links!.toolNames).toEqual(['new_tool']);
     // The hidden event's feedback is hidden with it.
     expect((await listFeedbackEvents(t, admin, { filter: { toolName: 'old_tool' } })).edges).toEqual([]);
   });

@@ -34,17 +34,23 @@ async function insertAt(
   const messageId = crypto.randomUUID();
   const toolUseId = `toolu_${crypto.randomUUID()}`;
   const memId = `mem_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  await t.sql.query(`insert into conversations (id, user_id, space_id) values ($1, $2, $3) on conflict do nothing`, [
+  await t.sql.query(`insert into conversations (team_id, id, user_id, space_id) values ($4, $1, $2, $3) on conflict do nothing`, [
     conversationId,
     who.userId,
     who.spaceId,
+    who.teamId,
   ]);
-  await t.sql.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [messageId, conversationId, who.userId]);
+  await t.sql.query(`insert into messages (team_id, id, conversation_id, user_id) values ($4, $1, $2, $3)`, [
+    messageId,
+    conversationId,
+    who.userId,
+    who.teamId,
+  ]);
   await t.sql.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
                                        ${HANDLE_COLUMNS}, team_id, space_generation)
      select gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb, $6::jsonb, $7::timestamptz, $8, $9, 10, $10, $11, $12, $13, $14::int, s.team_id, s.generation
-       from conversations c join spaces s on s.id = c.space_id where c.id = $3::uuid`,
+       from conversations c join spaces s on s.team_id = c.team_id and s.id = c.space_id where c.id = $3::uuid and c.user_id = $1::uuid`,
     [
       who.userId,
       messageId,
@@ -185,7 +191,12 @@ describe('Recall block and prior results (e2e)', () => {
 
   it('R-RC-1 an own conversation without snapshots gives an empty block, not injected', async () => {
     const c = crypto.randomUUID();
-    await t.sql.query(`insert into conversations (id, user_id, space_id) values ($1, $2, $3)`, [c, alice.userId, alice.spaceId]);
+    await t.sql.query(`insert into conversations (team_id, id, user_id, space_id) values ($4, $1, $2, $3)`, [
+      c,
+      alice.userId,
+      alice.spaceId,
+      alice.teamId,
+    ]);
     const block = (await ok<{ recallBlock: Block }>(t, BLOCK, { c }, alice.token)).recallBlock;
     expect(block).toMatchObject({ text: '', tokens: 0, lines: [], droppedCount: 0, injected: false });
   });

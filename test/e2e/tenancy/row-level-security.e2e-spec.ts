@@ -3,6 +3,7 @@ import { REQUEST_ROLE } from '../../../src/database/request-role';
 import { fine, newTeam, recallEvent, submitOk, type Team } from '../../support/feedback-fixtures';
 import { RECORD, toolResult } from '../../support/fixtures';
 import { ok } from '../../support/graphql';
+import { EXEMPT_MARKER } from '../../support/query-audit/plan-audit';
 import { ORDERS_RULE, setSummaryRule } from '../../support/summary-rules';
 import { newMember } from '../../support/tenancy';
 import { createTestApp, type TestApp, type TestIdentity } from '../../support/test-app';
@@ -15,15 +16,15 @@ import { createTestApp, type TestApp, type TestIdentity } from '../../support/te
 /** Every tenant table: a row's key, and (read as the owner) the team it belongs to. */
 const TENANT_TABLES: Record<string, { key: string; team: string }> = {
   teams: { key: 'id::text', team: 'id' },
-  users: { key: 'id::text', team: 'team_id' },
-  spaces: { key: 'id::text', team: 'team_id' },
-  space_members: { key: "space_id || '/' || user_id", team: '(select s.team_id from spaces s where s.id = space_id)' },
-  feature_flags: { key: 'id::text', team: 'team_id' },
-  conversations: { key: 'id::text', team: '(select u.team_id from users u where u.id = user_id)' },
-  messages: { key: 'id::text', team: '(select u.team_id from users u where u.id = user_id)' },
-  message_tool_results: { key: 'id::text', team: 'team_id' },
-  recall_events: { key: 'id', team: 'team_id' },
-  feedback_events: { key: 'id', team: 'team_id' },
+  users: { key: "team_id || '/' || id", team: 'team_id' },
+  spaces: { key: "team_id || '/' || id", team: 'team_id' },
+  space_members: { key: "team_id || '/' || space_id || '/' || user_id", team: 'team_id' },
+  team_feature_flags: { key: "team_id || '/' || key", team: 'team_id' },
+  conversations: { key: "team_id || '/' || id", team: 'team_id' },
+  messages: { key: "team_id || '/' || id", team: 'team_id' },
+  message_tool_results: { key: "team_id || '/' || id", team: 'team_id' },
+  recall_events: { key: "team_id || '/' || id", team: 'team_id' },
+  feedback_events: { key: "team_id || '/' || id", team: 'team_id' },
   tool_summary_rules: { key: "team_id || '/' || tool_name", team: 'team_id' },
 };
 const TABLES = Object.keys(TENANT_TABLES);
@@ -66,7 +67,10 @@ describe('Row-level security (R-TN-8)', () => {
     try {
       if (settings.team) await app.query(`select set_config('app.team_id', $1, true)`, [settings.team]);
       if (settings.user) await app.query(`select set_config('app.user_id', $1, true)`, [settings.user]);
-      const { rows } = await app.query<{ key: string }>(`select ${TENANT_TABLES[table].key} as key from ${table}`);
+      // Without its team on purpose: the query audit leaves it out (docs/testing.md, "The query audit").
+      const { rows } = await app.query<{ key: string }>(
+        `/* ${EXEMPT_MARKER}: R-TN-8 probe */ select ${TENANT_TABLES[table].key} as key from ${table}`,
+      );
       return rows.map((r) => r.key);
     } finally {
       await app.query('rollback');
@@ -89,14 +93,15 @@ describe('Row-level security (R-TN-8)', () => {
     return (await keysOf(table, b.admin.teamId)).filter((key) => seen.has(key));
   }
 
-  it('R-TN-8 every table of the schema has row-level security enabled, forced and a tenant policy, but the two that hold no tenant data', async () => {
+  it('R-TN-8 every table of the schema has row-level security enabled, forced and a tenant policy, but the three that hold no tenant data', async () => {
     const { rows } = await t.sql.query<{ table: string; enabled: boolean; forced: boolean; policy: boolean }>(
       `select c.relname as "table", c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
               exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = 'tenant_rows') as policy
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`,
     );
-    const untenanted = ['mikro_orm_migrations', 'retention_leases'];
+    // The flags' global defaults are a reference table: every team reads them, none writes them.
+    const untenanted = ['feature_flags', 'mikro_orm_migrations', 'retention_leases'];
     const tenant = rows.filter((r) => !untenanted.includes(r.table));
     // A new table is either a tenant table, with its policy and its row in TENANT_TABLES, or listed above.
     expect(tenant.map((r) => r.table).sort()).toEqual([...TABLES].sort());
@@ -125,26 +130,149 @@ describe('Row-level security (R-TN-8)', () => {
     expect(await leakedToA(table)).toEqual([]);
   });
 
-  // Snapshots are the team's in the policy and reach a user through their conversation (every read joins it).
-  it.each(['conversations', 'messages'])("R-TN-8 %s: with the user set, a teammate's rows are not visible either", async (table) => {
-    const mine = await keysOf(table, a.admin.teamId, a.member.userId);
-    const theirs = await keysOf(table, a.admin.teamId, teammate.userId);
-    expect(mine.length).toBeGreaterThan(0);
-    expect(theirs.length).toBeGreaterThan(0);
-    const seen = await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId });
-    expect(seen.sort()).toEqual(mine.sort());
-    // Team-wide (a team admin's maintenance: no user set) both are visible.
-    expect(await visibleKeys(table, { team: a.admin.teamId })).toEqual(expect.arrayContaining([...mine, ...theirs]));
+  // User-deep: with the request's user set, a teammate's rows are not there, whatever the statement forgot.
+  it.each(['conversations', 'messages', 'message_tool_results'])(
+    "R-TN-8 %s: with the user set, a teammate's rows are not visible either, and are without the policy's user clause",
+    async (table) => {
+      const mine = await keysOf(table, a.admin.teamId, a.member.userId);
+      const theirs = await keysOf(table, a.admin.teamId, teammate.userId);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(theirs.length).toBeGreaterThan(0);
+      const seen = await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId });
+      expect(seen.sort()).toEqual(mine.sort());
+      // Team-wide (a team admin's maintenance: no user set) both are visible.
+      expect(await visibleKeys(table, { team: a.admin.teamId })).toEqual(expect.arrayContaining([...mine, ...theirs]));
+
+      // The user clause is what held: with the policy cut back to the team, the teammate's rows come through.
+      const { rows: policy } = await t.sql.query<{ qual: string; with_check: string }>(
+        `select qual, with_check from pg_policies where tablename = $1 and policyname = 'tenant_rows'`,
+        [table],
+      );
+      const team = '(select rl_team())';
+      await t.sql.query(`alter policy tenant_rows on ${table} using (team_id = ${team}) with check (team_id = ${team})`);
+      try {
+        expect(await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId })).toEqual(expect.arrayContaining(theirs));
+      } finally {
+        await t.sql.query(`alter policy tenant_rows on ${table} using (${policy[0].qual}) with check (${policy[0].with_check})`);
+      }
+      expect(await visibleKeys(table, { team: a.admin.teamId, user: a.member.userId })).toEqual(mine);
+    },
+  );
+
+  it("R-TN-8 a teammate's statement that forgot the user (and the join) still reads only its own user's snapshots", async () => {
+    await app.query('begin');
+    try {
+      await app.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [a.admin.teamId, teammate.userId]);
+      // The team is named, the user is not: under the team-only policy of before, every snapshot of the team came back.
+      const { rows } = await app.query<{ user_id: string }>('select distinct user_id from message_tool_results where team_id = $1', [
+        a.admin.teamId,
+      ]);
+      expect(rows.map((r) => r.user_id)).toEqual([teammate.userId]);
+    } finally {
+      await app.query('rollback');
+    }
   });
 
   it('R-TN-8 with no settings the request role sees no tenant row at all', async () => {
-    for (const table of TABLES.filter((name) => name !== 'feature_flags')) {
+    for (const table of TABLES) {
       expect({ table, rows: await visibleKeys(table, {}) }).toEqual({ table, rows: [] });
     }
-    // Feature flags' global defaults (team_id null) are everyone's; no team's own row is visible.
-    const { rows } = await t.sql.query<{ id: string }>('select id from feature_flags where team_id is not null');
-    const seen = new Set(await visibleKeys('feature_flags', {}));
-    expect(rows.filter((r) => seen.has(r.id))).toEqual([]);
+  });
+
+  it("R-TN-7 R-TN-8 the flags' global defaults are read by every request and written by none", async () => {
+    const { rows } = await app.query<{ key: string }>('select key from feature_flags order by key');
+    expect(rows.length).toBeGreaterThan(0);
+    await expect(app.query(`update feature_flags set enabled = not enabled`)).rejects.toMatchObject({ code: '42501' });
+    await expect(app.query(`insert into feature_flags (key, enabled) values ('planted', true)`)).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it("R-TN-8 R-TN-9 a write cannot tie a row to another team's space: the foreign keys carry the team, and without them it could", async () => {
+    const [{ id: spaceOfB }] = (await t.sql.query<{ id: string }>('select id from spaces where team_id = $1 limit 1', [b.admin.teamId]))
+      .rows;
+    /** Team A's scope writes a row of team A that names B's space; the error code, or null when written. */
+    const writeAsA = async (sql: string): Promise<string | null> => {
+      await app.query('begin');
+      try {
+        await app.query(`select set_config('app.team_id', $1, true)`, [a.admin.teamId]);
+        await app.query(sql, [a.admin.teamId, spaceOfB, a.member.userId]);
+        return null;
+      } catch (error) {
+        return (error as { code: string }).code;
+      } finally {
+        await app.query('rollback');
+      }
+    };
+    const writes: [table: string, constraint: string, sql: string][] = [
+      [
+        'space_members',
+        'space_members_team_id_space_id_foreign',
+        'insert into space_members (team_id, space_id, user_id) values ($1, $2, $3)',
+      ],
+      [
+        'conversations',
+        'conversations_team_id_space_id_foreign',
+        'insert into conversations (team_id, id, space_id, user_id) values ($1, gen_random_uuid(), $2, $3)',
+      ],
+    ];
+    for (const [table, constraint, sql] of writes) {
+      // Foreign-key checks bypass row-level security; the key (team_id, space_id) does not find B's space under A.
+      expect({ table, refused: await writeAsA(sql) }).toEqual({ table, refused: '23503' });
+      // The key is what held: without it, row-level security alone lets the row through (it is team A's).
+      const { rows } = await t.sql.query<{ definition: string }>(
+        `select pg_get_constraintdef(oid) as definition from pg_constraint where conname = $1`,
+        [constraint],
+      );
+      await t.sql.query(`alter table ${table} drop constraint ${constraint}`);
+      try {
+        expect({ table, refused: await writeAsA(sql) }).toEqual({ table, refused: null });
+      } finally {
+        await t.sql.query(`alter table ${table} add constraint ${constraint} ${rows[0].definition}`);
+      }
+      expect({ table, refused: await writeAsA(sql) }).toEqual({ table, refused: '23503' });
+    }
+  });
+
+  it('R-TN-8 a database function that sets the scope refuses to change one already set (RL003)', async () => {
+    await app.query('begin');
+    try {
+      await app.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [a.admin.teamId, a.member.userId]);
+      await app.query('savepoint s');
+      await expect(app.query('select * from actor_spaces($1, $2)', [b.member.userId, b.admin.teamId])).rejects.toMatchObject({
+        code: 'RL003',
+      });
+      await app.query('rollback to savepoint s');
+      await expect(app.query('select * from actor_spaces($1, $2)', [teammate.userId, a.admin.teamId])).rejects.toMatchObject({
+        code: 'RL003',
+      });
+      await app.query('rollback to savepoint s');
+      // The same scope again is fine: the guard's own call inside a request's transaction.
+      const { rows } = await app.query('select * from actor_spaces($1, $2)', [a.member.userId, a.admin.teamId]);
+      expect(rows.length).toBeGreaterThan(0);
+    } finally {
+      await app.query('rollback');
+    }
+
+    // The check is what held: an rl_enter that only sets lets the same call move the transaction to team B.
+    const { rows: original } = await t.sql.query<{ definition: string }>(
+      `select pg_get_functiondef('rl_enter(uuid, uuid)'::regprocedure) as definition`,
+    );
+    await t.sql.query(`create or replace function rl_enter(p_team uuid, p_user uuid) returns void language sql as
+      $fn$ select set_config('app.team_id', p_team::text, true), set_config('app.user_id', p_user::text, true) $fn$`);
+    try {
+      await app.query('begin');
+      try {
+        await app.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [
+          a.admin.teamId,
+          a.member.userId,
+        ]);
+        const { rows } = await app.query<{ team_id: string }>('select * from actor_spaces($1, $2)', [b.member.userId, b.admin.teamId]);
+        expect(rows.map((r) => r.team_id)).toContain(b.admin.teamId);
+      } finally {
+        await app.query('rollback');
+      }
+    } finally {
+      await t.sql.query(original[0].definition);
+    }
   });
 
   it("R-TN-8 a write into another team's rows is refused or touches nothing", async () => {

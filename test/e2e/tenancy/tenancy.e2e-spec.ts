@@ -1,5 +1,6 @@
 import { signToken } from '../../../src/tenancy/token-signer';
 import { expectErrorCode, gql, ok } from '../../support/graphql';
+import { RECORD, toolResult } from '../../support/fixtures';
 import { createTestApp, identity, TEST_JWT_SECRET, type TestApp } from '../../support/test-app';
 
 const ME = `{ me { userId teamId scopes spaces { id name generation status memberIds } } }`;
@@ -98,7 +99,7 @@ describe('Tenancy (e2e)', () => {
     }
   });
 
-  it('R-TN-5 an admin of team A naming a space or a user of team B gets NOT_FOUND, as for a missing one', async () => {
+  it('R-TN-5 an admin of team A naming a space of team B, or removing a user it does not have, gets NOT_FOUND, as for a missing one', async () => {
     const adminA = await identity(['admin']);
     const adminB = await identity(['admin']);
     const spaceB = await createSpace(adminB.token);
@@ -111,10 +112,8 @@ describe('Tenancy (e2e)', () => {
         expect(expectErrorCode(res, 'NOT_FOUND').message).toBe(`Space ${spaceId} was not found.`);
       }
     }
-    const foreignUser = await gql(t, ADD_MEMBER, { s: spaceA.id, u: adminB.userId }, adminA.token);
-    expect(expectErrorCode(foreignUser, 'NOT_FOUND').message).toBe(`User ${adminB.userId} was not found.`);
     const removeForeign = await gql(t, REMOVE_MEMBER, { s: spaceA.id, u: adminB.userId }, adminA.token);
-    expectErrorCode(removeForeign, 'NOT_FOUND');
+    expect(expectErrorCode(removeForeign, 'NOT_FOUND').message).toBe(`User ${adminB.userId} was not found.`);
 
     const state = await t.sql.query('select status, generation from spaces where id = $1', [spaceB.id]);
     expect(state.rows).toEqual([{ status: 'ACTIVE', generation: 1 }]);
@@ -130,6 +129,44 @@ describe('Tenancy (e2e)', () => {
     expect(res.data!.addSpaceMember.memberIds).toContain(newcomer);
     const row = await t.sql.query('select team_id from users where id = $1', [newcomer]);
     expect(row.rows).toEqual([{ team_id: admin.teamId }]);
+  });
+
+  it("R-TN-3 R-TN-9 team B's admin adding a person's sub creates team B's user only: the person then signs in to team A and works normally", async () => {
+    const adminA = await identity(['admin']);
+    const adminB = await identity(['admin']);
+    const spaceA = await createSpace(adminA.token);
+    const spaceB = await createSpace(adminB.token);
+    const person = crypto.randomUUID();
+    // Team B's admin gets there first, with the sub the person uses in team A.
+    const addedByB = await ok<{ addSpaceMember: SpaceShape }>(t, ADD_MEMBER, { s: spaceB.id, u: person }, adminB.token);
+    expect(addedByB.addSpaceMember.memberIds).toContain(person);
+    await ok(t, ADD_MEMBER, { s: spaceA.id, u: person }, adminA.token);
+
+    const inA = await identity(['memory:read', 'memory:write'], { userId: person, teamId: adminA.teamId });
+    const me = await ok<{ me: { userId: string; teamId: string; spaces: { id: string }[] } }>(
+      t,
+      `{ me { userId teamId spaces { id } } }`,
+      {},
+      inA.token,
+    );
+    expect(me.me).toEqual({ userId: person, teamId: adminA.teamId, spaces: [{ id: spaceA.id }] });
+    const input = [toolResult(spaceA.id, crypto.randomUUID())];
+    const recorded = await ok<{ recordToolResults: { snapshots: { id: string }[] } }>(t, RECORD, { input }, inA.token);
+    expect(recorded.recordToolResults.snapshots).toHaveLength(1);
+
+    // Two users with nothing in common: one per team, each a member of its own team's space only.
+    const users = await t.sql.query('select team_id from users where id = $1 order by team_id', [person]);
+    expect(users.rows.map((r) => r.team_id)).toEqual([adminA.teamId, adminB.teamId].sort());
+    const inB = await identity(['memory:read'], { userId: person, teamId: adminB.teamId });
+    const meInB = await ok<{ me: { teamId: string; spaces: { id: string }[] } }>(t, `{ me { teamId spaces { id } } }`, {}, inB.token);
+    expect(meInB.me).toEqual({ teamId: adminB.teamId, spaces: [{ id: spaceB.id }] });
+    const history = await ok<{ toolResultHistory: { edges: unknown[] } }>(
+      t,
+      `{ toolResultHistory(first: 10) { edges { cursor } } }`,
+      {},
+      inB.token,
+    );
+    expect(history.toolResultHistory.edges).toEqual([]);
   });
 
   it('R-TN-1 a missing, malformed, expired or badly signed token is UNAUTHENTICATED', async () => {
@@ -155,14 +192,14 @@ describe('Tenancy (e2e)', () => {
     expect(spaces.rowCount).toBe(0);
   });
 
-  it('R-TN-3 a sub that exists under another team is rejected', async () => {
+  it('R-TN-3 the same sub under another team is another user of that team, with nothing of the first', async () => {
     const user = await identity(['memory:read']);
     await ok(t, ME, {}, user.token);
-    const impostor = await identity(['memory:read', 'admin'], { userId: user.userId });
-    const res = await gql(t, ME, {}, impostor.token);
-    expectErrorCode(res, 'UNAUTHENTICATED');
-    const teams = await t.sql.query('select team_id from users where id = $1', [user.userId]);
-    expect(teams.rows).toEqual([{ team_id: user.teamId }]);
+    const namesake = await identity(['memory:read', 'admin'], { userId: user.userId });
+    const res = await ok<{ me: { userId: string; teamId: string; scopes: string[]; spaces: unknown[] } }>(t, ME, {}, namesake.token);
+    expect(res.me).toMatchObject({ userId: user.userId, teamId: namesake.teamId, spaces: [] });
+    const teams = await t.sql.query('select team_id from users where id = $1 order by team_id', [user.userId]);
+    expect(teams.rows.map((r) => r.team_id)).toEqual([user.teamId, namesake.teamId].sort());
   });
 
   it('R-TN-7 setFeatureFlag changes what featureFlags returns for the team only', async () => {

@@ -110,21 +110,31 @@ describe('ToolResults (e2e)', () => {
     expect(newestDropped).toBeLessThanOrEqual(oldestKept);
   });
 
-  it("R-TR-4 R-TN-5 recording into another user's conversation or message, or a space not allowed, writes nothing", async () => {
+  it("R-TR-4 R-TN-9 recording under another team's conversation and message ids writes rows of one's own team, theirs untouched; a space not allowed writes nothing", async () => {
     const aliceConversation = crypto.randomUUID();
     const aliceMessage = crypto.randomUUID();
     await record(alice, [toolResult(alice.spaceId, aliceConversation, { messageId: aliceMessage })]);
-    const before = await Promise.all(['conversations', 'messages', 'message_tool_results'].map(countRows));
+    const alicesRows = () =>
+      Promise.all(
+        ['conversations', 'messages', 'message_tool_results'].map(
+          async (table) => (await t.sql.query(`select * from ${table} where team_id = $1 order by id`, [alice.teamId])).rows,
+        ),
+      );
+    const before = await alicesRows();
 
+    // The ids are each team's own: bob's team gets a conversation and a message of its own under them.
     const intoConversation = await record(bob, [toolResult(bob.spaceId, crypto.randomUUID()), toolResult(bob.spaceId, aliceConversation)]);
-    expect(expectErrorCode(intoConversation, 'NOT_FOUND').message).toBe(`Conversation ${aliceConversation} was not found.`);
+    expect(intoConversation.errors).toBeUndefined();
     const intoMessage = await record(bob, [toolResult(bob.spaceId, crypto.randomUUID(), { messageId: aliceMessage })]);
-    expect(expectErrorCode(intoMessage, 'NOT_FOUND').message).toBe(`Message ${aliceMessage} was not found.`);
+    expect(intoMessage.errors).toBeUndefined();
+    const bobs = await t.sql.query('select count(*)::int as n from message_tool_results where team_id = $1', [bob.teamId]);
+    expect(bobs.rows[0].n).toBeGreaterThanOrEqual(3);
+    expect(await alicesRows()).toEqual(before);
+
+    const total = await Promise.all(['conversations', 'messages', 'message_tool_results'].map(countRows));
     const intoSpace = await record(bob, [toolResult(alice.spaceId, crypto.randomUUID())]);
     expect(expectErrorCode(intoSpace, 'NOT_FOUND').message).toBe(`Space ${alice.spaceId} was not found.`);
-
-    const after = await Promise.all(['conversations', 'messages', 'message_tool_results'].map(countRows));
-    expect(after).toEqual(before);
+    expect(await Promise.all(['conversations', 'messages', 'message_tool_results'].map(countRows))).toEqual(total);
   });
 
   it("R-TR-7 R-TN-5 another user's snapshot is null by id and never in their history", async () => {

@@ -53,9 +53,9 @@ describe('TeamSummaryRulesRepository (medium, real PostgreSQL)', () => {
     const { result, sql } = await withSql(() => repo.findForTools(team, ['search_orders', 'query_kpi_trend', 'lookup_invoices']));
     expect(sql).toHaveLength(1);
     expect(sql[0]).toContain(`tool_summary_rules_of('${team}'::uuid, '{"search_orders","query_kpi_trend","lookup_invoices"}'::text[])`);
-    // The function reads the team it is given, under that team's setting.
+    // The function reads the team it is given, under that team's setting (rl_enter sets it, or refuses another already set).
     const [fn] = await em.execute<{ body: string }[]>(`select prosrc as body from pg_proc where proname = 'tool_summary_rules_of'`);
-    expect(fn.body).toMatch(/set_config\('app\.team_id', p_team::text, true\)/);
+    expect(fn.body).toMatch(/perform rl_enter\(p_team, null\);/);
     expect(fn.body).toMatch(/r\.team_id = p_team and r\.tool_name = any\(p_tools\)/);
     expect(result.sort((x, y) => x.toolName.localeCompare(y.toolName))).toEqual([
       { toolName: 'query_kpi_trend', rule: rule('points') },
