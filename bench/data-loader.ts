@@ -84,9 +84,10 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
     await client.query('insert into teams (id) values ($1)', [data.teamId]);
     await client.query(`insert into spaces (id, team_id, name) values ($1, $2, 'bench')`, [data.spaceId, data.teamId]);
     await client.query('insert into users (id, team_id) select u, $2 from unnest($1::uuid[]) u', [data.userIds, data.teamId]);
-    await client.query('insert into space_members (space_id, user_id) select $2, u from unnest($1::uuid[]) u', [
+    await client.query('insert into space_members (team_id, space_id, user_id) select $3, $2, u from unnest($1::uuid[]) u', [
       data.userIds,
       data.spaceId,
+      data.teamId,
     ]);
     const owners = data.conversationIds.map((_, i) => data.ownerOf(i));
     await client.query(
@@ -95,9 +96,13 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
       [data.conversationIds, owners, data.messageIds],
     );
     await client.query('alter table bench_conversations add primary key (ord)');
-    await client.query(`insert into conversations (id, user_id, space_id) select id, user_id, $1 from bench_conversations`, [data.spaceId]);
+    await client.query(`insert into conversations (team_id, id, user_id, space_id) select $2, id, user_id, $1 from bench_conversations`, [
+      data.spaceId,
+      data.teamId,
+    ]);
     await client.query(
-      `insert into messages (id, conversation_id, user_id, role) select message_id, id, user_id, 'assistant' from bench_conversations`,
+      `insert into messages (team_id, id, conversation_id, user_id, role) select $1, message_id, id, user_id, 'assistant' from bench_conversations`,
+      [data.teamId],
     );
     const variants = payloadVariants(BENCH_SEED, VARIANTS);
     // Each variant's handle is built as the write path builds it; a row's stub then names its own mem id.

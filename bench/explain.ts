@@ -8,15 +8,15 @@ export async function explainHotReads(pool: Pool, data: DataSet, log: (line: str
   const statements: [string, string, unknown[]][] = [
     [
       'recallBlock rows (service statement)',
-      `select r.id, r.tool_output, c.space_id from message_tool_results r join conversations c on c.id = r.conversation_id
-        where r.conversation_id = $1 and r.user_id = $2 order by r.created_at desc, r.id desc limit 5`,
-      [conversationId, userId],
+      `select r.id, r.tool_output, c.space_id from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+        where r.team_id = $3 and r.conversation_id = $1 and r.user_id = $2 order by r.created_at desc, r.id desc limit 5`,
+      [conversationId, userId, data.teamId],
     ],
     [
       'cap trim (service statement, read part)',
       `select id from (select id, row_number() over (partition by conversation_id order by created_at desc, id desc) as position
-         from message_tool_results where user_id = $1 and conversation_id in ($2)) ranked where position > 200`,
-      [userId, conversationId],
+         from message_tool_results where team_id = $3 and user_id = $1 and conversation_id in ($2)) ranked where position > 200`,
+      [userId, conversationId, data.teamId],
     ],
   ];
   const client = await pool.connect();

@@ -10,8 +10,8 @@ const RECALL_BLOCK = `query($c: ID!) { recallBlock(conversationId: $c) { text to
  * to the user and the allowed spaces, with the stored summary and the call's input (never the output).
  */
 const TOP_K = `select r.id, r.mem_id, c.space_id, r.tool_name, r.tool_input, r.summary_oneliner, r.created_at
-  from message_tool_results r join conversations c on c.id = r.conversation_id
- where r.conversation_id = $1 and r.user_id = $2 and c.space_id = any($3::uuid[]) and c.user_id = $2
+  from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+ where r.team_id = $4 and r.conversation_id = $1 and r.user_id = $2 and c.space_id = any($3::uuid[]) and c.user_id = $2
  order by r.created_at desc, r.id desc
  limit 5`;
 /** Then the recall event of what was shown (R-RC-9), as the service stores it. */
@@ -37,7 +37,7 @@ async function measure(ctx: BenchContext, concurrency: number): Promise<ResultRo
   const rawRandom = seededRandom(BENCH_SEED + 21);
   const rawTask: Task = async () => {
     const c = pickIndex(rawRandom, data.conversations);
-    const result = await ctx.raw.query<{ id: string }>(TOP_K, [data.conversationIds[c], data.ownerOf(c), [data.spaceId]]);
+    const result = await ctx.raw.query<{ id: string }>(TOP_K, [data.conversationIds[c], data.ownerOf(c), [data.spaceId], data.teamId]);
     if (result.rowCount === 0) throw new Error('raw: no rows');
     const refs = result.rows.map((row, index) => ({ type: 'TOOL_RESULT', id: row.id, rank: index + 1 }));
     await ctx.raw.query(EVENT, [

@@ -20,9 +20,9 @@ const RAW_SEARCH_AND_RECORD = `with hits as (
            ts_rank(r.search_vector, q.query) as score,
            row_number() over (order by ts_rank(r.search_vector, q.query) desc, r.created_at desc, r.id desc) as rank
       from message_tool_results r
-      join conversations c on c.id = r.conversation_id
+      join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
       cross join websearch_to_tsquery('simple', $1) as q(query)
-     where r.user_id = $2 and c.space_id = $3 and r.search_vector @@ q.query
+     where r.team_id = $4 and r.user_id = $2 and c.space_id = $3 and r.search_vector @@ q.query
      order by rank
      limit 5),
   recorded as (

@@ -10,31 +10,31 @@ import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, meas
 const RECORD = `mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { snapshots { memId sizeChars } } }`;
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;
 /** The service's scope: the user's own row in an allowed space (the conversation join). */
-const RAW_PATH = `select r.tool_output #> $3::text[] as value from message_tool_results r join conversations c on c.id = r.conversation_id
-  where r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
+const RAW_PATH = `select r.tool_output #> $3::text[] as value from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  where r.team_id = $5 and r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
 const FULL = `query($m: String!) { recallToolResult(memId: $m, format: FULL) }`;
 const WALK = `query($m: String!, $o: Int) { recallToolResult(memId: $m, format: FULL, offset: $o) }`;
 /** A window of the payload's text at an offset, cut in PostgreSQL. */
-const RAW_WALK = `select substr(r.tool_output::text, $4, $5) as window from message_tool_results r join conversations c on c.id = r.conversation_id
-  where r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
+const RAW_WALK = `select substr(r.tool_output::text, $4, $5) as window from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  where r.team_id = $6 and r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
 /** 32 × 363 KB: more than the served-text cache keeps (8,000,000 chars by default), so each call reads its payload. */
 const COLD_COPIES = 32;
 /** The same first window, cut in PostgreSQL: what a FULL answer costs without the token bound. */
-const RAW_WINDOW = `select substr(r.tool_output::text, 1, $4) as window from message_tool_results r join conversations c on c.id = r.conversation_id
-  where r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
+const RAW_WINDOW = `select substr(r.tool_output::text, 1, $4) as window from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  where r.team_id = $5 and r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
 const PATH = 'items.3.price';
 /** The same value as models write it: RFC 9535, translated to a SQL/JSON path in PostgreSQL. */
 const RFC_PATH = '$.items[3].price';
 /** A node list: a filter PostgreSQL evaluates over every item. */
 const FILTER_PATH = '$.items[?@.rating >= 4.5].product_id';
-const RAW_SQL_PATH = `select jsonb_path_query_first(r.tool_output, $3::jsonpath) as value from message_tool_results r join conversations c on c.id = r.conversation_id
-  where r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
-const RAW_NODES = `select jsonb_path_query_array(r.tool_output, $3::jsonpath) as value from message_tool_results r join conversations c on c.id = r.conversation_id
-  where r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
+const RAW_SQL_PATH = `select jsonb_path_query_first(r.tool_output, $3::jsonpath) as value from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  where r.team_id = $5 and r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
+const RAW_NODES = `select jsonb_path_query_array(r.tool_output, $3::jsonpath) as value from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  where r.team_id = $5 and r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
 const RECALL_LINES = `query($m: String!, $s: Int) { recallToolResult(memId: $m, lineStart: $s) }`;
 /** The first lines' window, cut in PostgreSQL: what a line answer costs without numbering and the token bound. */
-const RAW_TEXT_WINDOW = `select substr(r.tool_output #>> '{}', 1, $4) as window from message_tool_results r join conversations c on c.id = r.conversation_id
-  where r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
+const RAW_TEXT_WINDOW = `select substr(r.tool_output #>> '{}', 1, $4) as window from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
+  where r.team_id = $5 and r.user_id = $1 and c.space_id = any($3::uuid[]) and r.mem_id = $2`;
 /** The `$` path's p50 may exceed the dotted path's by this much, in the same run. */
 const RFC_PATH_RATIO = 1.2;
 const FULL_WINDOW_NODE_CPU_MS = 5;
@@ -63,7 +63,7 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
   const segments = PATH.split('.');
 
   const rawTask: Task = async () => {
-    const result = await ctx.raw.query<{ value: unknown }>(RAW_PATH, [userId, big.memId, segments, [ctx.data.spaceId]]);
+    const result = await ctx.raw.query<{ value: unknown }>(RAW_PATH, [userId, big.memId, segments, [ctx.data.spaceId], ctx.data.teamId]);
     if (String(result.rows[0]?.value) !== BIG_PAYLOAD_ITEM_3_PRICE) throw new Error(`raw: unexpected ${String(result.rows[0]?.value)}`);
   };
   const serviceCall = (memId: string) => ctx.service.call<{ recallToolResult: string }>(RECALL, { m: memId, p: PATH }, token);
@@ -106,7 +106,7 @@ async function rfcPathRow(ctx: BenchContext, big: Recorded, dotted: LoadResult):
   if (plan.kind !== 'database' || plan.selection.kind !== 'value') throw new Error(`${RFC_PATH} is not evaluated in PostgreSQL`);
   const sqlPath = plan.selection.sqlPath;
   const rawTask: Task = async () => {
-    const result = await ctx.raw.query<{ value: unknown }>(RAW_SQL_PATH, [userId, big.memId, sqlPath, [ctx.data.spaceId]]);
+    const result = await ctx.raw.query<{ value: unknown }>(RAW_SQL_PATH, [userId, big.memId, sqlPath, [ctx.data.spaceId], ctx.data.teamId]);
     if (String(result.rows[0]?.value) !== BIG_PAYLOAD_ITEM_3_PRICE) throw new Error(`raw: unexpected ${String(result.rows[0]?.value)}`);
   };
   const serviceTask: Task = async () => {
@@ -139,10 +139,11 @@ async function filterRow(ctx: BenchContext, big: Recorded): Promise<ResultRow> {
   const plan = planJsonPath(FILTER_PATH);
   if (plan.kind !== 'database' || plan.selection.kind !== 'nodes') throw new Error(`${FILTER_PATH} is not evaluated in PostgreSQL`);
   const sqlPath = plan.selection.sqlPath;
-  const expected = (await ctx.raw.query<{ value: unknown[] }>(RAW_NODES, [userId, big.memId, sqlPath, [ctx.data.spaceId]])).rows[0].value;
+  const expected = (await ctx.raw.query<{ value: unknown[] }>(RAW_NODES, [userId, big.memId, sqlPath, [ctx.data.spaceId], ctx.data.teamId]))
+    .rows[0].value;
   if (!Array.isArray(expected) || expected.length === 0) throw new Error(`raw: ${FILTER_PATH} selects nothing`);
   const rawTask: Task = async () => {
-    const result = await ctx.raw.query<{ value: unknown[] }>(RAW_NODES, [userId, big.memId, sqlPath, [ctx.data.spaceId]]);
+    const result = await ctx.raw.query<{ value: unknown[] }>(RAW_NODES, [userId, big.memId, sqlPath, [ctx.data.spaceId], ctx.data.teamId]);
     if (result.rows[0]?.value.length !== expected.length) throw new Error('raw: unexpected node count');
   };
   const serviceTask: Task = async () => {
@@ -171,7 +172,13 @@ async function linesRow(ctx: BenchContext): Promise<ResultRow> {
   const shownLines = first.split('\n').length - 1;
   const windowChars = log.split('\n').slice(0, shownLines).join('\n').length;
   const rawTask: Task = async () => {
-    const result = await ctx.raw.query<{ window: string }>(RAW_TEXT_WINDOW, [userId, recorded.memId, [ctx.data.spaceId], windowChars]);
+    const result = await ctx.raw.query<{ window: string }>(RAW_TEXT_WINDOW, [
+      userId,
+      recorded.memId,
+      [ctx.data.spaceId],
+      windowChars,
+      ctx.data.teamId,
+    ]);
     if (result.rows[0]?.window.length !== windowChars) throw new Error('raw: unexpected window');
   };
   const serviceTask: Task = async () => {
@@ -209,7 +216,13 @@ async function fullWindowRow(ctx: BenchContext, big: Recorded): Promise<ResultRo
   const windowChars = first.lastIndexOf('\n[… more: ');
   if (windowChars <= 0) throw new Error('service: the FULL answer was not windowed');
   const rawTask: Task = async () => {
-    const result = await ctx.raw.query<{ window: string }>(RAW_WINDOW, [userId, big.memId, [ctx.data.spaceId], windowChars]);
+    const result = await ctx.raw.query<{ window: string }>(RAW_WINDOW, [
+      userId,
+      big.memId,
+      [ctx.data.spaceId],
+      windowChars,
+      ctx.data.teamId,
+    ]);
     if (result.rows[0]?.window.length !== windowChars) throw new Error('raw: unexpected window');
   };
   const serviceTask: Task = async () => {
@@ -239,7 +252,14 @@ async function fullWalkRow(ctx: BenchContext, big: Recorded): Promise<ResultRow>
   }
   const rawTask: Task = async (_worker, seq) => {
     const { offset, chars } = windows[seq % windows.length];
-    const result = await ctx.raw.query<{ window: string }>(RAW_WALK, [userId, big.memId, [ctx.data.spaceId], offset + 1, chars]);
+    const result = await ctx.raw.query<{ window: string }>(RAW_WALK, [
+      userId,
+      big.memId,
+      [ctx.data.spaceId],
+      offset + 1,
+      chars,
+      ctx.data.teamId,
+    ]);
     if (result.rows[0]?.window.length !== chars) throw new Error('raw: unexpected window');
   };
   const serviceTask: Task = async (_worker, seq) => {
@@ -264,7 +284,7 @@ async function fullColdRow(ctx: BenchContext): Promise<ResultRow> {
   }
   const rawTask: Task = async (_worker, seq) => {
     const { memId, chars } = copies[seq % copies.length];
-    const result = await ctx.raw.query<{ window: string }>(RAW_WINDOW, [userId, memId, [ctx.data.spaceId], chars]);
+    const result = await ctx.raw.query<{ window: string }>(RAW_WINDOW, [userId, memId, [ctx.data.spaceId], chars, ctx.data.teamId]);
     if (result.rows[0]?.window.length !== chars) throw new Error('raw: unexpected window');
   };
   const serviceTask: Task = async (_worker, seq) => {

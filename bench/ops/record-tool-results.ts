@@ -19,12 +19,12 @@ const INSERT = `insert into message_tool_results
    summary_oneliner, schema_hint, head_preview, stub, size_tokens, compacted, team_id, space_generation)
   select $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, coalesce($8::timestamptz, clock_timestamp()), $9, $10, $11, $12, $13, $14, $15, $16, false,
          $17, s.generation
-    from spaces s where s.id = $18
-  on conflict (user_id, tool_use_id, space_generation) do nothing returning id`;
-const LOCK = `select id, space_id from conversations where user_id = $1 and id = $2 for no key update`;
+    from spaces s where s.team_id = $17 and s.id = $18
+  on conflict (team_id, user_id, tool_use_id, space_generation) do nothing returning id`;
+const LOCK = `select id, space_id from conversations where team_id = $3 and id = $2 and user_id = $1 for no key update`;
 /** The least work that keeps the cap: the rows past the newest CAP of the conversation, by the scoped index. */
-const TRIM = `delete from message_tool_results where id in (
-  select id from message_tool_results where conversation_id = $1 and user_id = $2 and not compacted
+const TRIM = `delete from message_tool_results where team_id = $4 and id in (
+  select id from message_tool_results where team_id = $4 and conversation_id = $1 and user_id = $2 and not compacted
    order by created_at desc, id desc offset $3)`;
 
 interface Target {
@@ -77,7 +77,7 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
     const client = await ctx.raw.connect();
     try {
       await client.query('begin');
-      const locked = await client.query(LOCK, [userId, target.conversationId]);
+      const locked = await client.query(LOCK, [userId, target.conversationId, ctx.data.teamId]);
       if (locked.rowCount !== 1) throw new Error('raw: conversation not found');
       const inserted = await client.query(INSERT, [
         randomUUID(),
@@ -100,7 +100,7 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
         spaceId,
       ]);
       if (inserted.rowCount !== 1) throw new Error('raw: row not inserted');
-      await client.query(TRIM, [target.conversationId, userId, CAP]);
+      await client.query(TRIM, [target.conversationId, userId, CAP, ctx.data.teamId]);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
@@ -149,15 +149,17 @@ async function measure(ctx: BenchContext, op: string, outputs: ToolCall[], choos
 async function hotConversation(ctx: BenchContext): Promise<Target> {
   const target = { conversationId: seededUuid('hot-conversation'), messageId: seededUuid('hot-message'), userIndex: 0 };
   const userId = ctx.data.userIds[0];
-  await ctx.raw.query('insert into conversations (id, user_id, space_id) values ($1, $2, $3)', [
+  await ctx.raw.query('insert into conversations (team_id, id, user_id, space_id) values ($4, $1, $2, $3)', [
     target.conversationId,
     userId,
     ctx.data.spaceId,
+    ctx.data.teamId,
   ]);
-  await ctx.raw.query(`insert into messages (id, conversation_id, user_id) values ($1, $2, $3)`, [
+  await ctx.raw.query(`insert into messages (team_id, id, conversation_id, user_id) values ($4, $1, $2, $3)`, [
     target.messageId,
     target.conversationId,
     userId,
+    ctx.data.teamId,
   ]);
   await ctx.raw.query(
     `insert into message_tool_results (id, user_id, message_id, conversation_id, tool_name, tool_input, tool_output, created_at, tool_use_id, mem_id, size_chars,
