@@ -12,6 +12,7 @@ import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../su
 import { ok } from '../../support/graphql';
 import { pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './support/pgbouncer';
 import { createTestApp, identity, type TestApp } from '../../support/test-app';
+import { EXEMPT_MARKER } from '../../support/query-audit/plan-audit';
 
 const STATEMENT_TIMEOUT_MS = 2000;
 const required = process.env.REQUIRE_PGBOUNCER === '1';
@@ -141,9 +142,12 @@ if (!available) console.warn('pgbouncer is not installed: the PgBouncer e2e test
       );
       expect(rows[0]).toEqual({ role: 'recall_ledger_app', superuser: 'off' });
       const visible = async (client: Client) =>
-        (await client.query<{ team_id: string }>('select distinct team_id from message_tool_results order by 1')).rows.map(
-          (r) => r.team_id,
-        );
+        // Row-level security alone decides what shows: the probe leaves out the team on purpose.
+        (
+          await client.query<{ team_id: string }>(
+            `/* ${EXEMPT_MARKER}: R-TN-8 probe */ select distinct team_id from message_tool_results order by 1`,
+          )
+        ).rows.map((r) => r.team_id);
 
       await first.query('begin');
       await first.query(`select set_config('app.team_id', $1, true)`, [alice.teamId]);
