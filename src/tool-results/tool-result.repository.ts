@@ -136,8 +136,8 @@ export class ToolResultRepository {
     limit: number,
     columns: SnapshotColumns = {},
   ): Promise<ToolResultSnapshot[]> {
-    const where = [SCOPE_PREDICATE];
-    const params: unknown[] = [...scopeBindings(scope)];
+    const where = ['r.team_id = ? and r.user_id = ?'];
+    const params: unknown[] = [spaceIdsParam(scope), scope.teamId, scope.userId];
     if (filter.conversationId) {
       where.push('r.conversation_id = ?');
       params.push(filter.conversationId);
@@ -158,9 +158,18 @@ export class ToolResultRepository {
       where.push('(r.created_at, r.id) < (?::timestamptz, ?::uuid)');
       params.push(after.createdAt, after.id);
     }
+    // The user's snapshots newest first off the (team_id, user_id, created_at desc, id desc) index,
+    // each checked against its conversation's space and generation until the page is full. The
+    // lateral is fenced (offset 0), so the planner cannot turn it into a join that reads every
+    // conversation of the space and sorts the user's snapshots: under the policies it misjudged
+    // those (one row a conversation) and took that plan on some data.
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select ${snapshotColumns(columns)} from ${SNAPSHOTS_FROM}
+      `select ${snapshotColumns(columns)} from message_tool_results r
+        cross join lateral (select c.space_id from conversations c join space_generations(c.team_id) s on s.space_id = c.space_id
+                             where c.team_id = r.team_id and c.id = r.conversation_id and s.generation = r.space_generation
+                               and c.space_id = any(?::uuid[])
+                             offset 0) c
         where ${where.join(' and ')}
         order by r.created_at desc, r.id desc
         limit ?`,

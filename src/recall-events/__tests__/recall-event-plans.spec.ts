@@ -239,9 +239,14 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
 
   it('R-FB-8 §9 findVisible under another team (which finds nothing) is the same primary-key lookup', async () => {
     let found: unknown = 'unset';
-    // A request of another team: the searcher's (or, were it the event's, a team and user of none).
-    const [teamId, userId] =
-      searcher.teamId === event.team_id ? [crypto.randomUUID(), crypto.randomUUID()] : [searcher.teamId, searcher.userId];
+    // A request of another team that has events of its own (the busiest other one): the lookup is
+    // its team's primary-key prefix, with the event's id, and finds nothing. (A team with no events
+    // at all ties every index led by team_id; nothing to pin there.)
+    const [{ team_id: teamId }] = await em.execute<{ team_id: string }[]>(
+      'select team_id from recall_events where team_id <> ? group by team_id order by count(*) desc, team_id limit 1',
+      [event.team_id],
+    );
+    const [{ id: userId }] = await em.execute<{ id: string }[]>('select id from users where team_id = ? order by id limit 1', [teamId]);
     const plan = await planOf('from recall_events e', { teamId, userId }, async () => {
       found = await new RecallEventRepository(em).findVisible({ teamId, profileId: null }, event.id);
     });
