@@ -6,7 +6,7 @@ const ME = `{ me { userId teamId } }`;
  * The statement every authenticated request runs (ActorRepository.findByUserId; the function is in
  * the migrations, and makes the request's tenant settings from the token's user and team).
  */
-const ACTOR = `select team_id, space_id, generation from actor_spaces($1::uuid, $2::uuid)`;
+const ACTOR = `select space_id, generation from actor_spaces($1::uuid, $2::uuid)`;
 
 /** Issue 25's bar for the floor at 16 clients: throughput against the bare statement, and the service's Node CPU a request. */
 const FLOOR_THROUGHPUT_RATIO = 0.25;

@@ -4,12 +4,10 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import type { AllowedSpace } from './actor-context';
 
 export interface ActorRecord {
-  teamId: string;
   allowedSpaces: AllowedSpace[];
 }
 
 interface ActorRow {
-  team_id: string;
   space_id: string | null;
   generation: number | null;
 }
@@ -24,21 +22,17 @@ export class ActorRepository {
 
   /** The team's user of this id (the same id in another team is another user), or null when new. */
   async findByUserId(userId: string, teamId: string): Promise<ActorRecord | null> {
-    // actor_spaces (its current body: schema.sql): users ⟕ space_members ⟕ ACTIVE spaces of the user's team, by
-    // space id; it makes the request's tenant settings itself, so the guard costs one round trip.
-    const rows = await runSql<ActorRow[]>(
-      this.em,
-      'select team_id, space_id, generation from actor_spaces(?::uuid, ?::uuid)',
-      [userId, teamId],
-      {
-        setsOwnScope: true,
-      },
-    );
+    // actor_spaces (its current body: schema.sql): the team's user ⟕ space_members ⟕ ACTIVE spaces, by space id (a
+    // row with no space: a user of no space; no row: a new user); it makes the request's tenant settings itself, so
+    // the guard costs one round trip.
+    const rows = await runSql<ActorRow[]>(this.em, 'select space_id, generation from actor_spaces(?::uuid, ?::uuid)', [userId, teamId], {
+      setsOwnScope: true,
+    });
     if (rows.length === 0) return null;
     const allowedSpaces = rows
       .filter((r): r is ActorRow & { space_id: string; generation: number } => r.space_id !== null)
       .map((r) => ({ id: r.space_id, generation: r.generation }));
-    return { teamId: rows[0].team_id, allowedSpaces };
+    return { allowedSpaces };
   }
 
   /** Just-in-time provisioning (R-TN-3): creates the team and the user if they are new. */

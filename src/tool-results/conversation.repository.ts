@@ -69,9 +69,9 @@ export class ConversationRepository {
     if (ids.length === 0) return { conversations: 0, messages: 0 };
     const rows = await runSql<{ conversations: number; messages: number }[]>(
       this.em,
-      `with idle as (select c.team_id, c.id from conversations c where c.team_id = ? and c.id = any(?::uuid[]) and ${IDLE}),
-            gone_messages as (delete from messages m using idle where m.team_id = ? and m.team_id = idle.team_id and m.conversation_id = idle.id returning 1),
-            gone as (delete from conversations c using idle where c.team_id = ? and c.team_id = idle.team_id and c.id = idle.id returning 1)
+      `with idle as (select c.id from conversations c where c.team_id = ? and c.id = any(?::uuid[]) and ${IDLE}),
+            gone_messages as (delete from messages m using idle where m.team_id = ? and m.conversation_id = idle.id returning 1),
+            gone as (delete from conversations c using idle where c.team_id = ? and c.id = idle.id returning 1)
        select (select count(*) from gone)::int as conversations, (select count(*) from gone_messages)::int as messages`,
       [teamId, arrayLiteral(ids), cutoff.toISOString(), teamId, teamId],
     );
