@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -56,7 +57,8 @@ export async function startDatabase(teardown: Teardown, pgStatStatements: boolea
   teardown.add('remove temp folder', () => rmSync(folder, { recursive: true, force: true }));
   const dataDir = join(folder, 'pg');
   const port = await freePort();
-  let server: RunningPostgres = await startEmbeddedPostgres({ dataDir, port });
+  const password = randomBytes(24).toString('base64url');
+  let server: RunningPostgres = await startEmbeddedPostgres({ dataDir, port, password });
   let running = true;
   teardown.add('stop PostgreSQL', async () => {
     if (running) await server.stop();
@@ -80,7 +82,7 @@ export async function startDatabase(teardown: Teardown, pgStatStatements: boolea
   if (pgStatStatements) {
     running = false;
     await server.stop();
-    server = await startEmbeddedPostgres({ dataDir, port });
+    server = await startEmbeddedPostgres({ dataDir, port, password });
     running = true;
   }
   const url = withDatabase(server.url, DATABASE);

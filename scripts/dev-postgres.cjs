@@ -1,8 +1,11 @@
 // Starts the embedded PostgreSQL of `.data/pg` in the foreground and prints its URL, for the
 // MikroORM CLI (`DATABASE_URL=… npm run migration:create`). Ctrl-C stops it.
 require('@swc-node/register');
+const { resolve } = require('node:path');
+// The superuser's password is the one `npm start` generates for `.data`, so both share the cluster.
+const password = require('../src/config/load-config').secretFile(resolve('.data'), 'pg-superuser-password');
 require('../src/database/embedded-postgres')
-  .startEmbeddedPostgres({ dataDir: require('node:path').resolve('.data/pg'), port: 54329 })
+  .startEmbeddedPostgres({ dataDir: resolve('.data/pg'), port: 54329, password })
   .then(async (pg) => {
     const { Client } = require('pg');
     const c = new Client({ connectionString: pg.url });

@@ -1,6 +1,7 @@
 // A throwaway embedded PostgreSQL with one empty database, for the CI gates that migrate a schema
 // from nothing (scripts/migration-check.cjs, scripts/schema-sql.cjs). The server and its folder are
 // gone once `work` settles.
+const { randomBytes } = require('node:crypto');
 const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -12,7 +13,11 @@ const { startEmbeddedPostgres } = require('../src/database/embedded-postgres');
 async function withThrowawayDatabase(name, work) {
   const folder = mkdtempSync(join(tmpdir(), `rl-${name.replace(/_/g, '-')}-`));
   chmodSync(folder, 0o755); // as root, the postgres system user must reach its data folder
-  const server = await startEmbeddedPostgres({ dataDir: join(folder, 'pg'), port: 45000 + Math.floor(Math.random() * 5000) });
+  const server = await startEmbeddedPostgres({
+    dataDir: join(folder, 'pg'),
+    port: 45000 + Math.floor(Math.random() * 5000),
+    password: randomBytes(24).toString('base64url'),
+  });
   try {
     const admin = new Client({ connectionString: server.url });
     await admin.connect();

