@@ -33,6 +33,11 @@ export class AppConfig {
     readonly authorizationServers: readonly string[];
     /** Verified tokens kept until their `exp`, by the exact token; 0: every request verifies its token. */
     readonly tokenCacheSize: number;
+    /**
+     * A token is refused this long after its `iat` (which it must carry); a deleted user's
+     * tombstone is kept as long, so every token issued before the deletion is refused (R-RT-4).
+     */
+    readonly tokenMaxAgeSeconds: number;
   };
   readonly http: {
     readonly bodyLimit: string;

@@ -120,6 +120,10 @@ export class EnvironmentVariables {
   @TextSetting()
   AUTH_JWT_AUDIENCE?: string;
 
+  /** How long after its `iat` a token is accepted; also how long a deleted user's tombstone is kept. */
+  @IntSetting(60, 31_536_000)
+  AUTH_TOKEN_MAX_AGE_SECONDS?: number;
+
   /** Verified tokens kept (each until its exp), so a client's repeated token is not verified again; 0 verifies every request. */
   @IntSetting(0, 1_000_000)
   AUTH_TOKEN_CACHE_SIZE?: number;

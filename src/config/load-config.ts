@@ -12,6 +12,9 @@ const DEFAULT_RETENTION_BATCH_PAUSE_MS = 0;
 /** Snapshots are kept this long; a write dated before the window is refused (R-TR-*, R-RT-1). */
 const DEFAULT_TOOL_RESULT_RETENTION_DAYS = 180;
 
+/** Thirty days: longer than access tokens live, short enough to keep few tombstones of deleted users. */
+const DEFAULT_TOKEN_MAX_AGE_SECONDS = 30 * 86_400;
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -75,6 +78,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       audiences: vars.AUTH_JWT_AUDIENCE ? commaList(vars.AUTH_JWT_AUDIENCE) : undefined,
       authorizationServers: authorizationServers(vars.AUTH_AUTHORIZATION_SERVERS, vars.AUTH_JWT_ISSUER),
       tokenCacheSize: vars.AUTH_TOKEN_CACHE_SIZE ?? 10_000,
+      tokenMaxAgeSeconds: vars.AUTH_TOKEN_MAX_AGE_SECONDS ?? DEFAULT_TOKEN_MAX_AGE_SECONDS,
     },
     http: {
       bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb',

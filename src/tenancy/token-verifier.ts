@@ -1,6 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../config/app-config';
 import { UnauthenticatedError } from '../common/errors/app-error';
@@ -11,13 +11,16 @@ export interface VerifiedClaims {
   userId: string;
   teamId: string;
   scopes: Scope[];
+  /** The token's `iat`, in seconds: a token issued before its user's deletion is refused (R-RT-4). */
+  issuedAt: number;
 }
 
 const ASYMMETRIC = ['RS256', 'ES256'];
 
 /**
  * Verifies bearer tokens (R-TN-1): HS256 with the configured secret, or RS256/ES256 keys
- * from a JWKS URL. `exp` is required; `iss`/`aud` are checked when configured.
+ * from a JWKS URL. `exp` and `iat` are required, and a token is refused AUTH_TOKEN_MAX_AGE_SECONDS
+ * after its `iat` (a deleted user's tombstone is kept as long); `iss`/`aud` are checked when configured.
  *
  * A client sends the same token on every request until it expires, and verifying it (base64,
  * JSON, an HMAC or RSA check on the thread pool) was a sixth of the request floor. So the claims
@@ -52,23 +55,30 @@ export class TokenVerifier {
 
   private async verifyAndKeep(token: string): Promise<VerifiedClaims> {
     const payload = await this.verifySignature(token);
-    const { sub, tid } = payload;
+    const { sub, tid, iat } = payload;
     if (typeof sub !== 'string' || !UUID.test(sub)) throw new UnauthenticatedError("The token's sub claim must be a user UUID.");
     if (typeof tid !== 'string' || !UUID.test(tid)) throw new UnauthenticatedError("The token's tid claim must be a team UUID.");
     const claims: VerifiedClaims = Object.freeze({
       userId: sub.toLowerCase(),
       teamId: tid.toLowerCase(),
       scopes: Object.freeze(parseScopes(payload.scope)) as Scope[],
+      issuedAt: iat as number,
     });
-    // exp is required, so a verified token has one; kept until then, to the millisecond.
-    const ttl = (payload.exp as number) * 1000 - Date.now();
+    // exp and iat are required, so a verified token has both; kept until it expires or grows too old, to the millisecond.
+    const until = Math.min(payload.exp as number, (iat as number) + this.config.auth.tokenMaxAgeSeconds);
+    const ttl = until * 1000 - Date.now();
     if (this.verified && ttl > 0) this.verified.set(token, claims, { ttl });
     return claims;
   }
 
   private async verifySignature(token: string): Promise<JWTPayload> {
-    const { issuer, audiences } = this.config.auth;
-    const options = { issuer, audience: audiences ? [...audiences] : undefined, requiredClaims: ['exp', 'sub'] };
+    const { issuer, audiences, tokenMaxAgeSeconds } = this.config.auth;
+    const options = {
+      issuer,
+      audience: audiences ? [...audiences] : undefined,
+      requiredClaims: ['exp', 'iat', 'sub'],
+      maxTokenAge: tokenMaxAgeSeconds,
+    };
     try {
       const { alg } = decodeProtectedHeader(token);
       if (alg === 'HS256' && this.secret) {
@@ -77,7 +87,12 @@ export class TokenVerifier {
       if (alg && ASYMMETRIC.includes(alg) && this.jwks) {
         return (await jwtVerify(token, this.jwks, { ...options, algorithms: ASYMMETRIC })).payload;
       }
-    } catch {
+    } catch (error) {
+      if ((error instanceof errors.JWTClaimValidationFailed || error instanceof errors.JWTExpired) && error.claim === 'iat') {
+        throw new UnauthenticatedError(
+          `The bearer token needs an iat claim (when it was issued), at most ${tokenMaxAgeSeconds} seconds ago; get a new token.`,
+        );
+      }
       throw new UnauthenticatedError('The bearer token is invalid or expired.');
     }
     throw new UnauthenticatedError('The bearer token is signed with an algorithm this service does not accept.');

@@ -79,7 +79,8 @@ describe('TokenVerifier, property-based', () => {
 
   it('R-TN-1 R-OP-4 a mangled valid token is refused with UnauthenticatedError, or is the same token and claims', async () => {
     const valid = await signToken({ ...CLAIMS, secret: SECRET });
-    await expect(verifier.verify(valid)).resolves.toEqual(CLAIMS);
+    const claims = { ...CLAIMS, issuedAt: JSON.parse(Buffer.from(valid.split('.')[1], 'base64url').toString()).iat as number };
+    await expect(verifier.verify(valid)).resolves.toEqual(claims);
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 3 }), async (edits) => {
         const mangled = edits.reduce(applyEdit, valid);
@@ -87,7 +88,7 @@ describe('TokenVerifier, property-based', () => {
         if (result instanceof Error) return expectRefused(result);
         // Accepted only if the header and payload are the signed ones: the signature's last
         // character carries unused bits, so another spelling of the same bytes may verify.
-        expect(result).toEqual(CLAIMS);
+        expect(result).toEqual(claims);
         expect(mangled.split('.').slice(0, 2)).toEqual(valid.split('.').slice(0, 2));
       }),
       { numRuns: 500 },
@@ -100,15 +101,19 @@ describe('TokenVerifier, property-based', () => {
       fc.asyncProperty(
         fc.record({ sub: claimValue, tid: claimValue, scope: claimValue }, { requiredKeys: [] }),
         fc.option(fc.integer({ min: -3600, max: 3600 }), { nil: undefined }),
-        async (claims, expiresIn) => {
+        // When it was issued: absent, recent, in the future, or older than the longest token age (30 days).
+        fc.option(fc.integer({ min: -40 * 86_400, max: 3600 }), { nil: undefined }),
+        async (claims, expiresIn, issuedAgo) => {
           const now = Math.floor(Date.now() / 1000);
           let jwt = new SignJWT(claims as Record<string, unknown>).setProtectedHeader({ alg: 'HS256' });
           if (expiresIn !== undefined) jwt = jwt.setExpirationTime(now + expiresIn);
+          if (issuedAgo !== undefined) jwt = jwt.setIssuedAt(now + issuedAgo);
           const result = await outcome(await jwt.sign(new TextEncoder().encode(SECRET)));
           if (result instanceof Error) return expectRefused(result);
-          const verified = result as typeof CLAIMS;
+          const verified = result as typeof CLAIMS & { issuedAt: number };
           expect(verified.userId).toMatch(/^[0-9a-f-]{36}$/);
           expect(verified.teamId).toMatch(/^[0-9a-f-]{36}$/);
+          expect(now - verified.issuedAt).toBeLessThanOrEqual(30 * 86_400);
           for (const scope of verified.scopes) expect(['memory:read', 'memory:write', 'feedback:write', 'admin']).toContain(scope);
         },
       ),

@@ -25,7 +25,12 @@ describe('TokenVerifier', () => {
     });
 
   it('R-TN-1 accepts an HS256 token and returns user, team and scopes', async () => {
-    await expect(verifier.verify(await mint())).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['memory:read'] });
+    await expect(verifier.verify(await mint())).resolves.toEqual({
+      userId: USER,
+      teamId: TEAM,
+      scopes: ['memory:read'],
+      issuedAt: expect.any(Number),
+    });
   });
 
   it.each([
@@ -58,6 +63,45 @@ describe('TokenVerifier', () => {
     await expect(verifier.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
+  describe('issued at (R-RT-4: a deleted user\'s tombstone outlives every token issued before it)', () => {
+    const unsigned = (iat: number | undefined) => {
+      let jwt = new SignJWT({ tid: TEAM }).setProtectedHeader({ alg: 'HS256' }).setSubject(USER).setExpirationTime('1h');
+      if (iat !== undefined) jwt = jwt.setIssuedAt(iat);
+      return jwt.sign(new TextEncoder().encode(SECRET));
+    };
+    const plain = (env: Record<string, string> = {}) => new TokenVerifier(loadConfig({ AUTH_JWT_SECRET: SECRET, ...env }));
+    const now = () => Math.floor(Date.now() / 1000);
+
+    it.each([
+      ['without iat', undefined],
+      ['issued more than 30 days ago (the default AUTH_TOKEN_MAX_AGE_SECONDS)', -31 * 86_400],
+      ['issued in the future', 3600],
+    ])('R-RT-4 R-TN-1 refuses a token %s, saying what a token needs', async (_label, offset) => {
+      const token = await unsigned(offset === undefined ? undefined : now() + offset);
+      await expect(plain().verify(token)).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+        message: expect.stringContaining('needs an iat claim (when it was issued), at most 2592000 seconds ago'),
+      });
+    });
+
+    it('R-RT-4 returns iat with the claims, and AUTH_TOKEN_MAX_AGE_SECONDS sets how old a token may be', async () => {
+      const issuedAt = now() - 120;
+      await expect(plain().verify(await unsigned(issuedAt))).resolves.toMatchObject({ userId: USER, issuedAt });
+      await expect(plain({ AUTH_TOKEN_MAX_AGE_SECONDS: '60' }).verify(await unsigned(issuedAt))).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
+    });
+
+    it('R-RT-4 a kept token is refused once it is older than AUTH_TOKEN_MAX_AGE_SECONDS, though its exp is later', async () => {
+      const cached = plain({ AUTH_TOKEN_MAX_AGE_SECONDS: '60' });
+      // Issued 59 s ago: accepted and kept, for one second more.
+      const token = await unsigned(now() - 59);
+      await expect(cached.verify(token)).resolves.toMatchObject({ userId: USER });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await expect(cached.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    });
+  });
+
   describe('verified tokens kept until their exp (issue 25)', () => {
     const config = (size?: number) =>
       loadConfig({ AUTH_JWT_SECRET: SECRET, ...(size === undefined ? {} : { AUTH_TOKEN_CACHE_SIZE: String(size) }) });
@@ -70,7 +114,7 @@ describe('TokenVerifier', () => {
       const token = await signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read', 'admin'], secret: SECRET });
       const first = await cached.verify(token);
       await expect(cached.verify(token)).resolves.toEqual(first);
-      await expect(cached.verify(token)).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['admin', 'memory:read'] });
+      await expect(cached.verify(token)).resolves.toEqual({ ...first, scopes: ['admin', 'memory:read'] });
       expect(checks).toHaveBeenCalledTimes(1);
       // Shared between requests, so nobody can change them.
       expect(Object.isFrozen(first) && Object.isFrozen(first.scopes)).toBe(true);
@@ -139,9 +183,10 @@ describe('TokenVerifier', () => {
       const token = await new SignJWT({ tid: TEAM, scope: 'admin' })
         .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
         .setSubject(USER)
+        .setIssuedAt()
         .setExpirationTime('5m')
         .sign(privateKey);
-      await expect(jwksVerifier.verify(token)).resolves.toEqual({ userId: USER, teamId: TEAM, scopes: ['admin'] });
+      await expect(jwksVerifier.verify(token)).resolves.toMatchObject({ userId: USER, teamId: TEAM, scopes: ['admin'] });
       await expect(jwksVerifier.verify(await mint({ issuer: undefined, audience: undefined }))).rejects.toMatchObject({
         code: 'UNAUTHENTICATED',
       });
