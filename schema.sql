@@ -337,6 +337,21 @@ CREATE POLICY owner_rows ON public.tool_summary_rules FOR ALL TO CURRENT_USER US
 CREATE POLICY tenant_rows ON public.tool_summary_rules FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.tool_summary_rules TO recall_ledger_app;
 
+-- Table user_tombstones
+
+CREATE TABLE public.user_tombstones (
+    team_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    deleted_at timestamp with time zone NOT NULL
+);
+ALTER TABLE ONLY public.user_tombstones ADD CONSTRAINT user_tombstones_pkey PRIMARY KEY (team_id, user_id);
+ALTER TABLE ONLY public.user_tombstones ADD CONSTRAINT user_tombstones_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE public.user_tombstones ENABLE ROW LEVEL SECURITY;
+ALTER TABLE public.user_tombstones FORCE ROW LEVEL SECURITY;
+CREATE POLICY owner_rows ON public.user_tombstones FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY tenant_rows ON public.user_tombstones FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
+GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.user_tombstones TO recall_ledger_app;
+
 -- Table users
 
 CREATE TABLE public.users (
@@ -362,7 +377,7 @@ AS $function$
   select s.id, s.generation from spaces s where s.team_id = p_team_id and s.status = 'ACTIVE'
 $function$;
 
-CREATE OR REPLACE FUNCTION public.actor_spaces(p_user uuid, p_team uuid)
+CREATE OR REPLACE FUNCTION public.actor_spaces(p_user uuid, p_team uuid, p_issued_at timestamp with time zone)
  RETURNS TABLE(team_id uuid, space_id uuid, generation integer)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -370,6 +385,10 @@ AS $function$
 #variable_conflict use_column
 begin
   perform rl_enter(p_team, p_user);
+  if exists (select 1 from user_tombstones t
+              where t.team_id = p_team and t.user_id = p_user and (p_issued_at is null or p_issued_at <= t.deleted_at)) then
+    raise exception 'the token was issued before its user was deleted' using errcode = 'RL004';
+  end if;
   return query
     select u.team_id, s.id, s.generation
       from users u

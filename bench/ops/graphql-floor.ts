@@ -6,7 +6,7 @@ const ME = `{ me { userId teamId } }`;
  * The statement every authenticated request runs (ActorRepository.findByUserId; the function is in
  * the migrations, and makes the request's tenant settings from the token's user and team).
  */
-const ACTOR = `select space_id, generation from actor_spaces($1::uuid, $2::uuid)`;
+const ACTOR = `select space_id, generation from actor_spaces($1::uuid, $2::uuid, to_timestamp($3))`;
 
 /** Issue 25's bar for the floor at 16 clients: throughput against the bare statement, and the service's Node CPU a request. */
 const FLOOR_THROUGHPUT_RATIO = 0.25;
@@ -22,7 +22,8 @@ export async function graphqlFloorOps(ctx: BenchContext): Promise<ResultRow[]> {
   for (const concurrency of [1, ctx.settings.concurrency]) {
     const users = ctx.data.users;
     const rawTask: Task = async (worker, seq) => {
-      const result = await ctx.raw.query(ACTOR, [ctx.data.userIds[(worker * 31 + seq) % users], ctx.data.teamId]);
+      const issuedAt = Math.floor(Date.now() / 1000);
+      const result = await ctx.raw.query(ACTOR, [ctx.data.userIds[(worker * 31 + seq) % users], ctx.data.teamId, issuedAt]);
       if (result.rowCount === 0) throw new Error('raw: no actor');
     };
     const serviceTask: Task = async (worker, seq) => {

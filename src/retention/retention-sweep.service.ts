@@ -5,7 +5,7 @@ import { withTenantScope } from '../database/tenant-scope';
 import { UnitOfWork } from '../database/unit-of-work';
 import { FeedbackService } from '../feedback';
 import { type RecallEventPosition, RecallEventService } from '../recall-events';
-import { TeamService } from '../tenancy';
+import { TeamService, UserService } from '../tenancy';
 import { type ConversationPosition, ToolResultsService } from '../tool-results';
 import { RetentionMetrics, SWEPT_TABLES, type SweptTable } from './retention.metrics';
 import { SWEEP_LEASE, teamLease } from './retention.repository';
@@ -62,6 +62,7 @@ export class RetentionSweepService implements OnApplicationShutdown {
     private readonly recallEvents: RecallEventService,
     private readonly feedback: FeedbackService,
     private readonly teams: TeamService,
+    private readonly users: UserService,
     private readonly config: AppConfig,
     private readonly metrics: RetentionMetrics,
   ) {}
@@ -194,6 +195,11 @@ export class RetentionSweepService implements OnApplicationShutdown {
         batch: async (c, l) => counted('message_tool_results', await this.toolResults.deleteExpiredBatch(teamId, c, l)),
       },
       { days: r.toolResultDays, batch: this.idleConversationBatches(teamId) },
+      {
+        // Deleted users' tombstones, once no token issued before the deletion can be accepted any more (not user data: not reported).
+        days: this.config.auth.tokenMaxAgeSeconds / 86_400,
+        batch: async (c, l) => ({ changed: {}, scanned: await this.users.deleteTombstonesBefore(teamId, c, l) }),
+      },
     ];
   }
 

@@ -40,7 +40,8 @@ export class UserDeletionService {
    * already deleted, never seen, or of another team reports zeros alike (and the other team's is
    * left untouched): the answer tells no admin which ids exist elsewhere. The user is locked
    * first, so nothing of theirs can be added meanwhile and every count is exact; each module then
-   * deletes its own rows, from the top of the module line down.
+   * deletes its own rows, from the top of the module line down. Tokens issued before the deletion
+   * are refused for the user from then on (a tombstone), so none of them provisions the user again.
    */
   async deleteUserData(actor: ActorContext, userId: string): Promise<DeletionReport> {
     // Team-wide (the admin's team, no user set): the user's rows are someone else's than the actor's.
@@ -51,7 +52,13 @@ export class UserDeletionService {
   }
 
   private async deleteUserRows(teamId: string, userId: string): Promise<Record<UserDataTable, number> | null> {
-    if (!(await this.users.lockInTeam(teamId, userId))) return null;
+    const counts = (await this.users.lockInTeam(teamId, userId)) ? await this.deleteLockedUser(teamId, userId) : null;
+    // Last, and whether or not the user had rows: a token issued before now does not bring them back.
+    await this.users.tombstone(teamId, userId);
+    return counts;
+  }
+
+  private async deleteLockedUser(teamId: string, userId: string): Promise<Record<UserDataTable, number>> {
     const feedbackEvents = await this.feedback.deleteAllOfUser(teamId, userId);
     const recallEvents = await this.recallEvents.deleteAllOfUser(teamId, userId);
     const toolResults = await this.toolResults.deleteAllOfUser(teamId, userId);

@@ -7,6 +7,9 @@ export interface ActorRecord {
   allowedSpaces: AllowedSpace[];
 }
 
+/** SQLSTATE actor_spaces raises for a token issued before its user's deletion. */
+const TOKEN_OLDER_THAN_DELETION = 'RL004';
+
 interface ActorRow {
   space_id: string | null;
   generation: number | null;
@@ -20,14 +23,26 @@ interface ActorRow {
 export class ActorRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** The team's user of this id (the same id in another team is another user), or null when new. */
-  async findByUserId(userId: string, teamId: string): Promise<ActorRecord | null> {
+  /**
+   * The team's user of this id (the same id in another team is another user), or null when new;
+   * 'deleted' when the user was deleted after the token was issued (`issuedAt`, seconds).
+   */
+  async findByUserId(userId: string, teamId: string, issuedAt: number): Promise<ActorRecord | null | 'deleted'> {
     // actor_spaces (its current body: schema.sql): the team's user ⟕ space_members ⟕ ACTIVE spaces, by space id (a
-    // row with no space: a user of no space; no row: a new user); it makes the request's tenant settings itself, so
-    // the guard costs one round trip.
-    const rows = await runSql<ActorRow[]>(this.em, 'select space_id, generation from actor_spaces(?::uuid, ?::uuid)', [userId, teamId], {
-      setsOwnScope: true,
-    });
+    // row with no space: a user of no space; no row: a new user), refused (RL004) for a token older than the user's
+    // tombstone; it makes the request's tenant settings itself, so the guard costs one round trip.
+    let rows: ActorRow[];
+    try {
+      rows = await runSql<ActorRow[]>(
+        this.em,
+        'select space_id, generation from actor_spaces(?::uuid, ?::uuid, to_timestamp(?))',
+        [userId, teamId, issuedAt],
+        { setsOwnScope: true },
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === TOKEN_OLDER_THAN_DELETION) return 'deleted';
+      throw error;
+    }
     if (rows.length === 0) return null;
     const allowedSpaces = rows
       .filter((r): r is ActorRow & { space_id: string; generation: number } => r.space_id !== null)

@@ -13,10 +13,14 @@ export class ActorService {
   async resolve(claims: VerifiedClaims): Promise<ActorContext> {
     // From here on the request's statements see the token's team and user only (R-TN-8).
     enterTenantScope({ teamId: claims.teamId, userId: claims.userId });
-    let record = await this.actors.findByUserId(claims.userId, claims.teamId);
+    let record = await this.actors.findByUserId(claims.userId, claims.teamId, claims.issuedAt);
     if (!record) {
       await this.actors.provision(claims.userId, claims.teamId);
-      record = await this.actors.findByUserId(claims.userId, claims.teamId);
+      record = await this.actors.findByUserId(claims.userId, claims.teamId, claims.issuedAt);
+    }
+    if (record === 'deleted') {
+      // Not provisioned again: a user's deletion (R-RT-4) ends every token issued before it.
+      throw new UnauthenticatedError("The token was issued before its user's data was deleted; get a new token.");
     }
     if (!record) {
       // Provisioned a moment ago in the same team: only a deletion running meanwhile removes it again.

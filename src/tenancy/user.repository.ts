@@ -39,4 +39,27 @@ export class UserRepository {
     const users = await countChanged(this.em, 'delete from users where team_id = ? and id = ?', [teamId, userId]);
     return { space_members: members, users };
   }
+
+  /**
+   * Marks the team's user of this id deleted as of now (the statement's clock, late in the
+   * deletion's transaction): tokens issued before it are refused for them (R-RT-4).
+   */
+  async tombstone(teamId: string, userId: string): Promise<void> {
+    await runSql(
+      this.em,
+      `insert into user_tombstones (team_id, user_id, deleted_at) values (?, ?, clock_timestamp())
+       on conflict on constraint user_tombstones_pkey do update set deleted_at = excluded.deleted_at`,
+      [teamId, userId],
+    );
+  }
+
+  /** Deletes up to `limit` of the team's tombstones older than `cutoff` (no token that old is accepted); how many. */
+  deleteTombstonesBefore(teamId: string, cutoff: Date, limit: number): Promise<number> {
+    return countChanged(
+      this.em,
+      `delete from user_tombstones where team_id = ? and user_id in
+         (select user_id from user_tombstones where team_id = ? and deleted_at < ? limit ?)`,
+      [teamId, teamId, cutoff, limit],
+    );
+  }
 }

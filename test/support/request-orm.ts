@@ -83,8 +83,9 @@ export async function seedTeam(
  * at their current generation) read from the database now. Resolve again after changing a space.
  */
 export async function actorOf(db: RequestOrm, teamId: string, userId: string, scopes = MEMBER_SCOPES): Promise<ActorContext> {
-  const record = await RequestContext.create(db.em, () => new ActorRepository(db.em).findByUserId(userId, teamId));
-  if (record === null) throw new Error(`no user ${userId} in team ${teamId}`);
+  const issuedAt = Math.floor(Date.now() / 1000);
+  const record = await RequestContext.create(db.em, () => new ActorRepository(db.em).findByUserId(userId, teamId, issuedAt));
+  if (record === null || record === 'deleted') throw new Error(`no user ${userId} in team ${teamId}`);
   return new ActorContext(userId, teamId, scopes, record.allowedSpaces);
 }
 

@@ -13,6 +13,8 @@ import { FeatureFlagRepository } from '../../src/tenancy/feature-flag.repository
 import { FeatureFlagService } from '../../src/tenancy/feature-flag.service';
 import { TeamRepository } from '../../src/tenancy/team.repository';
 import { TeamService } from '../../src/tenancy/team.service';
+import { UserRepository } from '../../src/tenancy/user.repository';
+import { UserService } from '../../src/tenancy/user.service';
 import { recallEventServiceFor } from './recall-services';
 import { toolResultsServiceFor } from './tool-results-service';
 
@@ -51,6 +53,7 @@ export function retentionServiceFor(
     recallEventServiceFor(em),
     feedbackServiceFor(em, config),
     new TeamService(new TeamRepository(em)),
+    new UserService(new UserRepository(em)),
     config,
     metrics,
   );

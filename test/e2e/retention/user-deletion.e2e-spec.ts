@@ -10,9 +10,10 @@ import {
   recallEvent,
   record,
   scalar,
+  sweepOk,
   type TableCount,
 } from './support/retention-fixtures';
-import type { TestApp, TestIdentity } from '../../support/test-app';
+import { identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
 const DELETE_USER = `mutation($u: ID!) { deleteUserData(userId: $u) { userId deleted { table count } } }`;
 const RECALL = `query($s: ID!, $q: String!) { recallMemory(spaceId: $s, query: $q) { recallEventId results { ref { type id rank } } } }`;
@@ -151,6 +152,71 @@ describe('Retention and deletion (e2e)', () => {
       // Every row of the other team's user is still there.
       expect(await userRows(stranger.userId)).toEqual(strangerBefore);
       expect(await scalar(t, `select count(*) from users where id = $1 and team_id = $2`, [stranger.userId, stranger.teamId])).toBe(1);
+    });
+
+    describe('tokens issued before the deletion', () => {
+      const ME = `{ me { userId teamId spaces { id } } }`;
+      const HISTORY = `query($c: ID!) { toolResultHistory(conversationId: $c, first: 10) { edges { node { toolUseId } } } }`;
+      /** Past the second the deletion happened in (a token's iat has whole seconds). */
+      const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+
+      it('R-RT-4 a token issued before deleteUserData is refused afterwards and does not bring the user back; a new token starts from nothing', async () => {
+        const { admin, alice, bob } = await newTeam(t);
+        const conversation = crypto.randomUUID();
+        await record(t, alice, conversation, 2);
+        // The same subject in another team is another user, and keeps working.
+        const elsewhere = await identity(['memory:read'], { userId: alice.userId });
+        await ok(t, ME, {}, elsewhere.token);
+
+        await ok(t, DELETE_USER, { u: alice.userId }, admin.token);
+
+        const refused = await gql(t, ME, {}, alice.token);
+        expectErrorCode(refused, 'UNAUTHENTICATED');
+        expect(refused.errors![0].message).toBe("The token was issued before its user's data was deleted; get a new token.");
+        expectErrorCode(await gql(t, HISTORY, { c: conversation }, alice.token), 'UNAUTHENTICATED');
+        expect(await scalar(t, `select count(*) from users where team_id = $1 and id = $2`, [alice.teamId, alice.userId])).toBe(0);
+        // The teammate's token and the other team's user of the same subject are untouched.
+        await ok(t, ME, {}, bob.token);
+        await ok(t, ME, {}, elsewhere.token);
+
+        await nextSecond();
+        const fresh = await identity(['memory:read', 'memory:write'], { userId: alice.userId, teamId: alice.teamId });
+        const me = await ok<{ me: { userId: string; spaces: unknown[] } }>(t, ME, {}, fresh.token);
+        expect(me.me).toEqual({ userId: alice.userId, teamId: alice.teamId, spaces: [] });
+        const history = await ok<{ toolResultHistory: { edges: unknown[] } }>(t, HISTORY, { c: conversation }, fresh.token);
+        expect(history.toolResultHistory.edges).toEqual([]);
+        const inTeam = (table: string) =>
+          scalar(t, `select count(*) from ${table} where team_id = $1 and ${table === 'users' ? 'id' : 'user_id'} = $2`, [
+            alice.teamId,
+            alice.userId,
+          ]);
+        expect([await inTeam('users'), await inTeam('space_members'), await inTeam('message_tool_results')]).toEqual([1, 0, 0]);
+        // The tokens from before stay refused, the user being back or not.
+        expectErrorCode(await gql(t, ME, {}, alice.token), 'UNAUTHENTICATED');
+      });
+
+      it('R-RT-4 deleting an id never seen refuses its earlier tokens too, with the same answer as any deletion', async () => {
+        const { admin } = await newTeam(t);
+        const early = await identity(['memory:read'], { teamId: admin.teamId });
+        const res = await deleteUser(admin, early.userId);
+        expect(res.data!.deleteUserData.deleted).toEqual(USER_TABLES.map((table) => ({ table, count: 0 })));
+        expectErrorCode(await gql(t, ME, {}, early.token), 'UNAUTHENTICATED');
+        expect(await scalar(t, `select count(*) from users where team_id = $1 and id = $2`, [admin.teamId, early.userId])).toBe(0);
+      });
+
+      it('R-RT-4 R-RT-5 the sweep removes a tombstone once no token issued before it can be accepted (AUTH_TOKEN_MAX_AGE_SECONDS)', async () => {
+        const { admin, alice, bob } = await newTeam(t);
+        await ok(t, DELETE_USER, { u: alice.userId }, admin.token);
+        await ok(t, DELETE_USER, { u: bob.userId }, admin.token);
+        // Bob's deletion is older than any token the service accepts (30 days by default).
+        await t.sql.query(`update user_tombstones set deleted_at = now() - interval '31 days' where team_id = $1 and user_id = $2`, [
+          bob.teamId,
+          bob.userId,
+        ]);
+        await sweepOk(t, admin);
+        const kept = await t.sql.query<{ user_id: string }>('select user_id from user_tombstones where team_id = $1', [admin.teamId]);
+        expect(kept.rows).toEqual([{ user_id: alice.userId }]);
+      });
     });
 
     it('R-RT-4 a non-admin is FORBIDDEN; a malformed id is BAD_USER_INPUT', async () => {

@@ -26,6 +26,7 @@ const TENANT_TABLES: Record<string, { key: string; team: string }> = {
   recall_events: { key: "team_id || '/' || id", team: 'team_id' },
   feedback_events: { key: "team_id || '/' || id", team: 'team_id' },
   tool_summary_rules: { key: "team_id || '/' || tool_name", team: 'team_id' },
+  user_tombstones: { key: "team_id || '/' || user_id", team: 'team_id' },
 };
 const TABLES = Object.keys(TENANT_TABLES);
 
@@ -36,12 +37,16 @@ describe('Row-level security (R-TN-8)', () => {
   let teammate: TestIdentity;
   let app: Client;
 
-  /** A tool result, a recall event and a feedback event of the member, a summary rule of the team: a row in every tenant table. */
+  /**
+   * A tool result, a recall event and a feedback event of the member, a summary rule of the team,
+   * a deleted user's tombstone: a row in every tenant table.
+   */
   async function fillTeam(team: Team, who: TestIdentity = team.member): Promise<void> {
     await ok(t, RECORD, { input: [toolResult(team.spaces[0], crypto.randomUUID())] }, who.token);
     const eventId = await recallEvent(t, who, { spaceId: team.spaces[0] });
     await submitOk(t, who, [fine(eventId)]);
     await setSummaryRule(t, team.admin, 'search_orders', ORDERS_RULE);
+    await ok(t, `mutation($u: ID!) { deleteUserData(userId: $u) { userId } }`, { u: crypto.randomUUID() }, team.admin.token);
   }
 
   beforeAll(async () => {
@@ -237,16 +242,16 @@ describe('Row-level security (R-TN-8)', () => {
     try {
       await app.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [a.admin.teamId, a.member.userId]);
       await app.query('savepoint s');
-      await expect(app.query('select * from actor_spaces($1, $2)', [b.member.userId, b.admin.teamId])).rejects.toMatchObject({
+      await expect(app.query('select * from actor_spaces($1, $2, now())', [b.member.userId, b.admin.teamId])).rejects.toMatchObject({
         code: 'RL003',
       });
       await app.query('rollback to savepoint s');
-      await expect(app.query('select * from actor_spaces($1, $2)', [teammate.userId, a.admin.teamId])).rejects.toMatchObject({
+      await expect(app.query('select * from actor_spaces($1, $2, now())', [teammate.userId, a.admin.teamId])).rejects.toMatchObject({
         code: 'RL003',
       });
       await app.query('rollback to savepoint s');
       // The same scope again is fine: the guard's own call inside a request's transaction.
-      const { rows } = await app.query('select * from actor_spaces($1, $2)', [a.member.userId, a.admin.teamId]);
+      const { rows } = await app.query('select * from actor_spaces($1, $2, now())', [a.member.userId, a.admin.teamId]);
       expect(rows.length).toBeGreaterThan(0);
     } finally {
       await app.query('rollback');
@@ -265,7 +270,7 @@ describe('Row-level security (R-TN-8)', () => {
           a.admin.teamId,
           a.member.userId,
         ]);
-        const { rows } = await app.query<{ team_id: string }>('select * from actor_spaces($1, $2)', [b.member.userId, b.admin.teamId]);
+        const { rows } = await app.query<{ team_id: string }>('select * from actor_spaces($1, $2, now())', [b.member.userId, b.admin.teamId]);
         expect(rows.map((r) => r.team_id)).toContain(b.admin.teamId);
       } finally {
         await app.query('rollback');
