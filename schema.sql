@@ -377,6 +377,11 @@ AS $function$
   select s.id, s.generation from spaces s where s.team_id = p_team_id and s.status = 'ACTIVE'
 $function$;
 
+CREATE OR REPLACE FUNCTION public.actor_spaces(p_user uuid, p_team uuid)
+ RETURNS TABLE(team_id uuid, space_id uuid, generation integer)
+ LANGUAGE sql
+AS $function$ select * from actor_spaces(p_user, p_team, null) $function$;
+
 CREATE OR REPLACE FUNCTION public.actor_spaces(p_user uuid, p_team uuid, p_issued_at timestamp with time zone)
  RETURNS TABLE(team_id uuid, space_id uuid, generation integer)
  LANGUAGE plpgsql

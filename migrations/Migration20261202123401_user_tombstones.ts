@@ -23,9 +23,15 @@ end $do$;`);
 
     this.addSql('drop function actor_spaces(uuid, uuid);');
     this.addSql(actorSpaces(true));
+    // The previous release's replicas call the two-argument form while a rolling deploy runs: it
+    // stays, knowing no token's age, so a deleted user's tokens are all refused there.
+    this.addSql(`
+create function actor_spaces(p_user uuid, p_team uuid) returns table (team_id uuid, space_id uuid, generation int)
+language sql as $fn$ select * from actor_spaces(p_user, p_team, null) $fn$;`);
   }
 
   override async down(): Promise<void> {
+    this.addSql('drop function if exists actor_spaces(uuid, uuid);');
     this.addSql('drop function actor_spaces(uuid, uuid, timestamptz);');
     this.addSql(actorSpaces(false));
     this.addSql('drop table if exists "user_tombstones" cascade;');

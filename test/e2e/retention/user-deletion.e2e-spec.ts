@@ -175,6 +175,10 @@ describe('Retention and deletion (e2e)', () => {
         expect(refused.errors![0].message).toBe("The token was issued before its user's data was deleted; get a new token.");
         expectErrorCode(await gql(t, HISTORY, { c: conversation }, alice.token), 'UNAUTHENTICATED');
         expect(await scalar(t, `select count(*) from users where team_id = $1 and id = $2`, [alice.teamId, alice.userId])).toBe(0);
+        // The lookup's two-argument form, which the previous release calls during a rolling deploy, knows no token's age: refused.
+        await expect(t.sql.query('select * from actor_spaces($1, $2)', [alice.userId, alice.teamId])).rejects.toMatchObject({
+          code: 'RL004',
+        });
         // The teammate's token and the other team's user of the same subject are untouched.
         await ok(t, ME, {}, bob.token);
         await ok(t, ME, {}, elsewhere.token);
