@@ -35,6 +35,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (production && !vars.AUTH_JWT_SECRET && !vars.AUTH_JWKS_URL) {
     throw new ConfigError('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL to verify tokens; set one of them.');
   }
+  if (production && vars.AUTH_JWKS_URL && (!vars.AUTH_JWT_ISSUER || !vars.AUTH_JWT_AUDIENCE)) {
+    // Teams and users come into being on their first valid token: without both checks, a key set
+    // shared with other services would let those services' tokens in.
+    const missing = [!vars.AUTH_JWT_ISSUER && 'AUTH_JWT_ISSUER', !vars.AUTH_JWT_AUDIENCE && 'AUTH_JWT_AUDIENCE'].filter(Boolean);
+    throw new ConfigError(
+      `NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE (missing: ${missing.join(', ')}), ` +
+        "so that only tokens issued for this service are taken: the key set's other tokens would create teams and users here.",
+    );
+  }
   if (production && vars.DATABASE_URL && !vars.DATABASE_APP_URL && !vars.DATABASE_APP_PASSWORD) {
     // A password generated per machine would differ between replicas, each resetting the role's.
     throw new ConfigError(

@@ -5,6 +5,17 @@ import { ConfigError, loadConfig } from '../load-config';
 
 const SECRET = 'x'.repeat(40);
 
+/** The ConfigError message `loadConfig(env)` throws. */
+function refusalOf(env: Record<string, string | undefined>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('loadConfig accepted the environment');
+}
+
 describe('loadConfig', () => {
   it('R-OP-1 fills the documented defaults', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
@@ -52,6 +63,35 @@ describe('loadConfig', () => {
 
   it('R-TN-1 production refuses to start without a way to verify tokens', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
+  });
+
+  it('R-TN-1 production with a JWKS needs both the issuer and the audience, naming what is missing', () => {
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json',
+      ALLOW_EMBEDDED_DB: 'true',
+      PUBLIC_URL: 'https://recall.example.com',
+    };
+    const issuer = { AUTH_JWT_ISSUER: 'https://auth.example.com' };
+    const audience = { AUTH_JWT_AUDIENCE: 'https://recall.example.com/mcp' };
+    for (const [env, missing] of [
+      [{}, 'AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE'],
+      [issuer, 'AUTH_JWT_AUDIENCE'],
+      [audience, 'AUTH_JWT_ISSUER'],
+    ] as const) {
+      const refusal = refusalOf({ ...production, ...env });
+      expect(refusal).toContain(`NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE (missing: ${missing})`);
+      expect(refusal).toContain("the key set's other tokens would create teams and users here");
+      expect(refusal).not.toContain('\n');
+    }
+    expect(loadConfig({ ...production, ...issuer, ...audience }).auth).toMatchObject({
+      jwtSecret: undefined,
+      issuer: 'https://auth.example.com',
+      audiences: ['https://recall.example.com/mcp'],
+    });
+    // Outside production, and with a shared secret, neither is required.
+    expect(loadConfig({ AUTH_JWKS_URL: production.AUTH_JWKS_URL }).auth.jwksUrl).toBe(production.AUTH_JWKS_URL);
+    expect(loadConfig({ ...production, AUTH_JWKS_URL: undefined, AUTH_JWT_SECRET: SECRET }).isProduction).toBe(true);
   });
 
   it('R-TN-8 production on DATABASE_URL needs the request role password (or its own URL), never one generated per machine', () => {

@@ -16,8 +16,8 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Runs the real entry point (src/main.ts) as `npm start` would, with a clean environment. */
-function startService(env: Record<string, string>): Started {
+/** Runs the real entry point (src/main.ts) as `npm start` would, with a clean environment (`undefined` unsets a variable). */
+function startService(env: Record<string, string | undefined>): Started {
   const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: ROOT,
@@ -61,6 +61,21 @@ describe('Start-up (process)', () => {
     const started = startService({ NODE_ENV: 'production', DATABASE_URL: 'postgres://127.0.0.1:1/none' });
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
+  });
+
+  it('R-TN-1 production with a JWKS but no audience refuses to start, in one line saying why', async () => {
+    const started = startService({
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json',
+      AUTH_JWT_ISSUER: 'https://auth.example.com',
+      AUTH_JWT_AUDIENCE: undefined,
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+      PUBLIC_URL: 'https://recall.example.com',
+    });
+    expect(await started.exited).toBe(1);
+    expect(started.output().trim()).toMatch(
+      /^NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE \(missing: AUTH_JWT_AUDIENCE\), [^\n]*create teams/,
+    );
   });
 
   it('R-OP-2 starts on embedded PostgreSQL, keeps data across restarts and stops PostgreSQL on SIGTERM', async () => {
