@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -180,16 +180,57 @@ function developmentSecret(dataDir: string): string {
   return secretFile(dataDir, 'dev-jwt-secret');
 }
 
-/** A random secret created on first use and kept in `name` under the data dir (0600). */
+/**
+ * A random secret created on first use and kept in `name` under the data dir (0600). A file found
+ * there (or just made: a file system may ignore the mode) must be a regular file of the service's
+ * own user that no one else may read or write; a link could point anywhere.
+ */
 export function secretFile(dataDir: string, name: string): string {
   const file = join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (!lstatSync(file, { throwIfNoEntry: false })) {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process created it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
-  return readFileSync(file, 'utf8').trim();
+  return readSecretFile(file);
+}
+
+/** Reads a secret file after checking what it is; a refusal is one line naming the file and the fix. */
+function readSecretFile(file: string): string {
+  const link = `The secret file ${file} is a symbolic link; replace it with the file itself (a regular file, mode 0600).`;
+  const notFile = `The secret file ${file} is not a regular file; remove it and start again to have one made.`;
+  const found = lstatSync(file);
+  if (found.isSymbolicLink()) throw new ConfigError(link);
+  if (!found.isFile()) throw new ConfigError(notFile);
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a link put in its place since the check above is refused by the open itself.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ConfigError(link);
+    throw error;
+  }
+  try {
+    // What was opened is checked, not the name: it may have been replaced since the lstat.
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ConfigError(notFile);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) {
+      throw new ConfigError(
+        `The secret file ${file} belongs to uid ${stat.uid}, not to the service's user (uid ${uid}); run chown ${uid} ${file}, ` +
+          'or start the service as its owner.',
+      );
+    }
+    if ((stat.mode & 0o077) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+      throw new ConfigError(`The secret file ${file} may be read or written by group or others (mode ${mode}); run chmod 600 ${file}.`);
+    }
+    return readFileSync(fd, 'utf8').trim();
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../load-config';
+import { ConfigError, loadConfig, secretFile } from '../load-config';
 
 const SECRET = 'x'.repeat(40);
 
@@ -175,5 +175,84 @@ describe('loadConfig', () => {
     expect(second).toBe(first);
     expect(readFileSync(join(dataDir, 'dev-jwt-secret'), 'utf8').trim()).toBe(first);
     expect(statSync(join(dataDir, 'dev-jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('secretFile', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rl-secret-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** The one-line ConfigError message `secretFile` refuses the data dir's `name` with. */
+  function refusal(name: string): string {
+    let message = '';
+    expect(() => {
+      try {
+        secretFile(dataDir, name);
+      } catch (error) {
+        message = (error as Error).message;
+        throw error;
+      }
+    }).toThrow(ConfigError);
+    expect(message).not.toContain('\n');
+    return message;
+  }
+
+  it('R-TN-1 creates the secret once, a regular file of the service’s user with mode 0600, and reads it back', () => {
+    const first = secretFile(join(dataDir, 'new'), 'db-app-password');
+    const file = join(dataDir, 'new', 'db-app-password');
+    expect(first).toHaveLength(64);
+    expect(secretFile(join(dataDir, 'new'), 'db-app-password')).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).uid).toBe(process.getuid!());
+  });
+
+  it.each([0o640, 0o604, 0o620, 0o602, 0o660, 0o644])('R-TN-1 refuses a secret file of mode %o, saying chmod 600', (mode) => {
+    const file = join(dataDir, 'db-app-password');
+    writeFileSync(file, 'a-secret-someone-else-may-read\n', { mode: 0o600 });
+    chmodSync(file, mode);
+    expect(refusal('db-app-password')).toBe(
+      `The secret file ${file} may be read or written by group or others (mode 0${mode.toString(8)}); run chmod 600 ${file}.`,
+    );
+    chmodSync(file, 0o600);
+    expect(secretFile(dataDir, 'db-app-password')).toBe('a-secret-someone-else-may-read');
+  });
+
+  it('R-TN-1 refuses a symbolic link, even to a good secret file', () => {
+    const target = join(dataDir, 'elsewhere');
+    writeFileSync(target, 'the-target\n', { mode: 0o600 });
+    symlinkSync(target, join(dataDir, 'dev-jwt-secret'));
+    expect(refusal('dev-jwt-secret')).toBe(
+      `The secret file ${join(dataDir, 'dev-jwt-secret')} is a symbolic link; replace it with the file itself (a regular file, mode 0600).`,
+    );
+    // A dangling link is not followed to create a file at its target either.
+    symlinkSync(join(dataDir, 'nowhere'), join(dataDir, 'db-app-password'));
+    expect(refusal('db-app-password')).toContain('is a symbolic link');
+    expect(() => statSync(join(dataDir, 'nowhere'))).toThrow();
+  });
+
+  it('R-TN-1 refuses what is not a regular file', () => {
+    mkdirSync(join(dataDir, 'dev-jwt-secret'));
+    expect(refusal('dev-jwt-secret')).toBe(
+      `The secret file ${join(dataDir, 'dev-jwt-secret')} is not a regular file; remove it and start again to have one made.`,
+    );
+  });
+
+  // Handing a file to another user takes root; elsewhere this case cannot be arranged.
+  (process.getuid?.() === 0 ? it : it.skip)('R-TN-1 refuses a secret file another user owns, saying chown', () => {
+    const file = join(dataDir, 'db-app-password');
+    writeFileSync(file, 'planted\n', { mode: 0o600 });
+    chownSync(file, 4321, 4321);
+    expect(refusal('db-app-password')).toBe(
+      `The secret file ${file} belongs to uid 4321, not to the service's user (uid 0); run chown 0 ${file}, or start the service as its owner.`,
+    );
+  });
+
+  it('R-TN-1 the development JWT secret is held to the same rules at configuration load', () => {
+    writeFileSync(join(dataDir, 'dev-jwt-secret'), `${'s'.repeat(64)}\n`, { mode: 0o600 });
+    chmodSync(join(dataDir, 'dev-jwt-secret'), 0o640);
+    expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(/^The secret file .*dev-jwt-secret may be read or written by group or others/);
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,37 @@ describe('Start-up (process)', () => {
     expect(started.output().trim()).toMatch(
       /^NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE \(missing: AUTH_JWT_AUDIENCE\), [^\n]*create teams/,
     );
+  });
+
+  it('R-TN-1 a group-readable secret file in DATA_DIR stops the start before any database, in one line naming the file and the fix', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rl-secret-'));
+    // Unreachable: a refusal that came after opening the database would be about this instead.
+    // Without the test run's DATABASE_APP_PASSWORD, the request role's password is DATA_DIR's.
+    const env = { DATA_DIR: dataDir, DATABASE_URL: 'postgres://127.0.0.1:1/none', DATABASE_APP_PASSWORD: undefined };
+    try {
+      const jwtSecret = join(dataDir, 'dev-jwt-secret');
+      writeFileSync(jwtSecret, `${'s'.repeat(64)}\n`, { mode: 0o600 });
+      chmodSync(jwtSecret, 0o640);
+      const refused = startService(env);
+      expect(await refused.exited).toBe(1);
+      expect(refused.output().trim()).toBe(
+        `The secret file ${jwtSecret} may be read or written by group or others (mode 0640); run chmod 600 ${jwtSecret}.`,
+      );
+
+      // The request role's password is read before the database is opened, too.
+      chmodSync(jwtSecret, 0o600);
+      const appPassword = join(dataDir, 'db-app-password');
+      writeFileSync(appPassword, 'p'.repeat(32), { mode: 0o600 });
+      chmodSync(appPassword, 0o604);
+      const again = startService(env);
+      expect(await again.exited).toBe(1);
+      expect(fatalMessages(again.output())).toEqual([
+        `The secret file ${appPassword} may be read or written by group or others (mode 0604); run chmod 600 ${appPassword}.`,
+      ]);
+      expect(again.output()).not.toMatch(/ECONNREFUSED|connect/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('R-OP-2 starts on embedded PostgreSQL, keeps data across restarts and stops PostgreSQL on SIGTERM', async () => {
