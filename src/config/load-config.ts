@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFi
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { formatHost, type HostAndPort, parseHost } from '../http/host-header';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables } from './environment.schema';
 import { DEFAULT_ANSWER_MAX_TOKENS, DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from './setting-defaults';
@@ -61,7 +62,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
         '(the host names the API answers as); set one of them.',
     );
   }
+  if (production && !vars.PUBLIC_URL && vars.ALLOWED_HOSTS?.trim() === '*') {
+    throw new ConfigError(
+      'NODE_ENV=production with ALLOWED_HOSTS=* needs PUBLIC_URL (e.g. https://recall.example.com): the OAuth metadata would ' +
+        'otherwise name whatever Host a request carries; set PUBLIC_URL or list the host names in ALLOWED_HOSTS.',
+    );
+  }
 
+  const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
     port: vars.PORT ?? 3000,
@@ -87,8 +95,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     http: {
       bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb',
-      publicUrl: vars.PUBLIC_URL?.replace(/\/$/u, ''),
-      allowedHosts: allowedHosts(vars.ALLOWED_HOSTS, vars.PUBLIC_URL, production),
+      publicUrl: publicUrl && `${publicUrl.scheme}://${formatHost(publicUrl.host, publicUrl.scheme)}`,
+      allowedHosts: allowedHosts(vars.ALLOWED_HOSTS, publicUrl?.host, production),
       allowedOrigins: allowedOrigins(vars.ALLOWED_ORIGINS),
     },
     graphql: {
@@ -147,13 +155,28 @@ const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /**
  * The host names /graphql and /mcp answer as (a port is ignored: proxies and browsers vary it):
  * PUBLIC_URL's host, and ALLOWED_HOSTS — or, when that is unset outside production, the loopback names.
+ * Read with the Host header's own parser, so an entry means what a request's Host would.
  */
-function allowedHosts(list: string | undefined, publicUrl: string | undefined, production: boolean): readonly string[] | '*' {
+function allowedHosts(list: string | undefined, own: HostAndPort | undefined, production: boolean): readonly string[] | '*' {
   if (list?.trim() === '*') return '*';
-  const listed = list ? commaList(list).map((entry) => parsedUrl('ALLOWED_HOSTS', `http://${entry}`).hostname) : [];
+  const listed = list ? commaList(list).map((entry) => hostEntry('ALLOWED_HOSTS', entry).hostname) : [];
   const defaults = list || production ? [] : LOCALHOST_NAMES;
-  const own = publicUrl ? [parsedUrl('PUBLIC_URL', publicUrl).hostname] : [];
-  return [...new Set([...own, ...listed, ...defaults])];
+  return [...new Set([...(own ? [own.hostname] : []), ...listed, ...defaults])];
+}
+
+/** PUBLIC_URL (the schema has checked `http(s)://authority[/]`), its host read as a Host header would be. */
+function parsedPublicUrl(value: string): { scheme: 'http' | 'https'; host: HostAndPort } {
+  const [, scheme, authority] = /^(https?):\/\/(.*?)\/?$/iu.exec(value) ?? [];
+  return { scheme: scheme.toLowerCase() as 'http' | 'https', host: hostEntry('PUBLIC_URL', authority) };
+}
+
+function hostEntry(variable: string, value: string): HostAndPort {
+  const host = parseHost(value);
+  if (host) return host;
+  throw new ConfigError(
+    `${variable}: "${value}" is not a host name with an optional port (letters, digits, "-", "_" and "."; ` +
+      'an IPv4 address; or an IPv6 address in brackets; an internationalized name in its xn-- form).',
+  );
 }
 
 function allowedOrigins(list: string | undefined): readonly string[] | '*' {

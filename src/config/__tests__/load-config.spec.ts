@@ -132,6 +132,36 @@ describe('loadConfig', () => {
       ]);
     });
 
+    it('production with ALLOWED_HOSTS=* needs PUBLIC_URL: the metadata would name any Host', () => {
+      const refusal = refusalOf({ ...production, ALLOWED_HOSTS: '*' });
+      expect(refusal).toMatch(/^NODE_ENV=production with ALLOWED_HOSTS=\* needs PUBLIC_URL .*OAuth metadata/);
+      expect(refusal).not.toContain('\n');
+      expect(loadConfig({ ...production, ALLOWED_HOSTS: '*', PUBLIC_URL: 'https://recall.example.com' }).http.allowedHosts).toBe('*');
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_HOSTS: '*' }).http.allowedHosts).toBe('*');
+    });
+
+    it('hosts are read as the Host header is: strictly, lower case, IPv6 in its short form; PUBLIC_URL is rebuilt from its parts', () => {
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_HOSTS: 'Box.LAN:8080, [0:0:0:0:0:0:0:1], 10.0.0.7' }).http.allowedHosts).toEqual(
+        ['box.lan', '[::1]', '10.0.0.7'],
+      );
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'https://Recall.Example.com:443/' }).http).toMatchObject({
+        publicUrl: 'https://recall.example.com',
+      });
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'http://[::1]:3000' }).http.publicUrl).toBe('http://[::1]:3000');
+      for (const [name, value] of [
+        ['ALLOWED_HOSTS', 'allowed.example\\@evil.example'],
+        ['ALLOWED_HOSTS', 'user@allowed.example'],
+        ['ALLOWED_HOSTS', 'bücher.example'],
+        ['ALLOWED_HOSTS', 'box.lan:0'],
+        ['PUBLIC_URL', 'https://allowed.example\\@evil.example'],
+        ['PUBLIC_URL', 'https://user@recall.example.com'],
+      ]) {
+        expect(refusalOf({ AUTH_JWT_SECRET: SECRET, [name]: value })).toMatch(
+          new RegExp(`^${name}: ".*" is not a host name with an optional port .*xn-- form\\)\\.$`),
+        );
+      }
+    });
+
     it('outside production the loopback names on any port are the default, beside PUBLIC_URL; ALLOWED_HOSTS replaces them', () => {
       expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).http.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
       expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'http://dev.example:3000' }).http.allowedHosts).toEqual([

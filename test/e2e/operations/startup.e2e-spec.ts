@@ -78,6 +78,19 @@ describe('Start-up (process)', () => {
     );
   });
 
+  it('R-MCP-1 production answering any Host (ALLOWED_HOSTS=*) without PUBLIC_URL refuses to start', async () => {
+    const started = startService({
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(40),
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+      DATABASE_APP_PASSWORD: 'p'.repeat(32),
+      ALLOWED_HOSTS: '*',
+      PUBLIC_URL: undefined,
+    });
+    expect(await started.exited).toBe(1);
+    expect(started.output().trim()).toMatch(/^NODE_ENV=production with ALLOWED_HOSTS=\* needs PUBLIC_URL [^\n]*$/);
+  });
+
   it('R-TN-1 a group-readable secret file in DATA_DIR stops the start before any database, in one line naming the file and the fix', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-secret-'));
     // Unreachable: a refusal that came after opening the database would be about this instead.
