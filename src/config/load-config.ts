@@ -98,6 +98,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       publicUrl: publicUrl && `${publicUrl.scheme}://${formatHost(publicUrl.host, publicUrl.scheme)}`,
       allowedHosts: allowedHosts(vars.ALLOWED_HOSTS, publicUrl?.host, production),
       allowedOrigins: allowedOrigins(vars.ALLOWED_ORIGINS),
+      trustedProxies: commaList(vars.TRUSTED_PROXIES ?? ''),
     },
     graphql: {
       maxDepth: vars.GRAPHQL_MAX_DEPTH ?? 10,

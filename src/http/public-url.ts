@@ -15,12 +15,19 @@ export function publicBaseUrl(config: AppConfig, req: Request): string {
   return `${scheme}://${host ? formatHost(host, scheme) : 'localhost'}`;
 }
 
-/** http or https: the connection's (no proxy's X-Forwarded-Proto is believed). */
+/**
+ * http or https. Express reads X-Forwarded-Proto only from a trusted proxy (TRUSTED_PROXIES,
+ * configure-app.ts) and passes on whatever it says: anything but https is taken as http.
+ */
 function requestScheme(req: Request): 'http' | 'https' {
   return req.protocol.toLowerCase() === 'https' ? 'https' : 'http';
 }
 
-/** Names the request header a response built from `publicBaseUrl` depends on, so that a cache keeps one answer per Host. */
+/**
+ * Names the request headers a response built from `publicBaseUrl` depends on, so that a cache
+ * keeps one answer per Host (and per forwarded scheme, behind a trusted proxy without PUBLIC_URL).
+ */
 export function varyByPublicBaseUrl(config: AppConfig, res: Response): void {
   res.vary('Host');
+  if (!config.http.publicUrl && config.http.trustedProxies.length > 0) res.vary('X-Forwarded-Proto');
 }

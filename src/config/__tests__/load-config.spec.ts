@@ -181,6 +181,27 @@ describe('loadConfig', () => {
     });
   });
 
+  it('R-MCP-1 TRUSTED_PROXIES: addresses, CIDR ranges and Express’ names; unset trusts no proxy; anything else is named', () => {
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).http.trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ AUTH_JWT_SECRET: SECRET, TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1/255.255.255.0, uniquelocal' }).http
+        .trustedProxies,
+    ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.168.1.1/255.255.255.0', 'uniquelocal']);
+    for (const [value, entry] of [
+      ['proxy.internal', 'proxy.internal'],
+      ['10.0.0.1, 10.0.0.0/33', '10.0.0.0/33'],
+      ['*', '*'],
+      ['true', 'true'],
+      // Express would take a number as a hop count, proxy-addr reads it as the address 0.0.0.1.
+      ['1', '1'],
+      ['loopback,,10.0.0.1', ''],
+    ]) {
+      expect(refusalOf({ AUTH_JWT_SECRET: SECRET, TRUSTED_PROXIES: value })).toContain(
+        `TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+      );
+    }
+  });
+
   it('R-TN-1 audiences are a list; the authorization servers default to the issuer when it is a URL', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_AUDIENCE: 'https://r.example/mcp, https://r.example' });
     expect(config.auth).toMatchObject({ audiences: ['https://r.example/mcp', 'https://r.example'], authorizationServers: [] });

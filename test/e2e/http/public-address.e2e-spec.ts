@@ -2,8 +2,9 @@
  * The address the service names in its RFC 9728 metadata and its OAuth challenge (R-MCP-1):
  * without PUBLIC_URL it comes from the request, so the Host header is read strictly (a URL
  * parser would read `allowed.example\@evil.example` as the allowed name), the answer is rebuilt
- * from the parsed host and port, and says it varies by Host. Raw requests go over a socket: they
- * carry bytes an HTTP client would tidy up or refuse.
+ * from the parsed host and port, and says it varies by Host. X-Forwarded-Proto counts only from
+ * a proxy named in TRUSTED_PROXIES. Raw requests go over a socket: they carry bytes an HTTP
+ * client would tidy up or refuse.
  */
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -163,5 +164,39 @@ describe('R-MCP-1 the metadata and the challenge name the parsed host, and vary 
       expect(answer.headers['cache-control']).toBe('public, max-age=300');
       expect(answer.headers.vary).toBe('Host');
     }
+  });
+});
+
+describe('R-MCP-1 X-Forwarded-Proto counts only from a trusted proxy (TRUSTED_PROXIES)', () => {
+  const forwarded = (app: NestExpressApplication, proto: string) =>
+    request(app.getHttpServer()).get(METADATA).set('host', 'localhost:3000').set('x-forwarded-proto', proto).expect(200);
+
+  it('R-MCP-1 unset, no proxy is trusted: a client claiming https does not change the scheme', async () => {
+    const answer = await forwarded(t.app, 'https');
+    expect(answer.body.resource).toBe('http://localhost:3000/mcp');
+    expect(answer.headers.vary).toBe('Host');
+  });
+
+  it('R-MCP-1 a proxy elsewhere than the caller’s address is not believed either', async () => {
+    const elsewhere = await replica({ TRUSTED_PROXIES: '10.0.0.0/8' });
+    expect((await forwarded(elsewhere, 'https')).body.resource).toBe('http://localhost:3000/mcp');
+  });
+
+  it('R-MCP-1 TRUSTED_PROXIES=loopback: the proxy’s https is the scheme; the Host is still the Host header; anything but http(s) reads as http', async () => {
+    const behindProxy = await replica({ TRUSTED_PROXIES: 'loopback' });
+    const answer = await forwarded(behindProxy, 'https');
+    expect(answer.body.resource).toBe('https://localhost:3000/mcp');
+    expect(answer.headers.vary).toBe('Host, X-Forwarded-Proto');
+
+    const withForwardedHost = await request(behindProxy.getHttpServer())
+      .get(METADATA)
+      .set('host', 'localhost:3000')
+      .set('x-forwarded-proto', 'https')
+      .set('x-forwarded-host', 'evil.example')
+      .expect(200);
+    expect(withForwardedHost.body.resource).toBe('https://localhost:3000/mcp');
+
+    expect((await forwarded(behindProxy, 'javascript')).body.resource).toBe('http://localhost:3000/mcp');
+    expect((await forwarded(behindProxy, 'HTTPS, http')).body.resource).toBe('https://localhost:3000/mcp');
   });
 });
