@@ -27,6 +27,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   // A body that is not JSON, or over the limit: a 400/413 in the route's protocol, not an HTML page.
   app.use(edgeErrorHandler(edge));
   app.disable('x-powered-by');
+  // X-Forwarded-Proto (the metadata's scheme) and X-Forwarded-For (req.ip, which nothing logs) count
+  // only from these proxies; from anyone else a client could claim https. The Host header is read
+  // as sent either way (X-Forwarded-Host is not used: public-url.ts).
+  app.set('trust proxy', config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false);
   // GraphQL answers POSTs: no client revalidates them, so hashing every body for an ETag is waste.
   app.set('etag', false);
   serveAdminConsole(app, config);

@@ -21,9 +21,10 @@ async function bootstrap(): Promise<void> {
   let database;
   let appUrl: string;
   try {
+    // Read before the database starts, so a refused secret file stops the process at once.
+    const password = config.database.appPassword ?? secretFile(config.dataDir, 'db-app-password');
     database = await openDatabase(config, (line) => logger.info(line));
     // Migrations run as the owner; requests as a role row-level security applies to (R-TN-8).
-    const password = config.database.appPassword ?? secretFile(config.dataDir, 'db-app-password');
     appUrl = await prepareDatabase(database.url, { appUrl: config.database.appUrl, password }, (line) => logger.info(line));
   } catch (error) {
     logger.fatal(error instanceof Error ? error.message : String(error));

@@ -47,6 +47,8 @@ export class AppConfig {
     readonly allowedHosts: readonly string[] | '*';
     /** Browser origins allowed besides those of the allowed hosts; `'*'`: any. */
     readonly allowedOrigins: readonly string[] | '*';
+    /** Proxies (addresses, CIDR ranges, loopback/linklocal/uniquelocal) whose X-Forwarded-* headers Express believes; empty: none. */
+    readonly trustedProxies: readonly string[];
   };
   readonly graphql: {
     readonly maxDepth: number;

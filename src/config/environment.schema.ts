@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { CronTime } from 'cron';
+import { compile as compileTrustedProxies } from 'proxy-addr';
 import {
   IsBoolean,
   IsIn,
@@ -12,6 +13,7 @@ import {
   Min,
   MinLength,
   Validate,
+  type ValidationArguments,
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
@@ -60,6 +62,36 @@ class CronExpression implements ValidatorConstraintInterface {
   defaultMessage(): string {
     return '$property must be a cron expression such as "0 * * * *"';
   }
+}
+
+/** The proxies whose X-Forwarded-* headers count, as Express' `trust proxy` takes them (configure-app.ts). */
+@ValidatorConstraint({ name: 'trustedProxies' })
+class TrustedProxyList implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && invalidProxyEntry(value) === null;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    const entry = typeof args.value === 'string' ? invalidProxyEntry(args.value) : null;
+    return (
+      `TRUSTED_PROXIES: ${JSON.stringify(entry ?? args.value)} is not an IP address, a CIDR range (10.0.0.0/8) ` +
+      'or one of loopback, linklocal, uniquelocal'
+    );
+  }
+}
+
+/** The first entry of a TRUSTED_PROXIES list Express would refuse or misread, or null. */
+function invalidProxyEntry(list: string): string | null {
+  for (const entry of list.split(',').map((item) => item.trim())) {
+    // A bare number reads as an address to proxy-addr (1 is 0.0.0.1), never as Express' hop count.
+    if (entry === '' || /^\d+$/.test(entry)) return entry;
+    try {
+      compileTrustedProxies(entry);
+    } catch {
+      return entry;
+    }
+  }
+  return null;
 }
 
 /**
@@ -153,6 +185,12 @@ export class EnvironmentVariables {
     message: 'ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme and host, no path; or *)',
   })
   ALLOWED_ORIGINS?: string;
+
+  /** Proxies whose X-Forwarded-Proto (and -For) Express believes, comma-separated; unset: none. */
+  @IsOptional()
+  @IsString()
+  @Validate(TrustedProxyList)
+  TRUSTED_PROXIES?: string;
 
   @IsOptional()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'HTTP_BODY_LIMIT must look like 10mb, 512kb or 1048576b' })

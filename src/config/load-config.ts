@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { formatHost, type HostAndPort, parseHost } from '../http/host-header';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables } from './environment.schema';
 import { DEFAULT_ANSWER_MAX_TOKENS, DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from './setting-defaults';
@@ -38,6 +39,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (production && !vars.AUTH_JWT_SECRET && !vars.AUTH_JWKS_URL) {
     throw new ConfigError('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL to verify tokens; set one of them.');
   }
+  if (production && vars.AUTH_JWKS_URL && (!vars.AUTH_JWT_ISSUER || !vars.AUTH_JWT_AUDIENCE)) {
+    // Teams and users come into being on their first valid token: without both checks, a key set
+    // shared with other services would let those services' tokens in.
+    const missing = [!vars.AUTH_JWT_ISSUER && 'AUTH_JWT_ISSUER', !vars.AUTH_JWT_AUDIENCE && 'AUTH_JWT_AUDIENCE'].filter(Boolean);
+    throw new ConfigError(
+      `NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE (missing: ${missing.join(', ')}), ` +
+        "so that only tokens issued for this service are taken: the key set's other tokens would create teams and users here.",
+    );
+  }
   if (production && vars.DATABASE_URL && !vars.DATABASE_APP_URL && !vars.DATABASE_APP_PASSWORD) {
     // A password generated per machine would differ between replicas, each resetting the role's.
     throw new ConfigError(
@@ -55,7 +65,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
         '(the host names the API answers as); set one of them.',
     );
   }
+  if (production && !vars.PUBLIC_URL && vars.ALLOWED_HOSTS?.trim() === '*') {
+    throw new ConfigError(
+      'NODE_ENV=production with ALLOWED_HOSTS=* needs PUBLIC_URL (e.g. https://recall.example.com): the OAuth metadata would ' +
+        'otherwise name whatever Host a request carries; set PUBLIC_URL or list the host names in ALLOWED_HOSTS.',
+    );
+  }
 
+  const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
     port: vars.PORT ?? 3000,
@@ -82,9 +99,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     http: {
       bodyLimit: vars.HTTP_BODY_LIMIT ?? '10mb',
-      publicUrl: vars.PUBLIC_URL?.replace(/\/$/u, ''),
-      allowedHosts: allowedHosts(vars.ALLOWED_HOSTS, vars.PUBLIC_URL, production),
+      publicUrl: publicUrl && `${publicUrl.scheme}://${formatHost(publicUrl.host, publicUrl.scheme)}`,
+      allowedHosts: allowedHosts(vars.ALLOWED_HOSTS, publicUrl?.host, production),
       allowedOrigins: allowedOrigins(vars.ALLOWED_ORIGINS),
+      trustedProxies: commaList(vars.TRUSTED_PROXIES ?? ''),
     },
     graphql: {
       maxDepth: vars.GRAPHQL_MAX_DEPTH ?? 10,
@@ -142,13 +160,28 @@ const LOCALHOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /**
  * The host names /graphql and /mcp answer as (a port is ignored: proxies and browsers vary it):
  * PUBLIC_URL's host, and ALLOWED_HOSTS — or, when that is unset outside production, the loopback names.
+ * Read with the Host header's own parser, so an entry means what a request's Host would.
  */
-function allowedHosts(list: string | undefined, publicUrl: string | undefined, production: boolean): readonly string[] | '*' {
+function allowedHosts(list: string | undefined, own: HostAndPort | undefined, production: boolean): readonly string[] | '*' {
   if (list?.trim() === '*') return '*';
-  const listed = list ? commaList(list).map((entry) => parsedUrl('ALLOWED_HOSTS', `http://${entry}`).hostname) : [];
+  const listed = list ? commaList(list).map((entry) => hostEntry('ALLOWED_HOSTS', entry).hostname) : [];
   const defaults = list || production ? [] : LOCALHOST_NAMES;
-  const own = publicUrl ? [parsedUrl('PUBLIC_URL', publicUrl).hostname] : [];
-  return [...new Set([...own, ...listed, ...defaults])];
+  return [...new Set([...(own ? [own.hostname] : []), ...listed, ...defaults])];
+}
+
+/** PUBLIC_URL (the schema has checked `http(s)://authority[/]`), its host read as a Host header would be. */
+function parsedPublicUrl(value: string): { scheme: 'http' | 'https'; host: HostAndPort } {
+  const [, scheme, authority] = /^(https?):\/\/(.*?)\/?$/iu.exec(value) ?? [];
+  return { scheme: scheme.toLowerCase() as 'http' | 'https', host: hostEntry('PUBLIC_URL', authority) };
+}
+
+function hostEntry(variable: string, value: string): HostAndPort {
+  const host = parseHost(value);
+  if (host) return host;
+  throw new ConfigError(
+    `${variable}: "${value}" is not a host name with an optional port (letters, digits, "-", "_" and "."; ` +
+      'an IPv4 address; or an IPv6 address in brackets; an internationalized name in its xn-- form).',
+  );
 }
 
 function allowedOrigins(list: string | undefined): readonly string[] | '*' {
@@ -175,16 +208,57 @@ function developmentSecret(dataDir: string): string {
   return secretFile(dataDir, 'dev-jwt-secret');
 }
 
-/** A random secret created on first use and kept in `name` under the data dir (0600). */
+/**
+ * A random secret created on first use and kept in `name` under the data dir (0600). A file found
+ * there (or just made: a file system may ignore the mode) must be a regular file of the service's
+ * own user that no one else may read or write; a link could point anywhere.
+ */
 export function secretFile(dataDir: string, name: string): string {
   const file = join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (!lstatSync(file, { throwIfNoEntry: false })) {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process created it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
-  return readFileSync(file, 'utf8').trim();
+  return readSecretFile(file);
+}
+
+/** Reads a secret file after checking what it is; a refusal is one line naming the file and the fix. */
+function readSecretFile(file: string): string {
+  const link = `The secret file ${file} is a symbolic link; replace it with the file itself (a regular file, mode 0600).`;
+  const notFile = `The secret file ${file} is not a regular file; remove it and start again to have one made.`;
+  const found = lstatSync(file);
+  if (found.isSymbolicLink()) throw new ConfigError(link);
+  if (!found.isFile()) throw new ConfigError(notFile);
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a link put in its place since the check above is refused by the open itself.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ConfigError(link);
+    throw error;
+  }
+  try {
+    // What was opened is checked, not the name: it may have been replaced since the lstat.
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ConfigError(notFile);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) {
+      throw new ConfigError(
+        `The secret file ${file} belongs to uid ${stat.uid}, not to the service's user (uid ${uid}); run chown ${uid} ${file}, ` +
+          'or start the service as its owner.',
+      );
+    }
+    if ((stat.mode & 0o077) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+      throw new ConfigError(`The secret file ${file} may be read or written by group or others (mode ${mode}); run chmod 600 ${file}.`);
+    }
+    return readFileSync(fd, 'utf8').trim();
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,4 +1,5 @@
 import { shortened } from './edge-errors';
+import { parseHost } from './host-header';
 
 /**
  * Who may call the API (pure rules; the middleware is host-origin-check.ts). Two threats:
@@ -15,20 +16,23 @@ function quoted(value: string): string {
   return JSON.stringify(shortened(value));
 }
 
-function hostNameOf(host: string): string | null {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return null;
+/**
+ * Why the Host header is refused, or null when it is allowed. It must be one header (RFC 9112
+ * §3.2: a proxy may read another of several) holding a host name and port (host-header.ts), even under "*".
+ */
+export function hostRefusal(host: string | readonly string[] | undefined, allowedHosts: AllowList): string | null {
+  if (typeof host === 'object') {
+    if (host.length > 1) return 'The request has more than one Host header; send one.';
+    host = host[0];
   }
-}
-
-/** Why the Host header is refused, or null when it is allowed. */
-export function hostRefusal(host: string | undefined, allowedHosts: AllowList): string | null {
-  if (allowedHosts === '*') return null;
-  if (!host) return 'The request has no Host header; send the host name you reach the service at.';
-  const name = hostNameOf(host);
-  if (name !== null && allowedHosts.includes(name)) return null;
+  if (!host) {
+    return allowedHosts === '*' ? null : 'The request has no Host header; send the host name you reach the service at.';
+  }
+  const parsed = parseHost(host);
+  if (parsed === null) {
+    return `The Host ${quoted(host)} is not a host name with an optional port; send the host name you reach the service at.`;
+  }
+  if (allowedHosts === '*' || allowedHosts.includes(parsed.hostname)) return null;
   return (
     `The Host ${quoted(host)} is not one this service answers as (a DNS-rebinding guard). ` +
     'Call it at its own address; an operator adds host names with ALLOWED_HOSTS or PUBLIC_URL.'

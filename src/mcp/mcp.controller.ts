@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
 import { jsonRpcError } from '../http/edge-errors';
-import { publicBaseUrl } from '../http/public-url';
+import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';
 import { currentRequestId } from '../observability/request-context';
 import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TokenVerifier } from '../tenancy';
 import { missingToolScope } from './mcp-tool-scopes';
@@ -38,6 +38,8 @@ export class McpController {
   @Post()
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
     const resourceMetadataUrl = protectedResourceMetadataUrl(publicBaseUrl(this.config, req), '/mcp');
+    // The challenges below name the address the request reached.
+    varyByPublicBaseUrl(this.config, res);
     const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
     if (token === undefined) {
       res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl }));

@@ -1,8 +1,8 @@
-import { Controller, Get, Header, Req } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
-import { publicBaseUrl } from '../http/public-url';
+import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';
 import { PROTECTED_RESOURCE_METADATA_PATH, protectedResourceMetadata } from './protected-resource';
 
 /**
@@ -14,16 +14,25 @@ export class ProtectedResourceController {
   constructor(private readonly config: AppConfig) {}
 
   @Get()
-  @Header('cache-control', 'public, max-age=300')
-  @Header('access-control-allow-origin', '*')
-  service(@Req() req: Request): OAuthProtectedResourceMetadata {
+  service(@Req() req: Request, @Res({ passthrough: true }) res: Response): OAuthProtectedResourceMetadata {
+    this.setHeaders(res);
     return protectedResourceMetadata(publicBaseUrl(this.config, req), '', this.config.auth.authorizationServers);
   }
 
   @Get('mcp')
-  @Header('cache-control', 'public, max-age=300')
-  @Header('access-control-allow-origin', '*')
-  mcp(@Req() req: Request): OAuthProtectedResourceMetadata {
+  mcp(@Req() req: Request, @Res({ passthrough: true }) res: Response): OAuthProtectedResourceMetadata {
+    this.setHeaders(res);
     return protectedResourceMetadata(publicBaseUrl(this.config, req), '/mcp', this.config.auth.authorizationServers);
+  }
+
+  /**
+   * With PUBLIC_URL the document is the same for every request: any cache may keep it. Without,
+   * it names the request's (allowed) Host: only the client's own cache keeps it, so no shared
+   * cache that overlooks Vary hands one host's document to another host's clients.
+   */
+  private setHeaders(res: Response): void {
+    res.setHeader('cache-control', this.config.http.publicUrl ? 'public, max-age=300' : 'private, max-age=300');
+    res.setHeader('access-control-allow-origin', '*');
+    varyByPublicBaseUrl(this.config, res);
   }
 }

@@ -1,9 +1,20 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../load-config';
+import { ConfigError, loadConfig, secretFile } from '../load-config';
 
 const SECRET = 'x'.repeat(40);
+
+/** The ConfigError message `loadConfig(env)` throws. */
+function refusalOf(env: Record<string, string | undefined>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('loadConfig accepted the environment');
+}
 
 describe('loadConfig', () => {
   it('R-OP-1 fills the documented defaults', () => {
@@ -54,6 +65,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
   });
 
+  it('R-TN-1 production with a JWKS needs both the issuer and the audience, naming what is missing', () => {
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json',
+      ALLOW_EMBEDDED_DB: 'true',
+      PUBLIC_URL: 'https://recall.example.com',
+    };
+    const issuer = { AUTH_JWT_ISSUER: 'https://auth.example.com' };
+    const audience = { AUTH_JWT_AUDIENCE: 'https://recall.example.com/mcp' };
+    for (const [env, missing] of [
+      [{}, 'AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE'],
+      [issuer, 'AUTH_JWT_AUDIENCE'],
+      [audience, 'AUTH_JWT_ISSUER'],
+    ] as const) {
+      const refusal = refusalOf({ ...production, ...env });
+      expect(refusal).toContain(`NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE (missing: ${missing})`);
+      expect(refusal).toContain("the key set's other tokens would create teams and users here");
+      expect(refusal).not.toContain('\n');
+    }
+    expect(loadConfig({ ...production, ...issuer, ...audience }).auth).toMatchObject({
+      jwtSecret: undefined,
+      issuer: 'https://auth.example.com',
+      audiences: ['https://recall.example.com/mcp'],
+    });
+    // Outside production, and with a shared secret, neither is required.
+    expect(loadConfig({ AUTH_JWKS_URL: production.AUTH_JWKS_URL }).auth.jwksUrl).toBe(production.AUTH_JWKS_URL);
+    expect(loadConfig({ ...production, AUTH_JWKS_URL: undefined, AUTH_JWT_SECRET: SECRET }).isProduction).toBe(true);
+  });
+
   it('R-TN-8 production on DATABASE_URL needs the request role password (or its own URL), never one generated per machine', () => {
     const production = {
       NODE_ENV: 'production',
@@ -92,6 +132,36 @@ describe('loadConfig', () => {
       ]);
     });
 
+    it('production with ALLOWED_HOSTS=* needs PUBLIC_URL: the metadata would name any Host', () => {
+      const refusal = refusalOf({ ...production, ALLOWED_HOSTS: '*' });
+      expect(refusal).toMatch(/^NODE_ENV=production with ALLOWED_HOSTS=\* needs PUBLIC_URL .*OAuth metadata/);
+      expect(refusal).not.toContain('\n');
+      expect(loadConfig({ ...production, ALLOWED_HOSTS: '*', PUBLIC_URL: 'https://recall.example.com' }).http.allowedHosts).toBe('*');
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_HOSTS: '*' }).http.allowedHosts).toBe('*');
+    });
+
+    it('hosts are read as the Host header is: strictly, lower case, IPv6 in its short form; PUBLIC_URL is rebuilt from its parts', () => {
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_HOSTS: 'Box.LAN:8080, [0:0:0:0:0:0:0:1], 10.0.0.7' }).http.allowedHosts).toEqual(
+        ['box.lan', '[::1]', '10.0.0.7'],
+      );
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'https://Recall.Example.com:443/' }).http).toMatchObject({
+        publicUrl: 'https://recall.example.com',
+      });
+      expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'http://[::1]:3000' }).http.publicUrl).toBe('http://[::1]:3000');
+      for (const [name, value] of [
+        ['ALLOWED_HOSTS', 'allowed.example\\@evil.example'],
+        ['ALLOWED_HOSTS', 'user@allowed.example'],
+        ['ALLOWED_HOSTS', 'bücher.example'],
+        ['ALLOWED_HOSTS', 'box.lan:0'],
+        ['PUBLIC_URL', 'https://allowed.example\\@evil.example'],
+        ['PUBLIC_URL', 'https://user@recall.example.com'],
+      ]) {
+        expect(refusalOf({ AUTH_JWT_SECRET: SECRET, [name]: value })).toMatch(
+          new RegExp(`^${name}: ".*" is not a host name with an optional port .*xn-- form\\)\\.$`),
+        );
+      }
+    });
+
     it('outside production the loopback names on any port are the default, beside PUBLIC_URL; ALLOWED_HOSTS replaces them', () => {
       expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).http.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]']);
       expect(loadConfig({ AUTH_JWT_SECRET: SECRET, PUBLIC_URL: 'http://dev.example:3000' }).http.allowedHosts).toEqual([
@@ -109,6 +179,27 @@ describe('loadConfig', () => {
         loadConfig({ AUTH_JWT_SECRET: SECRET, ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173' }).http.allowedOrigins,
       ).toEqual(['https://app.example.com', 'http://localhost:5173']);
     });
+  });
+
+  it('R-MCP-1 TRUSTED_PROXIES: addresses, CIDR ranges and Express’ names; unset trusts no proxy; anything else is named', () => {
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).http.trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ AUTH_JWT_SECRET: SECRET, TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1/255.255.255.0, uniquelocal' }).http
+        .trustedProxies,
+    ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.168.1.1/255.255.255.0', 'uniquelocal']);
+    for (const [value, entry] of [
+      ['proxy.internal', 'proxy.internal'],
+      ['10.0.0.1, 10.0.0.0/33', '10.0.0.0/33'],
+      ['*', '*'],
+      ['true', 'true'],
+      // Express would take a number as a hop count, proxy-addr reads it as the address 0.0.0.1.
+      ['1', '1'],
+      ['loopback,,10.0.0.1', ''],
+    ]) {
+      expect(refusalOf({ AUTH_JWT_SECRET: SECRET, TRUSTED_PROXIES: value })).toContain(
+        `TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+      );
+    }
   });
 
   it('R-TN-1 audiences are a list; the authorization servers default to the issuer when it is a URL', () => {
@@ -135,5 +226,84 @@ describe('loadConfig', () => {
     expect(second).toBe(first);
     expect(readFileSync(join(dataDir, 'dev-jwt-secret'), 'utf8').trim()).toBe(first);
     expect(statSync(join(dataDir, 'dev-jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('secretFile', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rl-secret-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** The one-line ConfigError message `secretFile` refuses the data dir's `name` with. */
+  function refusal(name: string): string {
+    let message = '';
+    expect(() => {
+      try {
+        secretFile(dataDir, name);
+      } catch (error) {
+        message = (error as Error).message;
+        throw error;
+      }
+    }).toThrow(ConfigError);
+    expect(message).not.toContain('\n');
+    return message;
+  }
+
+  it('R-TN-1 creates the secret once, a regular file of the service’s user with mode 0600, and reads it back', () => {
+    const first = secretFile(join(dataDir, 'new'), 'db-app-password');
+    const file = join(dataDir, 'new', 'db-app-password');
+    expect(first).toHaveLength(64);
+    expect(secretFile(join(dataDir, 'new'), 'db-app-password')).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).uid).toBe(process.getuid!());
+  });
+
+  it.each([0o640, 0o604, 0o620, 0o602, 0o660, 0o644])('R-TN-1 refuses a secret file of mode %o, saying chmod 600', (mode) => {
+    const file = join(dataDir, 'db-app-password');
+    writeFileSync(file, 'a-secret-someone-else-may-read\n', { mode: 0o600 });
+    chmodSync(file, mode);
+    expect(refusal('db-app-password')).toBe(
+      `The secret file ${file} may be read or written by group or others (mode 0${mode.toString(8)}); run chmod 600 ${file}.`,
+    );
+    chmodSync(file, 0o600);
+    expect(secretFile(dataDir, 'db-app-password')).toBe('a-secret-someone-else-may-read');
+  });
+
+  it('R-TN-1 refuses a symbolic link, even to a good secret file', () => {
+    const target = join(dataDir, 'elsewhere');
+    writeFileSync(target, 'the-target\n', { mode: 0o600 });
+    symlinkSync(target, join(dataDir, 'dev-jwt-secret'));
+    expect(refusal('dev-jwt-secret')).toBe(
+      `The secret file ${join(dataDir, 'dev-jwt-secret')} is a symbolic link; replace it with the file itself (a regular file, mode 0600).`,
+    );
+    // A dangling link is not followed to create a file at its target either.
+    symlinkSync(join(dataDir, 'nowhere'), join(dataDir, 'db-app-password'));
+    expect(refusal('db-app-password')).toContain('is a symbolic link');
+    expect(() => statSync(join(dataDir, 'nowhere'))).toThrow();
+  });
+
+  it('R-TN-1 refuses what is not a regular file', () => {
+    mkdirSync(join(dataDir, 'dev-jwt-secret'));
+    expect(refusal('dev-jwt-secret')).toBe(
+      `The secret file ${join(dataDir, 'dev-jwt-secret')} is not a regular file; remove it and start again to have one made.`,
+    );
+  });
+
+  // Handing a file to another user takes root; elsewhere this case cannot be arranged.
+  (process.getuid?.() === 0 ? it : it.skip)('R-TN-1 refuses a secret file another user owns, saying chown', () => {
+    const file = join(dataDir, 'db-app-password');
+    writeFileSync(file, 'planted\n', { mode: 0o600 });
+    chownSync(file, 4321, 4321);
+    expect(refusal('db-app-password')).toBe(
+      `The secret file ${file} belongs to uid 4321, not to the service's user (uid 0); run chown 0 ${file}, or start the service as its owner.`,
+    );
+  });
+
+  it('R-TN-1 the development JWT secret is held to the same rules at configuration load', () => {
+    writeFileSync(join(dataDir, 'dev-jwt-secret'), `${'s'.repeat(64)}\n`, { mode: 0o600 });
+    chmodSync(join(dataDir, 'dev-jwt-secret'), 0o640);
+    expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(/^The secret file .*dev-jwt-secret may be read or written by group or others/);
   });
 });

@@ -14,13 +14,27 @@ describe('R-MCP-1 allowed hosts and origins', () => {
     ['a rebound name', 'evil.example.com'],
     ['a rebound name with a port', 'evil.example.com:3000'],
     ['a name that only starts like localhost', 'localhost.evil.example.com'],
-    ['an unparsable value', 'a b'],
   ])('refuses %s as Host, saying what to change', (_label, host) => {
     expect(hostRefusal(host, LOOPBACK)).toMatch(/not one this service answers as .* ALLOWED_HOSTS or PUBLIC_URL/);
   });
 
-  it('refuses a request without a Host; "*" switches the check off', () => {
+  it.each([
+    ['a backslash before userinfo (a URL parser reads the allowed name)', 'localhost\\@evil.example.com'],
+    ['userinfo', 'evil.example.com@localhost'],
+    ['a path', 'localhost/evil'],
+    ['a space', 'a b'],
+    ['a port out of range', 'localhost:70000'],
+  ])('refuses %s in the Host even when the name part is allowed, and under "*"', (_label, host) => {
+    expect(hostRefusal(host, LOOPBACK)).toMatch(/is not a host name with an optional port/);
+    expect(hostRefusal(host, '*')).toMatch(/is not a host name with an optional port/);
+  });
+
+  it('refuses a request without a Host, or with several; "*" switches the name check off', () => {
     expect(hostRefusal(undefined, LOOPBACK)).toMatch(/no Host header/);
+    expect(hostRefusal([], LOOPBACK)).toMatch(/no Host header/);
+    expect(hostRefusal(['localhost', 'evil.example.com'], LOOPBACK)).toMatch(/more than one Host header/);
+    expect(hostRefusal(['localhost', 'localhost'], '*')).toMatch(/more than one Host header/);
+    expect(hostRefusal(['localhost:3000'], LOOPBACK)).toBeNull();
     expect(hostRefusal('anything.example', '*')).toBeNull();
   });
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,8 +17,8 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Runs the real entry point (src/main.ts) as `npm start` would, with a clean environment. */
-function startService(env: Record<string, string>): Started {
+/** Runs the real entry point (src/main.ts) as `npm start` would, with a clean environment (`undefined` unsets a variable). */
+function startService(env: Record<string, string | undefined>): Started {
   const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: ROOT,
@@ -75,6 +75,65 @@ describe('Start-up (process)', () => {
     const started = startService({ NODE_ENV: 'production', DATABASE_URL: 'postgres://127.0.0.1:1/none' });
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('NODE_ENV=production needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
+  });
+
+  it('R-TN-1 production with a JWKS but no audience refuses to start, in one line saying why', async () => {
+    const started = startService({
+      NODE_ENV: 'production',
+      AUTH_JWKS_URL: 'https://auth.example.com/.well-known/jwks.json',
+      AUTH_JWT_ISSUER: 'https://auth.example.com',
+      AUTH_JWT_AUDIENCE: undefined,
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+      PUBLIC_URL: 'https://recall.example.com',
+    });
+    expect(await started.exited).toBe(1);
+    expect(started.output().trim()).toMatch(
+      /^NODE_ENV=production with AUTH_JWKS_URL needs AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE \(missing: AUTH_JWT_AUDIENCE\), [^\n]*create teams/,
+    );
+  });
+
+  it('R-MCP-1 production answering any Host (ALLOWED_HOSTS=*) without PUBLIC_URL refuses to start', async () => {
+    const started = startService({
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(40),
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+      DATABASE_APP_PASSWORD: 'p'.repeat(32),
+      ALLOWED_HOSTS: '*',
+      PUBLIC_URL: undefined,
+    });
+    expect(await started.exited).toBe(1);
+    expect(started.output().trim()).toMatch(/^NODE_ENV=production with ALLOWED_HOSTS=\* needs PUBLIC_URL [^\n]*$/);
+  });
+
+  it('R-TN-1 a group-readable secret file in DATA_DIR stops the start before any database, in one line naming the file and the fix', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rl-secret-'));
+    // Unreachable: a refusal that came after opening the database would be about this instead.
+    // Without the test run's DATABASE_APP_PASSWORD, the request role's password is DATA_DIR's.
+    const env = { DATA_DIR: dataDir, DATABASE_URL: 'postgres://127.0.0.1:1/none', DATABASE_APP_PASSWORD: undefined };
+    try {
+      const jwtSecret = join(dataDir, 'dev-jwt-secret');
+      writeFileSync(jwtSecret, `${'s'.repeat(64)}\n`, { mode: 0o600 });
+      chmodSync(jwtSecret, 0o640);
+      const refused = startService(env);
+      expect(await refused.exited).toBe(1);
+      expect(refused.output().trim()).toBe(
+        `The secret file ${jwtSecret} may be read or written by group or others (mode 0640); run chmod 600 ${jwtSecret}.`,
+      );
+
+      // The request role's password is read before the database is opened, too.
+      chmodSync(jwtSecret, 0o600);
+      const appPassword = join(dataDir, 'db-app-password');
+      writeFileSync(appPassword, 'p'.repeat(32), { mode: 0o600 });
+      chmodSync(appPassword, 0o604);
+      const again = startService(env);
+      expect(await again.exited).toBe(1);
+      expect(fatalMessages(again.output())).toEqual([
+        `The secret file ${appPassword} may be read or written by group or others (mode 0604); run chmod 600 ${appPassword}.`,
+      ]);
+      expect(again.output()).not.toMatch(/ECONNREFUSED|connect/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('R-OP-2 starts on embedded PostgreSQL, keeps data across restarts and stops PostgreSQL on SIGTERM', async () => {
