@@ -1,5 +1,8 @@
 import type { Client } from 'pg';
 
+/** A schema of the database's own (alias n): not pg_catalog, pg_toast, a session's pg_temp_N, nor information_schema. */
+const USER_SCHEMA = `n.nspname not like 'pg\\_%' and n.nspname <> 'information_schema'`;
+
 /**
  * The statements the bootstrap runs on a plain pg client before MikroORM starts: the app's
  * database may not exist yet, and its encoding decides whether the ORM may start at all.
@@ -32,23 +35,40 @@ export class BootstrapRepository {
     await this.client.query(`alter role ${this.client.escapeIdentifier(role)} with login password ${this.client.escapeLiteral(password)}`);
   }
 
-  /** What the connected role may do: whether it could get round row-level security, and whether it holds `group`. */
-  async readRoleFacts(
-    group: string,
-  ): Promise<{ role: string; superuser: boolean; bypassRls: boolean; ownsTables: boolean; member: boolean }> {
-    const { rows } = await this.client.query<{
-      role: string;
-      superuser: boolean;
-      bypassRls: boolean;
-      ownsTables: boolean;
-      member: boolean;
-    }>(
-      `select r.rolname as "role", r.rolsuper as "superuser", r.rolbypassrls as "bypassRls",
-              exists (select 1 from pg_tables t where t.schemaname = 'public' and t.tableowner = current_user) as "ownsTables",
+  /**
+   * What the connected role may do: whether it could get round row-level security, and whether it
+   * holds `group`. `ownerRoles` are the other roles it is a member of (directly, through another
+   * role, or only able to SET ROLE to them: pg_has_role's MEMBER) that own a table, view, sequence,
+   * function or schema outside the system schemas of this database; `ownsObjects`, whether it owns
+   * one itself.
+   */
+  async readRoleFacts(group: string): Promise<RoleFacts> {
+    const { rows } = await this.client.query<RoleFacts>(
+      `with owners as (
+         select c.relowner as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where c.relkind in ('r', 'p', 'v', 'm', 'S', 'f') and ${USER_SCHEMA}
+         union
+         select p.proowner from pg_proc p join pg_namespace n on n.oid = p.pronamespace where ${USER_SCHEMA}
+         union
+         select n.nspowner from pg_namespace n where ${USER_SCHEMA}
+       )
+       select r.rolname as "role", r.rolsuper as "superuser", r.rolbypassrls as "bypassRls",
+              exists (select 1 from owners o where o.owner = r.oid) as "ownsObjects",
+              array(select g.rolname::text from owners o join pg_roles g on g.oid = o.owner
+                     where o.owner <> r.oid and pg_has_role(r.oid, o.owner, 'MEMBER') order by g.rolname) as "ownerRoles",
               exists (select 1 from pg_roles g where g.rolname = $1) and pg_has_role(current_user, $1, 'usage') as "member"
          from pg_roles r where r.rolname = current_user`,
       [group],
     );
     return rows[0];
   }
+}
+
+export interface RoleFacts {
+  role: string;
+  superuser: boolean;
+  bypassRls: boolean;
+  ownsObjects: boolean;
+  ownerRoles: string[];
+  member: boolean;
 }
