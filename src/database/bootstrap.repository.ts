@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { scramSha256Verifier } from './scram-verifier';
 
 /** A schema of the database's own (alias n): not pg_catalog, pg_toast, a session's pg_temp_N, nor information_schema. */
 const USER_SCHEMA = `n.nspname not like 'pg\\_%' and n.nspname <> 'information_schema'`;
@@ -30,9 +31,13 @@ export class BootstrapRepository {
     return rows[0];
   }
 
-  /** Lets `role` log in with `password` (the literal is escaped: ALTER ROLE takes no parameters). */
+  /**
+   * Lets `role` log in with `password`, sent as its SCRAM-SHA-256 verifier (computed here): the
+   * password itself never reaches the server, so no statement log, failed or not, can hold it.
+   */
   async setLoginPassword(role: string, password: string): Promise<void> {
-    await this.client.query(`alter role ${this.client.escapeIdentifier(role)} with login password ${this.client.escapeLiteral(password)}`);
+    const verifier = scramSha256Verifier(password);
+    await this.client.query(`alter role ${this.client.escapeIdentifier(role)} with login password ${this.client.escapeLiteral(verifier)}`);
   }
 
   /**

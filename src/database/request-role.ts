@@ -16,7 +16,7 @@ export interface RequestRoleSettings {
 /**
  * Migrates as the owner (DATABASE_URL), then returns the URL request-time work connects with
  * (R-TN-8): the operator's DATABASE_APP_URL, or the owner's URL with `recall_ledger_app`'s
- * credentials, after giving that role its password. Refuses a request role
+ * credentials, after giving that role its password (as a SCRAM verifier). Refuses a request role
  * that could get round row-level security: a superuser, BYPASSRLS, an owner, or a member of one.
  */
 export async function prepareDatabase(ownerUrl: string, role: RequestRoleSettings, log: (line: string) => void): Promise<string> {
