@@ -45,17 +45,22 @@ export class BootstrapRepository {
    * holds `group`. `ownerRoles` are the other roles it is a member of (directly, through another
    * role, or only able to SET ROLE to them: pg_has_role's MEMBER) that own a table, view, sequence,
    * function or schema outside the system schemas of this database; `ownsObjects`, whether it owns
-   * one itself.
+   * one itself (or the database, which owns schema public).
    */
   async readRoleFacts(group: string): Promise<RoleFacts> {
     const { rows } = await this.client.query<RoleFacts>(
-      `with owners as (
+      `with owned as (
          select c.relowner as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where c.relkind in ('r', 'p', 'v', 'm', 'S', 'f') and ${USER_SCHEMA}
          union
          select p.proowner from pg_proc p join pg_namespace n on n.oid = p.pronamespace where ${USER_SCHEMA}
          union
          select n.nspowner from pg_namespace n where ${USER_SCHEMA}
+       ),
+       -- pg_database_owner (schema public's owner since PostgreSQL 15) is the database's owner: named so.
+       owners as (
+         select distinct case when pg_get_userbyid(o.owner) = 'pg_database_owner' then d.datdba else o.owner end as owner
+           from owned o join pg_database d on d.datname = current_database()
        )
        select r.rolname as "role", r.rolsuper as "superuser", r.rolbypassrls as "bypassRls",
               exists (select 1 from owners o where o.owner = r.oid) as "ownsObjects",
