@@ -57,13 +57,13 @@ describe('The request role’s password as a SCRAM verifier (real PostgreSQL)', 
     await withAdminClient(async (admin) => {
       await admin.query(`create role ${role} nologin`);
       try {
-        const sent: string[] = [];
-        const query = admin.query.bind(admin) as (text: string) => Promise<unknown>;
-        const spy = jest.spyOn(admin, 'query').mockImplementation(((text: string) => (sent.push(text), query(text))) as never);
+        const query = jest.spyOn(admin, 'query'); // calls through, and keeps what was sent
+        let sent: unknown[];
         try {
           await new BootstrapRepository(admin).setLoginPassword(role, password);
         } finally {
-          spy.mockRestore();
+          sent = query.mock.calls.map((call) => call[0]);
+          query.mockRestore();
         }
         const stored = await storedPassword(admin, role);
         expect(sent).toEqual([`alter role "${role}" with login password '${stored}'`]);
