@@ -79,7 +79,8 @@ async function startOwnPostgres(options: EmbeddedPostgresOptions): Promise<{ url
 describe('The request role’s password and PostgreSQL’s log (log_statement = all)', () => {
   let folder: string;
   let server: { url: string; stop: () => Promise<void> } | undefined;
-  const passwords = { first: newPassword(), second: newPassword(), refused: newPassword() };
+  // The embedded superuser's too: the server gets it as a verifier once initdb's one-time password is replaced.
+  const passwords = { first: newPassword(), second: newPassword(), refused: newPassword(), superuser: newPassword() };
   const startupLog: string[] = [];
   let refusal: unknown;
   let logText = '';
@@ -98,7 +99,7 @@ describe('The request role’s password and PostgreSQL’s log (log_statement = 
     folder = mkdtempSync(join(tmpdir(), 'rl-password-log-'));
     chmodSync(folder, 0o755); // the postgres system user must reach its data folder
     const port = 50000 + Math.floor(Math.random() * 5000);
-    server = await startOwnPostgres({ dataDir: join(folder, 'pg'), port, settings: SETTINGS });
+    server = await startOwnPostgres({ dataDir: join(folder, 'pg'), port, password: passwords.superuser, settings: SETTINGS });
     const admin = new Client({ connectionString: server.url });
     await admin.connect();
     try {
