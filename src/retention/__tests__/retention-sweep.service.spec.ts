@@ -268,8 +268,9 @@ describe('RetentionSweepService (medium, real PostgreSQL)', () => {
     // Every statement a batch runs (delete, update, or the locking read of recall events) lies in a transaction
     // that opened with the batch's own timeout and committed.
     const transactions = log.flatMap((s, i) => (/^begin\b/.test(s) ? [i] : []));
-    // feedback events, feedback comments, recall events, conversations: one (empty) batch each; snapshots: 10 + 10 + 5.
-    expect(transactions).toHaveLength(7);
+    // feedback events, feedback comments, recall events, conversations, deleted users' tombstones: one (empty)
+    // batch each; snapshots: 10 + 10 + 5.
+    expect(transactions).toHaveLength(8);
     expect(log.filter((s) => /delete from message_tool_results/.test(s))).toHaveLength(3);
     for (const begin of transactions) {
       expect(log[begin + 1]).toMatch(/^select set_config\('statement_timeout', '4321', true\)/);
