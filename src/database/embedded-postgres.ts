@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Client } from 'pg';
 import { dirname, join } from 'node:path';
-import { scramSha256Verifier } from './scram-verifier';
+import { BootstrapRepository } from './bootstrap.repository';
 
 export interface RunningPostgres {
   readonly url: string;
@@ -115,14 +115,14 @@ async function adoptPassword(options: EmbeddedPostgresOptions, previous: string)
   const client = new Client({ connectionString: urlWith(previous, options.port) });
   await client.connect();
   try {
-    await client.query(`alter role ${USER} password ${client.escapeLiteral(scramSha256Verifier(options.password))}`);
+    await new BootstrapRepository(client).setLoginPassword(USER, options.password);
   } finally {
     await client.end();
   }
 }
 
 /** Null when `url` connects, else the SQLSTATE (or message) it is refused with. */
-async function connectionRefusal(url: string): Promise<string | null> {
+export async function connectionRefusal(url: string): Promise<string | null> {
   const client = new Client({ connectionString: url });
   try {
     await client.connect();

@@ -63,7 +63,7 @@ describe('TokenVerifier', () => {
     await expect(verifier.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  describe('issued at (R-RT-4: a deleted user\'s tombstone outlives every token issued before it)', () => {
+  describe("issued at (R-RT-4: a deleted user's tombstone outlives every token issued before it)", () => {
     const unsigned = (iat: number | undefined) => {
       let jwt = new SignJWT({ tid: TEAM }).setProtectedHeader({ alg: 'HS256' }).setSubject(USER).setExpirationTime('1h');
       if (iat !== undefined) jwt = jwt.setIssuedAt(iat);

