@@ -2,8 +2,21 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
+/**
+ * What one HTTP request has used so far of the limits that hold per request (not per call):
+ * GraphQL aliases and MCP batches share these counters. Mutable on purpose: checks and adds
+ * happen synchronously, so concurrent resolvers of one request cannot overshoot.
+ */
+export interface RequestBudget {
+  /** Payload characters (tool input/output) reserved for the response so far. */
+  payloadChars: number;
+  /** JSONPath evaluations by the library started so far. */
+  libraryEvaluations: number;
+}
+
 interface RequestScope {
   requestId: string;
+  budget: RequestBudget;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -13,6 +26,11 @@ export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
 
+/** The budget of the request being served; undefined outside a request (no limit applies). */
+export function currentRequestBudget(): RequestBudget | undefined {
+  return storage.getStore()?.budget;
+}
+
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Takes a well-formed `x-request-id` from the caller or makes one, and echoes it back. */
@@ -20,5 +38,5 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   const header = req.headers['x-request-id'];
   const requestId = typeof header === 'string' && CLIENT_ID.test(header) ? header : randomUUID();
   res.setHeader('x-request-id', requestId);
-  storage.run({ requestId }, next);
+  storage.run({ requestId, budget: { payloadChars: 0, libraryEvaluations: 0 } }, next);
 }
