@@ -4,7 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import type { ValidationError } from 'class-validator';
 import { BadUserInputError } from './common/errors/app-error';
 import { GraphqlErrorFilter } from './common/errors/graphql-error.filter';
-import { API_LIST_LIMITS } from './api-limits';
+import { API_LIST_LIMITS, API_PAYLOAD_SELECTIONS } from './api-limits';
 import { AppGraphqlModule } from './common/graphql/graphql.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -36,7 +36,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config, databaseUrl),
-        AppGraphqlModule.forRoot(API_LIST_LIMITS),
+        AppGraphqlModule.forRoot(API_LIST_LIMITS, API_PAYLOAD_SELECTIONS),
         ScheduleModule.forRoot(),
         ObservabilityModule,
         TenancyModule,

@@ -55,6 +55,8 @@ export class AppConfig {
     readonly maxAliases: number;
     readonly maxCost: number;
     readonly maxTokens: number;
+    /** Payload values (toolInput/toolOutput × list sizes) one operation may select, checked before it runs. */
+    readonly maxPayloadValues: number;
   };
   readonly featureFlags: {
     readonly cacheTtlMs: number;
@@ -66,6 +68,8 @@ export class AppConfig {
     /** Snapshots kept per conversation; older ones are deleted on insert (R-TR-3). */
     readonly conversationCap: number;
     readonly retentionDays: number;
+    /** Payload characters one HTTP request's responses may carry, reserved before the payloads are loaded. */
+    readonly responseMaxPayloadChars: number;
   };
   /** The Recall module: the "Previously fetched" block. */
   readonly recall: {

@@ -220,6 +220,12 @@ export class EnvironmentVariables {
   @IntSetting(100, 1_000_000)
   GRAPHQL_MAX_TOKENS?: number;
 
+  @IntSetting(1, 100_000)
+  GRAPHQL_MAX_PAYLOAD_VALUES?: number;
+
+  @IntSetting(1024, 1024 * 1024 * 1024)
+  RESPONSE_MAX_PAYLOAD_CHARS?: number;
+
   @IntSetting(1024, 64 * 1024 * 1024)
   TOOL_OUTPUT_MAX_BYTES?: number;
 

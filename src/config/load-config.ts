@@ -109,12 +109,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxAliases: vars.GRAPHQL_MAX_ALIASES ?? 15,
       maxCost: vars.GRAPHQL_MAX_COST ?? 5000,
       maxTokens: vars.GRAPHQL_MAX_TOKENS ?? 10000,
+      maxPayloadValues: vars.GRAPHQL_MAX_PAYLOAD_VALUES ?? 200,
     },
     featureFlags: { cacheTtlMs: vars.FEATURE_FLAG_CACHE_TTL_MS ?? 5000 },
     toolResults: {
       maxOutputBytes: vars.TOOL_OUTPUT_MAX_BYTES ?? 2 * 1024 * 1024,
       maxInputBytes: vars.TOOL_INPUT_MAX_BYTES ?? 256 * 1024,
       conversationCap: vars.CONVERSATION_SNAPSHOT_CAP ?? 200,
+      responseMaxPayloadChars: vars.RESPONSE_MAX_PAYLOAD_CHARS ?? 16 * 1024 * 1024,
       retentionDays: vars.TOOL_RESULT_RETENTION_DAYS ?? DEFAULT_TOOL_RESULT_RETENTION_DAYS,
     },
     recall: {

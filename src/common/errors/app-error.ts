@@ -6,6 +6,8 @@ export enum ErrorCode {
   NOT_FOUND = 'NOT_FOUND',
   FEATURE_DISABLED = 'FEATURE_DISABLED',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  /** The response would carry more payload than a limit allows; `extensions.limit` names it. */
+  RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   CONFLICT = 'CONFLICT',
   INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
   /** A request the HTTP edge cannot read: malformed JSON, a body that is not JSON. */
@@ -69,5 +71,20 @@ export class FeatureDisabledError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(message: string, field?: string) {
     super(ErrorCode.PAYLOAD_TOO_LARGE, message, field ? { field } : {});
+  }
+}
+
+/**
+ * The request asked for more payload (tool inputs and outputs) than one response may carry:
+ * refused before the payloads are read. `limit` names the setting that refused it.
+ */
+export class ResponseTooLargeError extends AppError {
+  constructor(maxChars: number, requestedChars: number) {
+    super(
+      ErrorCode.RESPONSE_TOO_LARGE,
+      `This request would return ${requestedChars} characters of tool payloads; at most ${maxChars} are served per request. ` +
+        'Ask for fewer items (first/limit), use fewer aliases, or leave out toolOutput/toolInput and read each result by mem id with recallToolResult.',
+      { limit: 'RESPONSE_MAX_PAYLOAD_CHARS', maxChars, requestedChars },
+    );
   }
 }

@@ -8,19 +8,23 @@ import { AppConfig } from '../../config/app-config';
 import { currentRequestId } from '../../observability/request-context';
 import { formatGraphqlError } from '../errors/format-graphql-error';
 import { checkListLimits, type ListLimits } from './list-limits';
+import { checkPayloadValues, type PayloadSelections } from './payload-values';
 
 const log = new Logger('GraphQL');
 const errorLog = { error: (fields: Record<string, unknown>, message: string) => log.error({ ...fields, msg: message }) };
 
-/** Apollo Server 5 with the hardening of R-OP-3/R-OP-5; `listLimits` bound the API's list arguments. */
+/**
+ * Apollo Server 5 with the hardening of R-OP-3/R-OP-5; `listLimits` bound the API's list arguments,
+ * `payloadSelections` say where its payloads are for GRAPHQL_MAX_PAYLOAD_VALUES.
+ */
 @Module({})
 export class AppGraphqlModule {
-  static forRoot(listLimits: ListLimits): DynamicModule {
-    return { module: AppGraphqlModule, imports: [graphqlModule(listLimits)] };
+  static forRoot(listLimits: ListLimits, payloadSelections: PayloadSelections): DynamicModule {
+    return { module: AppGraphqlModule, imports: [graphqlModule(listLimits, payloadSelections)] };
   }
 }
 
-function graphqlModule(listLimits: ListLimits): DynamicModule {
+function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelections): DynamicModule {
   return GraphQLModule.forRootAsync<ApolloDriverConfig>({
     driver: ApolloDriver,
     inject: [AppConfig],
@@ -52,7 +56,8 @@ function graphqlModule(listLimits: ListLimits): DynamicModule {
           // graphql-armor ships ESM types of @apollo/server; the runtime objects are the same.
           ...(armor.plugins as NonNullable<ApolloDriverConfig['plugins']>),
           {
-            // After parsing and validation, before execution: over-long lists cost no SQL (R-OP-5).
+            // After parsing and validation, before execution: over-long lists and more payload
+            // values than a response may carry cost no SQL (R-OP-5).
             requestDidStart: () =>
               Promise.resolve({
                 didResolveOperation: (context) => {
@@ -63,6 +68,14 @@ function graphqlModule(listLimits: ListLimits): DynamicModule {
                       .map((d) => [d.name.value, d]),
                   );
                   checkListLimits(schema, operation, fragments, request.variables ?? {}, listLimits);
+                  checkPayloadValues(
+                    schema,
+                    operation,
+                    fragments,
+                    request.variables ?? {},
+                    payloadSelections,
+                    config.graphql.maxPayloadValues,
+                  );
                   return Promise.resolve();
                 },
               }),
