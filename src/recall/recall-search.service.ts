@@ -52,8 +52,9 @@ export class RecallSearchService {
       since,
       limit: args.limit,
     };
-    // The line shows the call's arguments: the input is always read.
-    const wanted = { ...columns, input: true };
+    // The line shows the call's arguments: the input is always read. The outputs come after the
+    // search, once their sizes fit the request's payload budget.
+    const wanted = { input: true };
     const draft = await this.events.draft(actor, {
       spaceId: args.spaceId,
       query: args.query,
@@ -71,7 +72,25 @@ export class RecallSearchService {
     }
     // Outside the try: only the statement's own failure means the event was not stored.
     outcome ??= await this.events.stored(actor, draft.id, RecallEventSource.INTERNAL);
-    return { ...outcome, recallEventId: draft.id, results: hits.map(hitOf) };
+    return { ...outcome, recallEventId: draft.id, results: (await this.withPayloads(actor, hits, columns)).map(hitOf) };
+  }
+
+  /** The hits with the payloads the query selects, within the request's budget (RESPONSE_TOO_LARGE beyond). */
+  private async withPayloads(actor: ActorContext, hits: SnapshotSearchHit[], columns: SnapshotColumns): Promise<SnapshotSearchHit[]> {
+    if (!columns.input && !columns.output) return hits;
+    const loaded = new Map(
+      (
+        await this.toolResults.withPayloads(
+          actor,
+          hits.map((h) => h.snapshot),
+          columns,
+        )
+      ).map((s) => [s.id, s]),
+    );
+    return hits.flatMap((hit) => {
+      const snapshot = loaded.get(hit.snapshot.id);
+      return snapshot ? [{ ...hit, snapshot }] : [];
+    });
   }
 }
 

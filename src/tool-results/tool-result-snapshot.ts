@@ -22,6 +22,8 @@ export interface ToolResultSnapshot {
   /** Undefined when the read did not load the payloads. */
   toolInput?: unknown;
   toolOutput?: unknown;
+  /** The input's size as JSON text, when a read measured it instead of loading it. */
+  inputChars?: number;
 }
 
 /** Which payload columns a read loads besides the handle. */
@@ -77,6 +79,8 @@ export interface ToolResultSnapshotRow {
   compacted: boolean;
   tool_input?: unknown;
   tool_output?: unknown;
+  /** length(tool_input::text), when a read measured the input instead of loading it. */
+  input_chars?: number | string;
   /** Place from 1, on the functions' rows. */
   rank?: string | number;
   /** Text rank, on the search's rows. */
@@ -114,6 +118,7 @@ export function toToolResultSnapshot(
     },
   };
   if (columns.input && 'tool_input' in row) snapshot.toolInput = row.tool_input;
+  if (row.input_chars !== undefined && row.input_chars !== null) snapshot.inputChars = Number(row.input_chars);
   if (columns.output && 'tool_output' in row) snapshot.toolOutput = row.tool_output;
   return snapshot;
 }

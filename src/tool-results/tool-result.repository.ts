@@ -21,13 +21,22 @@ export interface HistoryFilter {
   until?: Date | null;
 }
 
-/** Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c. */
-function snapshotColumns(columns: SnapshotColumns): string {
+/**
+ * Columns of a snapshot with its stored handle; the conversation join supplies the space. Aliases: r, c.
+ * `measured.input`: the input's size instead of the input (the output's is stored as size_chars).
+ */
+function snapshotColumns(columns: SnapshotColumns, measured: SnapshotColumns = {}): string {
   return `r.id, r.mem_id, c.space_id, r.conversation_id, r.message_id, r.tool_use_id, r.tool_name, r.size_chars,
   r.summary_oneliner, r.schema_hint, r.head_preview, r.stub, r.size_tokens, r.compacted,
   to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${columns.input ? ', r.tool_input' : ''}${
     columns.output ? ', r.tool_output' : ''
-  }`;
+  }${measured.input ? ', length(r.tool_input::text) as input_chars' : ''}`;
+}
+
+/** A snapshot's payloads, loaded by id after their size was reserved. */
+export interface SnapshotPayloads {
+  toolInput?: unknown;
+  toolOutput?: unknown;
 }
 
 /**
@@ -60,12 +69,41 @@ export class ToolResultRepository {
     scope: SnapshotScope,
     toolUseIds: readonly string[],
     columns: SnapshotColumns = {},
+    measured: SnapshotColumns = {},
   ): Promise<ToolResultSnapshot[]> {
-    return this.select(scope, 'r.tool_use_id in (?)', [toolUseIds], columns);
+    return this.select(scope, 'r.tool_use_id in (?)', [toolUseIds], columns, measured);
   }
 
-  async findById(scope: SnapshotScope, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
-    return (await this.select(scope, 'r.id = ?', [id], columns))[0] ?? null;
+  async findById(
+    scope: SnapshotScope,
+    id: string,
+    columns: SnapshotColumns = {},
+    measured: SnapshotColumns = {},
+  ): Promise<ToolResultSnapshot | null> {
+    return (await this.select(scope, 'r.id = ?', [id], columns, measured))[0] ?? null;
+  }
+
+  /**
+   * The payloads of the scope's snapshots among these ids, by id: the second statement of a read
+   * that returns payloads, run once their sizes fit the response budget. Same scope as every read;
+   * a row deleted in between is simply absent.
+   */
+  async loadPayloads(scope: SnapshotScope, ids: readonly string[], columns: SnapshotColumns): Promise<Map<string, SnapshotPayloads>> {
+    const payloads = new Map<string, SnapshotPayloads>();
+    if (ids.length === 0 || (!columns.input && !columns.output)) return payloads;
+    const rows = await runSql<{ id: string; tool_input?: unknown; tool_output?: unknown }[]>(
+      this.em,
+      `select r.id${columns.input ? ', r.tool_input' : ''}${columns.output ? ', r.tool_output' : ''} from ${SNAPSHOTS_FROM}
+        where ${SCOPE_PREDICATE} and r.id = any(?::uuid[])`,
+      [...scopeBindings(scope), `{${ids.join(',')}}`],
+    );
+    for (const row of rows) {
+      const loaded: SnapshotPayloads = {};
+      if (columns.input) loaded.toolInput = row.tool_input;
+      if (columns.output) loaded.toolOutput = row.tool_output;
+      payloads.set(row.id, loaded);
+    }
+    return payloads;
   }
 
   /** The scope's snapshot with this mem id, or null for a missing one, another user's or one outside the allowed spaces (R-LG-2). */
@@ -88,10 +126,16 @@ export class ToolResultRepository {
     );
   }
 
-  private async select(scope: SnapshotScope, where: string, params: unknown[], columns: SnapshotColumns): Promise<ToolResultSnapshot[]> {
+  private async select(
+    scope: SnapshotScope,
+    where: string,
+    params: unknown[],
+    columns: SnapshotColumns,
+    measured: SnapshotColumns = {},
+  ): Promise<ToolResultSnapshot[]> {
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select ${snapshotColumns(columns)} from ${SNAPSHOTS_FROM}
+      `select ${snapshotColumns(columns, measured)} from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and ${where}`,
       [...scopeBindings(scope), ...params],
     );
@@ -135,6 +179,7 @@ export class ToolResultRepository {
     after: KeysetPosition | null,
     limit: number,
     columns: SnapshotColumns = {},
+    measured: SnapshotColumns = {},
   ): Promise<ToolResultSnapshot[]> {
     const where = ['r.team_id = ? and r.user_id = ?'];
     const params: unknown[] = [spaceIdsParam(scope), scope.teamId, scope.userId];
@@ -165,7 +210,7 @@ export class ToolResultRepository {
     // those (one row a conversation) and took that plan on some data.
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select ${snapshotColumns(columns)} from message_tool_results r
+      `select ${snapshotColumns(columns, measured)} from message_tool_results r
         cross join lateral (select c.space_id from conversations c join space_generations(c.team_id) s on s.space_id = c.space_id
                              where c.team_id = r.team_id and c.id = r.conversation_id and s.generation = r.space_generation
                                and c.space_id = any(?::uuid[])

@@ -6,8 +6,10 @@ import { isStorableText } from '../common/text/storable-text';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 import { AppConfig } from '../config/app-config';
 import { withTenantScope } from '../database/tenant-scope';
+import { currentRequestBudget } from '../observability/request-context';
 import type { ActorContext } from '../tenancy';
 import { newMemId } from './mem-id';
+import { payloadCharsOf, reservePayloadChars } from './payload-reservation';
 import { buildHandle } from './handle/build-handle';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
@@ -104,8 +106,12 @@ export class ToolResultsService {
     }
     const insertedIds = new Set(inserted.map((r) => r.id));
     const repeated = [...new Set(rows.filter((r) => !insertedIds.has(r.id)).map((r) => r.toolUseId))];
-    // Read after the batch committed: only a call that repeats a tool_use_id pays this round trip.
-    const duplicates = repeated.length > 0 ? await this.reads.findByToolUseIds(scope, repeated, options.columns) : [];
+    // Read after the batch committed: only a call that repeats a tool_use_id pays this round trip
+    // (and, when their payloads are selected, a second one once their sizes fit the budget).
+    const duplicates =
+      repeated.length > 0
+        ? await this.withPayloads(actor, await this.reads.findByToolUseIds(scope, repeated, {}, options.columns), options.columns)
+        : [];
     checkRepeatsVisible(repeated, duplicates, rows, field);
 
     const createdKeys = new Map(inserted.map((r) => [r.id, r.createdKey]));
@@ -137,8 +143,9 @@ export class ToolResultsService {
     return ids.length === 0 ? Promise.resolve([]) : this.writes.setCompacted(actor, ids, compacted);
   }
 
-  findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
-    return this.reads.findById(snapshotScopeOf(actor), id, columns);
+  async findOne(actor: ActorContext, id: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
+    const found = await this.reads.findById(snapshotScopeOf(actor), id, {}, columns);
+    return found && ((await this.withPayloads(actor, [found], columns))[0] ?? null);
   }
 
   findByMemId(actor: ActorContext, memId: string, columns: SnapshotColumns = {}): Promise<ToolResultSnapshot | null> {
@@ -213,8 +220,34 @@ export class ToolResultsService {
     if (filter.toolName && !isStorableText(filter.toolName))
       throw new BadUserInputError('toolName', 'toolName contains a NUL character or an unpaired surrogate; remove it.');
     const position = after ? decodeCursor(after) : null;
-    const records = await this.reads.history(snapshotScopeOf(actor), filter, position, limit + 1, columns);
-    return { records: records.slice(0, limit), hasNextPage: records.length > limit };
+    const records = await this.reads.history(snapshotScopeOf(actor), filter, position, limit + 1, {}, columns);
+    return { records: await this.withPayloads(actor, records.slice(0, limit), columns), hasNextPage: records.length > limit };
+  }
+
+  /**
+   * The second half of a read that returns payloads: the snapshots were read with their sizes only
+   * (one statement, as a read without payloads). Their payload characters are reserved in the
+   * request's budget — RESPONSE_TOO_LARGE, naming RESPONSE_MAX_PAYLOAD_CHARS, when the request would
+   * pass it — and only then are the payloads loaded by id, in the same scope. A payload already
+   * loaded is not loaded again; a row deleted in between is left out, as if deleted before.
+   */
+  async withPayloads(actor: ActorContext, snapshots: ToolResultSnapshot[], columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
+    if (!columns.input && !columns.output) return snapshots;
+    reservePayloadChars(currentRequestBudget(), payloadCharsOf(snapshots, columns), this.config.toolResults.responseMaxPayloadChars);
+    const missing: SnapshotColumns = {
+      input: columns.input === true && snapshots.some((s) => s.toolInput === undefined),
+      output: columns.output === true && snapshots.some((s) => s.toolOutput === undefined),
+    };
+    if (snapshots.length === 0 || (!missing.input && !missing.output)) return snapshots;
+    const payloads = await this.reads.loadPayloads(
+      snapshotScopeOf(actor),
+      snapshots.map((s) => s.id),
+      missing,
+    );
+    return snapshots.flatMap((snapshot) => {
+      const loaded = payloads.get(snapshot.id);
+      return loaded ? [{ ...snapshot, ...loaded }] : [];
+    });
   }
 
   /** Retention's sweep (R-RT-1): the team's oldest snapshots past the cutoff; how many went. */
