@@ -111,6 +111,16 @@ export function checkPayloadValues(
   throw new GraphQLError(
     `This operation selects up to ${requestedValues} payload values (toolInput/toolOutput × list sizes); at most ${maxValues} are served per request. ` +
       'Ask for fewer items (first/limit), use fewer aliases, or leave out toolOutput/toolInput and read each result by mem id with recallToolResult.',
-    { extensions: { code: ErrorCode.RESPONSE_TOO_LARGE, limit: 'GRAPHQL_MAX_PAYLOAD_VALUES', maxValues, requestedValues } },
+    {
+      extensions: {
+        code: ErrorCode.RESPONSE_TOO_LARGE,
+        limit: 'GRAPHQL_MAX_PAYLOAD_VALUES',
+        maxValues,
+        requestedValues,
+        // Thrown before execution, Apollo would answer 500; like every other GraphQL error this is
+        // a 200. Apollo takes `http` out of the extensions.
+        http: { status: 200 },
+      },
+    },
   );
 }

@@ -95,6 +95,7 @@ describe('payload values of an operation', () => {
       limit: 'GRAPHQL_MAX_PAYLOAD_VALUES',
       maxValues: 200,
       requestedValues: 300,
+      http: { status: 200 },
     });
     expect((thrown as GraphQLError).message).toMatch(/fewer items .*fewer aliases.*leave out toolOutput/);
     expect(() => checkPayloadValues(schema, operation, fragments, {}, selections, 300)).not.toThrow();
