@@ -28,6 +28,8 @@ describe('loadConfig', () => {
       recall: { blockRows: 5, blockTokenBudget: 300, intentGating: false },
       lookup: { maxReturnChars: 500_000, answerMaxTokens: 8_000 },
       retention: { batchSize: 5000, batchPauseMs: 0 },
+      graphql: { maxPayloadValues: 200 },
+      toolResults: { responseMaxPayloadChars: 16_777_216 },
     });
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, RETENTION_BATCH_PAUSE_MS: '25' }).retention.batchPauseMs).toBe(25);
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
@@ -50,6 +52,8 @@ describe('loadConfig', () => {
     ['ALLOWED_ORIGINS', 'app.example.com'],
     ['ALLOWED_ORIGINS', 'https://app.example.com/path'],
     ['AUTH_AUTHORIZATION_SERVERS', 'auth.example.com'],
+    ['GRAPHQL_MAX_PAYLOAD_VALUES', '0'],
+    ['RESPONSE_MAX_PAYLOAD_CHARS', '100'],
   ])('R-OP-1 a malformed %s=%s is refused with a message naming it', (name, value) => {
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(name);
