@@ -10,6 +10,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { TokenCounterModule } from './common/text/token-counter.module';
 import { FeedbackModule } from './feedback';
 import { LedgerModule } from './ledger';
 import { McpModule } from './mcp';
@@ -39,6 +40,7 @@ export class AppModule {
         AppGraphqlModule.forRoot(API_LIST_LIMITS, API_PAYLOAD_SELECTIONS),
         ScheduleModule.forRoot(),
         ObservabilityModule,
+        TokenCounterModule,
         TenancyModule,
         ToolResultsModule,
         LedgerModule,

@@ -99,6 +99,14 @@ export class AppConfig {
 
   /** On SIGTERM, how long in-flight requests (and a running sweep's batch) may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
+
+  /** Worker threads for CPU-heavy per-request work, off the event loop (R-TN-10). */
+  readonly workers: {
+    /** Threads counting the tokens of large payloads and histories. */
+    readonly tokenCountThreads: number;
+    /** Counting tasks that may wait for a thread; more are answered RATE_LIMITED. */
+    readonly tokenCountQueue: number;
+  };
   readonly retention: {
     /** The scheduled sweep runs (an admin's runRetentionSweep works either way). */
     readonly enabled: boolean;

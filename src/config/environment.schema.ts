@@ -259,6 +259,12 @@ export class EnvironmentVariables {
   @IntSetting(0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 
+  @IntSetting(1, 64)
+  TOKEN_COUNT_THREADS?: number;
+
+  @IntSetting(0, 100_000)
+  TOKEN_COUNT_QUEUE_MAX?: number;
+
   @BooleanSetting()
   RETENTION_ENABLED?: boolean;
 

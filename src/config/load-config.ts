@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -17,6 +18,11 @@ const DEFAULT_TOOL_RESULT_RETENTION_DAYS = 180;
 const DEFAULT_TOKEN_MAX_AGE_SECONDS = 30 * 86_400;
 
 export class ConfigError extends Error {}
+
+/** One core stays the event loop's; at most four threads, as a replica rarely has more to spare. */
+function defaultWorkerThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -134,6 +140,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       dir: resolve(vars.ADMIN_CONSOLE_DIR ?? join('dist', 'admin-console')),
     },
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 10_000,
+    workers: {
+      tokenCountThreads: vars.TOKEN_COUNT_THREADS ?? defaultWorkerThreads(),
+      tokenCountQueue: vars.TOKEN_COUNT_QUEUE_MAX ?? 64,
+    },
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,
       cron: vars.RETENTION_CRON ?? '0 * * * *',

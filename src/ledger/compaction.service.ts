@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import { type CountedJson, countJsonArray } from '../common/text/json-array-tokens';
+import type { CountedJson } from '../common/text/json-array-tokens';
+import { TokenCounter } from '../common/text/token-counter';
 import type { ActorContext } from '../tenancy';
 import { type ToolResultHandle, MAX_BATCH_ITEMS, type ToolResultSnapshot, ToolResultsService } from '../tool-results';
 import {
@@ -39,7 +40,10 @@ const BATCH_FIELD = 'compaction';
  */
 @Injectable()
 export class CompactionService {
-  constructor(private readonly toolResults: ToolResultsService) {}
+  constructor(
+    private readonly toolResults: ToolResultsService,
+    private readonly tokens: TokenCounter,
+  ) {}
 
   async compact(actor: ActorContext, input: CompactMessagesArgs): Promise<CompactMessagesOutcome> {
     const request = checkCompactMessagesInput(input);
@@ -50,7 +54,7 @@ export class CompactionService {
     // tokenized again either.
     const serialized = new WeakMap<object, string>();
     const { history } = request;
-    const before = countJsonArray(history.entries, serialized);
+    const before = await this.tokens.countJsonArray(history.entries, serialized);
     const candidates = findCompactionCandidates(history.reading, request.options, request.conversationId);
     if (candidates.length === 0 || history.adapter === null) return unchangedOutcome(history.entries, history.format, before);
     checkCandidates(candidates);
@@ -64,7 +68,7 @@ export class CompactionService {
       history.entries,
       candidates.map((candidate, index) => ({ site: candidate.site, stub: handles[index].stub })),
     );
-    const after = countJsonArray(compacted, serialized);
+    const after = await this.tokens.countJsonArray(compacted, serialized);
     if (before.tokens - after.tokens < request.clearAtLeastTokens) {
       // No stub was handed out: the rows this call marked fall under the cap again.
       await this.toolResults.setCompacted(actor, marked, false);

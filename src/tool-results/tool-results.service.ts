@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BadUserInputError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
 import { isStorableText } from '../common/text/storable-text';
+import { TokenCounter } from '../common/text/token-counter';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 import { AppConfig } from '../config/app-config';
 import { withTenantScope } from '../database/tenant-scope';
@@ -64,6 +65,7 @@ export class ToolResultsService {
     private readonly summaryRules: TeamSummaryRulesService,
     private readonly config: AppConfig,
     private readonly metrics: ToolResultMetrics,
+    private readonly tokens: TokenCounter,
   ) {}
 
   async record(actor: ActorContext, items: readonly ToolResultInput[], options: RecordOptions = {}): Promise<RecordOutcome> {
@@ -83,12 +85,22 @@ export class ToolResultsService {
       actor,
       items.map((item) => item.toolName),
     );
-    const rows: UnsavedSnapshot[] = serialized.map((item) => {
+    // The one costly part of a handle, counted off the event loop when the payloads are large.
+    const sizeTokens = await this.tokens.countEach(serialized.map((item) => payloadTextOf(item)));
+    const rows: UnsavedSnapshot[] = serialized.map((item, index) => {
       const memId = newMemId();
-      const sizeChars = typeof item.toolOutput === 'string' ? item.toolOutput.length : item.toolOutputJson.length;
+      const sizeChars = payloadTextOf(item).length;
       // Built from the payload exactly as received, once; every later read serves these bytes.
       const handle = buildHandle(
-        { memId, toolName: item.toolName, toolUseId: item.toolUseId, sizeChars, toolInput: item.toolInput, toolOutput: item.toolOutput },
+        {
+          memId,
+          toolName: item.toolName,
+          toolUseId: item.toolUseId,
+          sizeChars,
+          sizeTokens: sizeTokens[index],
+          toolInput: item.toolInput,
+          toolOutput: item.toolOutput,
+        },
         { answerMaxTokens: this.config.lookup.answerMaxTokens },
         summaryRegistry,
       );
@@ -289,6 +301,11 @@ export class ToolResultsService {
 }
 
 /** A snapshot this call created, from what it sent and what the database decided. */
+/** The payload text the model saw (build-handle's payloadText), without serializing the output again. */
+function payloadTextOf(item: { toolOutput: unknown; toolOutputJson: string }): string {
+  return typeof item.toolOutput === 'string' ? item.toolOutput : item.toolOutputJson;
+}
+
 function recordOf(row: UnsavedSnapshot, spaceId: string, createdKey: string): ToolResultSnapshot {
   return {
     id: row.id,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Counter, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { TokenCounter } from '../../src/common/text/token-counter';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
@@ -32,7 +33,15 @@ export function toolResultsServiceFor(em: EntityManager, config: AppConfig = tes
     summaryRules,
     config,
     metrics,
+    tokenCounterFor(config),
   );
+}
+
+/** The token-count pool with metrics of its own registry (its idle threads never keep a test process alive). */
+export function tokenCounterFor(config: AppConfig = testConfig()): TokenCounter {
+  const registers = [new Registry()];
+  const gauge = (name: string) => new Gauge({ name, help: name, labelNames: ['pool'], registers });
+  return new TokenCounter(config, gauge('q'), gauge('b'));
 }
 
 /** ToolResults' snapshot repository on a test database, for tests of the plans other modules' statements get. */

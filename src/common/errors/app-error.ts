@@ -14,6 +14,8 @@ export enum ErrorCode {
   BAD_REQUEST = 'BAD_REQUEST',
   /** A path that exists, asked with a method it does not answer. */
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
+  /** A team over its share of this replica (R-TN-10): HTTP 429 with Retry-After. */
+  RATE_LIMITED = 'RATE_LIMITED',
 }
 
 /**

@@ -38,11 +38,16 @@ function countPiece(piece: string): number {
 /**
  * `JSON.stringify(items)` and `countTokens` of it, exactly, element by element. `serialized`
  * remembers each element's JSON across calls of one request, so an element shared by two lists
- * (a message compaction left alone) is serialized once. Falls back to counting the whole text
- * when an element is not an object whose first key starts with a letter.
+ * (a message compaction left alone) is serialized once.
  */
 export function countJsonArray(items: readonly object[], serialized: WeakMap<object, string> = new WeakMap()): CountedJson {
-  const parts = items.map((item) => {
+  const parts = serializeEach(items, serialized);
+  return { json: `[${parts.join(',')}]`, tokens: countJsonParts(parts) };
+}
+
+/** Each item's JSON, from `serialized` when it was serialized before. */
+export function serializeEach(items: readonly object[], serialized: WeakMap<object, string>): string[] {
+  return items.map((item) => {
     let json = serialized.get(item);
     if (json === undefined) {
       json = JSON.stringify(item);
@@ -50,11 +55,18 @@ export function countJsonArray(items: readonly object[], serialized: WeakMap<obj
     }
     return json;
   });
-  const json = `[${parts.join(',')}]`;
-  if (parts.length === 0 || !parts.every((part) => ELEMENT_START.test(part))) return { json, tokens: countTokens(json) };
+}
+
+/**
+ * `countTokens` of `[parts joined by ,]`, counted piece by piece with the pieces' counts cached.
+ * Falls back to counting the whole text when a part is not an object whose first key starts
+ * with a letter.
+ */
+export function countJsonParts(parts: readonly string[]): number {
+  if (parts.length === 0 || !parts.every((part) => ELEMENT_START.test(part))) return countTokens(`[${parts.join(',')}]`);
   let tokens = countTokens(HEAD);
   parts.forEach((part, index) => {
     tokens += countPiece(`${part.slice(2)}${index < parts.length - 1 ? ',{"' : ']'}`);
   });
-  return { json, tokens };
+  return tokens;
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { ActorContext, Scope } from '../../tenancy';
 import type { ToolResultsService } from '../../tool-results';
-import { toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { tokenCounterFor, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { BIG_PAYLOAD_TOOL_USE_ID, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
 import { CompactionService } from '../compaction.service';
@@ -33,7 +33,7 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork();
     toolResults = toolResultsServiceFor(em);
-    service = new CompactionService(toolResults);
+    service = new CompactionService(toolResults, tokenCounterFor());
     await em.execute(
       `insert into teams (id) values (?), (?);
        insert into spaces (id, team_id, name) values (?, ?, 's'), (?, ?, 'other');`,

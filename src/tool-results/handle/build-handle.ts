@@ -14,6 +14,8 @@ import type { StubSource, ToolResultHandle } from './tool-result-handle';
 export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'toolInput' | 'toolOutput'> & {
   memId: string;
   sizeChars: number;
+  /** The payload text's tokens when the caller counted them already (off the main thread, for a large one). */
+  sizeTokens?: number;
 };
 
 /** The text the model saw: a string output as is, any other JSON serialized. */
@@ -40,7 +42,7 @@ export function buildHandle(
     toolName: source.toolName,
     toolCallId: source.toolUseId,
     sizeChars: source.sizeChars,
-    sizeTokens: countTokens(text),
+    sizeTokens: source.sizeTokens ?? countTokens(text),
     summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, output, registry),
     schemaHint: schemaHint(output),
     headPreview: headPreview(text),
