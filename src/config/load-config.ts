@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { formatHost, type HostAndPort, parseHost } from '../http/host-header';
@@ -126,6 +127,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
       answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS ?? DEFAULT_ANSWER_MAX_TOKENS,
       textCacheChars: vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
+      library: {
+        // One core stays with the event loop; more than four threads only queue on the database.
+        workers: vars.JSON_PATH_WORKERS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+        queueMax: vars.JSON_PATH_QUEUE_MAX ?? 16,
+        queueWaitMs: vars.JSON_PATH_QUEUE_WAIT_MS ?? 2_000,
+        evaluationsPerRequest: vars.JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST ?? 8,
+      },
     },
     adminConsole: {
       enabled: vars.ADMIN_CONSOLE_ENABLED ?? true,
