@@ -10,13 +10,15 @@ interface Waiter {
 /**
  * A fixed number of slots with a bounded FIFO queue, where one team may hold (running plus
  * waiting) at most half of slots plus queue: one team's flood fills its half and gets "busy",
- * the other half stays for everyone else. A null grant means busy: no slot and no room to wait,
+ * the other half stays for everyone else, and a freed slot goes to a waiting team that runs the
+ * fewest. A null grant means busy: no slot and no room to wait,
  * the team's share used up, or the wait past its deadline.
  */
 export class TeamFairSlots {
   private running = 0;
   private readonly queue: Waiter[] = [];
   private readonly heldByTeam = new Map<string, number>();
+  private readonly runningByTeam = new Map<string, number>();
   readonly teamShare: number;
 
   constructor(
@@ -56,20 +58,29 @@ export class TeamFairSlots {
   private start(team: string): ReleaseSlot {
     this.running++;
     this.hold(team, 1);
+    add(this.runningByTeam, team, 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running--;
       this.hold(team, -1);
+      add(this.runningByTeam, team, -1);
       this.next();
     };
   }
 
-  /** Hands a freed slot to the longest waiter. */
+  /**
+   * Hands a freed slot to the longest waiter of the team running the fewest: a team that queued
+   * late is not served after every call of a team that queued first.
+   */
   private next(): void {
-    const waiter = this.queue.shift();
-    if (waiter === undefined) return;
+    if (this.queue.length === 0) return;
+    let chosen = 0;
+    for (let index = 1; index < this.queue.length; index++) {
+      if ((this.runningByTeam.get(this.queue[index].team) ?? 0) < (this.runningByTeam.get(this.queue[chosen].team) ?? 0)) chosen = index;
+    }
+    const [waiter] = this.queue.splice(chosen, 1);
     clearTimeout(waiter.timer);
     // The waiter's hold moves from waiting to running.
     this.hold(waiter.team, -1);
@@ -77,8 +88,13 @@ export class TeamFairSlots {
   }
 
   private hold(team: string, by: number): void {
-    const held = (this.heldByTeam.get(team) ?? 0) + by;
-    if (held === 0) this.heldByTeam.delete(team);
-    else this.heldByTeam.set(team, held);
+    add(this.heldByTeam, team, by);
   }
+}
+
+/** Adds to a team's count, forgetting a team at zero (teams come and go; the maps stay small). */
+function add(counts: Map<string, number>, team: string, by: number): void {
+  const count = (counts.get(team) ?? 0) + by;
+  if (count === 0) counts.delete(team);
+  else counts.set(team, count);
 }
