@@ -94,4 +94,3 @@ export function linearTimeEnvironment(): JSONPathEnvironment {
   environment.functionRegister.set('search', new Re2Function(false));
   return environment;
 }
-

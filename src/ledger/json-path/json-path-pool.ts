@@ -1,4 +1,5 @@
 import { extname, join } from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Piscina } from 'piscina';
 import { AppConfig } from '../../config/app-config';
@@ -9,10 +10,16 @@ import { TeamFairSlots } from './team-fair-slots';
 
 /**
  * After the worker's own `vm` timeout (the first line, which answers cleanly), how much longer a
- * thread may stay busy before it is terminated: JSON.parse of the payload, the answer's
- * JSON.stringify and a thread's start-up run outside that timeout.
+ * thread may stay busy before it is terminated: JSON.parse of the payload and the answer's
+ * JSON.stringify run outside that timeout.
  */
-const BACKSTOP_MARGIN_MS = 1_000;
+const BACKSTOP_MARGIN_MS = 500;
+
+/** A thread idle this long exits; the next evaluation starts another. */
+const IDLE_THREAD_MS = 60_000;
+
+/** A task as a thread receives it: with the port it says "started" on. */
+export type PooledTask = LibraryTask & { started: MessagePort };
 
 /** What the pool answers: the evaluation's answer, or why it did not run. */
 export type PoolAnswer = LibraryAnswer | { busy: true } | { overRequestBudget: number };
@@ -34,7 +41,7 @@ export function workerOptions(): { filename: string; execArgv: string[] } {
  */
 @Injectable()
 export class JsonPathPool implements OnModuleDestroy {
-  private readonly pool: Piscina<LibraryTask, LibraryAnswer>;
+  private readonly pool: Piscina<PooledTask, LibraryAnswer>;
   private readonly slots: TeamFairSlots;
   private readonly limits: AppConfig['lookup']['library'];
 
@@ -45,8 +52,8 @@ export class JsonPathPool implements OnModuleDestroy {
     this.limits = config.lookup.library;
     const { workers, queueMax } = this.limits;
     this.slots = new TeamFairSlots(workers, queueMax);
-    // Threads start on first use and stay: a thread's start-up (its modules) is paid once.
-    this.pool = new Piscina({ ...workerOptions(), minThreads: 0, maxThreads: workers, idleTimeout: Number.MAX_SAFE_INTEGER });
+    // Threads start on first use and stay while in use: a thread's start-up (its modules) is paid rarely.
+    this.pool = new Piscina({ ...workerOptions(), minThreads: 0, maxThreads: workers, idleTimeout: IDLE_THREAD_MS });
   }
 
   /** Evaluates one task for a team, or says why not; counts against the current HTTP request. */
@@ -68,9 +75,17 @@ export class JsonPathPool implements OnModuleDestroy {
       return { busy: true };
     }
     const backstop = new AbortController();
-    const timer = setTimeout(() => backstop.abort(), task.timeoutMs + BACKSTOP_MARGIN_MS);
+    // The budget counts from the moment the thread takes the task, not from a thread's start-up.
+    const { port1: started, port2: startedInWorker } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    started.once('message', () => {
+      timer = setTimeout(() => backstop.abort(), task.timeoutMs + BACKSTOP_MARGIN_MS);
+    });
     try {
-      const answer = await this.pool.run(task, { signal: backstop.signal });
+      const answer = await this.pool.run(
+        { ...task, started: startedInWorker },
+        { signal: backstop.signal, transferList: [startedInWorker] },
+      );
       this.metrics.evaluated(outcomeOf(answer));
       return answer;
     } catch (error) {
@@ -83,6 +98,7 @@ export class JsonPathPool implements OnModuleDestroy {
       throw error;
     } finally {
       clearTimeout(timer);
+      started.close();
       release();
       this.reportOccupancy();
     }
