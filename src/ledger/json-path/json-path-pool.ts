@@ -28,7 +28,7 @@ export type PoolAnswer = LibraryAnswer | { busy: true } | { overRequestBudget: n
  * The worker file next to this one: `.js` in dist/; `.ts` under jest or `node -r @swc-node/register`,
  * where the thread needs the TypeScript hook itself (jest transforms only its own module registry).
  */
-export function workerOptions(): { filename: string; execArgv: string[] } {
+function workerOptions(): { filename: string; execArgv: string[] } {
   const extension = extname(__filename);
   const filename = join(__dirname, `json-path.worker${extension}`);
   return { filename, execArgv: extension === '.ts' ? ['-r', '@swc-node/register'] : [] };

@@ -3,14 +3,14 @@ import type { JSONPathQuery, JSONValue } from 'json-p3';
 import { readJsonText } from '../../common/text/json-text';
 import { linearTimeEnvironment } from './i-regexp';
 
-export interface LibraryLimits {
+interface LibraryLimits {
   /** Most milliseconds one evaluation may run (a filter's regular expression can backtrack for ages). */
   timeoutMs: number;
   /** Most nodes an answer may list. */
   maxNodes: number;
 }
 
-export type LibraryResult = { nodes: unknown[] } | { tooMany: true } | { timedOut: true };
+type LibraryResult = { nodes: unknown[] } | { tooMany: true } | { timedOut: true };
 
 // One context for every evaluation: the timeout is what matters, not isolation. Node's watchdog
 // stops whatever JavaScript runs inside runInContext, the library's code included.
@@ -21,7 +21,7 @@ const context = createContext({ evaluation });
  * The nodes of an RFC 9535 query (json-p3, which passes the compliance suite) in `document`,
  * stopped after `timeoutMs`, or as soon as there are more than `maxNodes`.
  */
-export function evaluateWithLibrary(query: JSONPathQuery, document: JSONValue, limits: LibraryLimits): LibraryResult {
+function evaluateWithLibrary(query: JSONPathQuery, document: JSONValue, limits: LibraryLimits): LibraryResult {
   const nodes: unknown[] = [];
   let tooMany = false;
   evaluation.run = () => {

@@ -12,15 +12,15 @@ export const JSON_PATH_TIMEOUT_MS = 1_000;
 /** The largest payload (characters) the library evaluates; what PostgreSQL evaluates has no such cap. */
 export const JSON_PATH_LIBRARY_MAX_CHARS = 2_000_000;
 /** The longest json_path read at all: parsing is paid on every call. */
-export const JSON_PATH_MAX_CHARS = 4_096;
+const JSON_PATH_MAX_CHARS = 4_096;
 /** The deepest nesting of brackets and parentheses read: the parser recurses per level. */
-export const JSON_PATH_MAX_NESTING = 64;
+const JSON_PATH_MAX_NESTING = 64;
 
 /**
  * Why a json_path is refused before any parsing, or null: too long, or brackets and parentheses
  * (counted outside string literals) nested too deep for the library's recursive parser.
  */
-export function jsonPathShapeProblem(text: string): string | null {
+function jsonPathShapeProblem(text: string): string | null {
   if (text.length > JSON_PATH_MAX_CHARS) return `longer than ${JSON_PATH_MAX_CHARS} characters`;
   let depth = 0;
   let quote: string | null = null;
