@@ -7,6 +7,7 @@
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
 import { gql, ok } from '../../support/graphql';
 import { createTestApp, type TestApp } from '../../support/test-app';
+import { listenForMcp } from '../mcp/support/mcp';
 
 const CONCURRENT_REQUESTS = 4;
 const ALIASES = 8;
@@ -132,12 +133,37 @@ describe('JSONPath bulkheads (e2e)', () => {
     }
   });
 
+  it('R-TN-10 an MCP JSON-RPC batch (protocol 2025-03-26, which keeps batches) counts as one request: 8 evaluations, then the limit', async () => {
+    const mcpUrl = await listenForMcp(t);
+    const calls = Array.from({ length: ALIASES + 2 }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'recall_tool_result', arguments: { mem_id: teamAMemId, json_path: "$.items[?match(@.a, 'b')].a" } },
+    }));
+    const response = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${teamA.token}`,
+        'mcp-protocol-version': '2025-03-26',
+      },
+      body: JSON.stringify(calls),
+    });
+    expect(response.status).toBe(200);
+    const results = (await response.json()) as { result: { content: { text: string }[] } }[];
+    const texts = results.map((result) => result.result.content[0].text);
+    expect(texts.filter((text) => text === '["b"]')).toHaveLength(ALIASES);
+    expect(texts.filter((text) => text.includes('(JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST)'))).toHaveLength(2);
+  });
+
   it('R-TN-10 the pool reports its threads, queue and outcomes as metrics, with no team in the labels', async () => {
     const metrics = await (await import('supertest')).default(t.app.getHttpServer()).get('/metrics');
     expect(metrics.text).toMatch(/^json_path_pool_busy_threads \d+$/m);
     expect(metrics.text).toMatch(/^json_path_pool_queue_length \d+$/m);
     expect(metrics.text).toMatch(/^json_path_library_evaluations_total\{outcome="timed_out"\} [1-9]/m);
-    expect(metrics.text).toMatch(/^json_path_library_evaluations_total\{outcome="over_request_budget"\} 2$/m);
+    expect(metrics.text).toMatch(/^json_path_library_evaluations_total\{outcome="over_request_budget"\} 4$/m);
     expect(metrics.text).not.toContain(teamB.teamId);
   });
 });
