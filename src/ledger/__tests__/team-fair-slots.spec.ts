@@ -29,10 +29,11 @@ describe('TeamFairSlots', () => {
     const other = slots.acquire('a', NO_DEADLINE);
     expect(slots.queued).toBe(2);
     (await flood[0])?.();
-    (await flood[1])?.();
+    // The other team's turn comes before the flood's second call.
     const granted = await other;
     expect(granted).not.toBeNull();
     granted?.();
+    (await flood[1])?.();
     // Released holds count no more: team b may take its share again.
     const again = await slots.acquire('b', NO_DEADLINE);
     expect(again).not.toBeNull();
@@ -51,6 +52,22 @@ describe('TeamFairSlots', () => {
     b2?.();
     for (const release of await Promise.all(waiting.slice(0, 2))) release?.();
     expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
+  });
+
+  it('R-TN-10 with one slot, turns alternate between waiting teams instead of following the queue', async () => {
+    const slots = new TeamFairSlots(1, 6);
+    const running = await slots.acquire('b', NO_DEADLINE);
+    const served: string[] = [];
+    const waiting = ['b', 'b', 'a', 'a'].map((team) =>
+      slots.acquire(team, NO_DEADLINE).then((release) => {
+        served.push(team);
+        // Each one finishes at once, handing the slot on.
+        release?.();
+      }),
+    );
+    running?.();
+    await Promise.all(waiting);
+    expect(served).toEqual(['a', 'b', 'a', 'b']);
   });
 
   it('R-TN-10 a wait past its deadline answers busy and leaves the queue', async () => {

@@ -10,8 +10,7 @@ interface Waiter {
 /**
  * A fixed number of slots with a bounded FIFO queue, where one team may hold (running plus
  * waiting) at most half of slots plus queue: one team's flood fills its half and gets "busy",
- * the other half stays for everyone else, and a freed slot goes to a waiting team that runs the
- * fewest. A null grant means busy: no slot and no room to wait,
+ * the other half stays for everyone else, and freed slots go round the waiting teams. A null grant means busy: no slot and no room to wait,
  * the team's share used up, or the wait past its deadline.
  */
 export class TeamFairSlots {
@@ -19,6 +18,9 @@ export class TeamFairSlots {
   private readonly queue: Waiter[] = [];
   private readonly heldByTeam = new Map<string, number>();
   private readonly runningByTeam = new Map<string, number>();
+  /** When each waiting or running team last got a slot (a counter, not a clock). */
+  private readonly lastStart = new Map<string, number>();
+  private starts = 0;
   readonly teamShare: number;
 
   constructor(
@@ -59,6 +61,7 @@ export class TeamFairSlots {
     this.running++;
     this.hold(team, 1);
     add(this.runningByTeam, team, 1);
+    this.lastStart.set(team, ++this.starts);
     let released = false;
     return () => {
       if (released) return;
@@ -71,14 +74,18 @@ export class TeamFairSlots {
   }
 
   /**
-   * Hands a freed slot to the longest waiter of the team running the fewest: a team that queued
-   * late is not served after every call of a team that queued first.
+   * Hands a freed slot to the longest waiter of the team running the fewest, and among those of
+   * the team served longest ago: turns go round the waiting teams, so a team that queued late is
+   * not served after every call of a team that queued first (with one thread too).
    */
   private next(): void {
     if (this.queue.length === 0) return;
+    const rank = (team: string): [number, number] => [this.runningByTeam.get(team) ?? 0, this.lastStart.get(team) ?? 0];
     let chosen = 0;
     for (let index = 1; index < this.queue.length; index++) {
-      if ((this.runningByTeam.get(this.queue[index].team) ?? 0) < (this.runningByTeam.get(this.queue[chosen].team) ?? 0)) chosen = index;
+      const [running, served] = rank(this.queue[index].team);
+      const [bestRunning, bestServed] = rank(this.queue[chosen].team);
+      if (running < bestRunning || (running === bestRunning && served < bestServed)) chosen = index;
     }
     const [waiter] = this.queue.splice(chosen, 1);
     clearTimeout(waiter.timer);
@@ -89,6 +96,8 @@ export class TeamFairSlots {
 
   private hold(team: string, by: number): void {
     add(this.heldByTeam, team, by);
+    // A team holding nothing has no turn to remember.
+    if (!this.heldByTeam.has(team)) this.lastStart.delete(team);
   }
 }
 
