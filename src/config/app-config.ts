@@ -88,6 +88,17 @@ export class AppConfig {
     readonly answerMaxTokens: number;
     /** Characters of served payload text (and its token counts) kept in memory for walks over one payload; 0: none. */
     readonly textCacheChars: number;
+    /** JSONPath the library evaluates (what PostgreSQL cannot): a bounded pool of worker threads (R-TN-10). */
+    readonly library: {
+      /** Worker threads: evaluations that run at once. */
+      readonly workers: number;
+      /** Evaluations that may wait for a thread; past it the busy answer. */
+      readonly queueMax: number;
+      /** Longest wait for a thread before the busy answer. */
+      readonly queueWaitMs: number;
+      /** Library evaluations one HTTP request may start (GraphQL aliases, an MCP batch). */
+      readonly evaluationsPerRequest: number;
+    };
   };
 
   readonly adminConsole: {

@@ -256,6 +256,18 @@ export class EnvironmentVariables {
   @IntSetting(0, 1_000_000_000)
   RECALL_TEXT_CACHE_CHARS?: number;
 
+  @IntSetting(1, 64)
+  JSON_PATH_WORKERS?: number;
+
+  @IntSetting(0, 10_000)
+  JSON_PATH_QUEUE_MAX?: number;
+
+  @IntSetting(0, 600_000)
+  JSON_PATH_QUEUE_WAIT_MS?: number;
+
+  @IntSetting(0, 1_000)
+  JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST?: number;
+
   @IntSetting(0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 

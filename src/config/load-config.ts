@@ -134,6 +134,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
       answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS ?? DEFAULT_ANSWER_MAX_TOKENS,
       textCacheChars: vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
+      library: {
+        // One core stays with the event loop; more than four threads only queue on the database.
+        workers: vars.JSON_PATH_WORKERS ?? defaultWorkerThreads(),
+        queueMax: vars.JSON_PATH_QUEUE_MAX ?? 16,
+        queueWaitMs: vars.JSON_PATH_QUEUE_WAIT_MS ?? 2_000,
+        evaluationsPerRequest: vars.JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST ?? 8,
+      },
     },
     adminConsole: {
       enabled: vars.ADMIN_CONSOLE_ENABLED ?? true,

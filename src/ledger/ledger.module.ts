@@ -3,6 +3,8 @@ import { ToolResultsModule } from '../tool-results';
 import { CompactionService } from './compaction.service';
 import { LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
+import { JSON_PATH_METRIC_PROVIDERS, JsonPathMetrics } from './json-path/json-path.metrics';
+import { JsonPathPool } from './json-path/json-path-pool';
 
 export const LEDGER_RESOLVERS = [LedgerResolver];
 
@@ -13,7 +15,7 @@ export const LEDGER_RESOLVERS = [LedgerResolver];
  */
 @Module({
   imports: [ToolResultsModule],
-  providers: [LedgerService, CompactionService, ...LEDGER_RESOLVERS],
+  providers: [LedgerService, CompactionService, JsonPathPool, JsonPathMetrics, ...JSON_PATH_METRIC_PROVIDERS, ...LEDGER_RESOLVERS],
   exports: [LedgerService, CompactionService],
 })
 export class LedgerModule {}

@@ -9,15 +9,16 @@ import { offsetProblem, sliceByQuery } from './keyed-slice';
 import { lineWindowAnswer } from './line-window';
 import { ServedTextCache } from './served-text-cache';
 
-import type { JSONValue } from 'json-p3';
-import { evaluateWithLibrary } from './json-path/library-evaluation';
+import { JsonPathPool } from './json-path/json-path-pool';
 import { JSON_PATH_LIBRARY_MAX_CHARS, JSON_PATH_MAX_NODES, JSON_PATH_TIMEOUT_MS } from './json-path/plan-json-path';
 import {
   memNotFoundText,
+  overRequestBudgetText,
   pathNotFoundText,
   pathTimedOutText,
   pathTooLargeText,
   planLookup,
+  poolBusyText,
   type LookupArguments,
   type LookupPlan,
   tooManyNodesText,
@@ -36,6 +37,7 @@ export class LedgerService {
   constructor(
     private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
+    private readonly jsonPaths: JsonPathPool,
   ) {
     this.texts = new ServedTextCache(config.lookup.textCacheChars, o200kTokenizer);
   }
@@ -76,16 +78,22 @@ export class LedgerService {
     if (path.kind === 'library') {
       const found = await this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS);
       if (found === null) return memNotFoundText(memId);
-      if (found.document === undefined) return pathTooLargeText(memId, pathText, found.sizeChars);
-      const result = evaluateWithLibrary(path.query, found.document as JSONValue, {
+      if (found.documentText === undefined) return pathTooLargeText(memId, pathText, found.sizeChars);
+      const answer = await this.jsonPaths.evaluate(actor.teamId, {
+        pathText,
+        documentText: found.documentText,
+        list: path.list,
         timeoutMs: JSON_PATH_TIMEOUT_MS,
         maxNodes: JSON_PATH_MAX_NODES,
       });
-      if ('tooMany' in result) return tooManyNodesText(memId, pathText);
-      if ('timedOut' in result) return pathTimedOutText(pathText);
-      if (!path.list && result.nodes.length === 0) return pathNotFoundText(memId, pathText);
-      const text = path.list ? JSON.stringify(result.nodes) : leafText(result.nodes[0]);
-      return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
+      if ('busy' in answer) return poolBusyText();
+      if ('overRequestBudget' in answer) return overRequestBudgetText(answer.overRequestBudget);
+      if ('tooMany' in answer) return tooManyNodesText(memId, pathText);
+      if ('timedOut' in answer) return pathTimedOutText(pathText);
+      if ('notFound' in answer) return pathNotFoundText(memId, pathText);
+      return (
+        offsetProblem(plan.offset, answer.text.length) ?? windowAnswer(answer.text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer)
+      );
     }
 
     const fetchChars = pathFetchChars(plan.offset + plan.bounds.maxChars);
@@ -100,9 +108,4 @@ export class LedgerService {
       windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole)
     );
   }
-}
-
-/** A string leaf as the plain string, anything else as compact JSON: as PostgreSQL's answers are. */
-function leafText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }

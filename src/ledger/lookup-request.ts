@@ -158,6 +158,20 @@ export function pathTimedOutText(pathText: string): string {
   return `[tool_memory json_path took too long: ${quoted(pathText)} was stopped after ${JSON_PATH_TIMEOUT_MS} ms; use fewer descendant segments (..) or simpler regular expressions]`;
 }
 
+/** Every JSONPath thread busy and the queue full (or this team's share of them used): nothing was evaluated. */
+export function poolBusyText(): string {
+  return '[tool_memory json_path not evaluated: the service is busy with other JSONPath evaluations; retry in a moment]';
+}
+
+/** This HTTP request already started as many library evaluations as one request may. */
+export function overRequestBudgetText(limit: number): string {
+  return (
+    `[tool_memory json_path not evaluated: one request may start ${limit} JSONPath evaluations that PostgreSQL cannot run ` +
+    `(JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST) and this one has; send the rest in another request, or use names, ` +
+    `indexes, [*], .. and filters comparing a value with a literal, which PostgreSQL evaluates]`
+  );
+}
+
 /** A path only the library evaluates, on a payload above the library's size bound. */
 export function pathTooLargeText(memId: string, pathText: string, sizeChars: number): string {
   return (

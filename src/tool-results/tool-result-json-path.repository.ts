@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { readJsonText } from '../common/text/json-text';
 import { arrayLiteral, inTransactionWithTimeout, runSql } from '../database/run-sql';
 import type { JsonSelection, PathLookup, PathValue } from './path-value';
 import { type SnapshotScope, spaceIdsParam } from './snapshot-scope';
@@ -112,18 +111,23 @@ export class ToolResultJsonPathRepository {
   }
 
   /**
-   * The user's snapshot's payload as JSON (a text output read as the JSON it holds), when it
-   * has at most `maxChars` characters; its size either way. Null: no such snapshot of the user's.
+   * The user's snapshot's payload as PostgreSQL's JSON text, when it has at most `maxChars`
+   * characters; its size either way. Text, not parsed: a large payload's JSON.parse belongs to
+   * the worker that evaluates it, not to the event loop. Null: no such snapshot of the user's.
    */
-  async findJsonDocument(scope: SnapshotScope, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
-    const rows = await runSql<{ size_chars: number; tool_output: unknown }[]>(
+  async findJsonDocument(
+    scope: SnapshotScope,
+    memId: string,
+    maxChars: number,
+  ): Promise<{ sizeChars: number; documentText?: string } | null> {
+    const rows = await runSql<{ size_chars: number; tool_output: string | null }[]>(
       this.em,
-      `select r.size_chars, case when r.size_chars <= ? then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
+      `select r.size_chars, case when r.size_chars <= ? then r.tool_output::text end as tool_output from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and r.mem_id = ?`,
       [maxChars, ...scopeBindings(scope), memId],
     );
     if (rows.length === 0) return null;
     const { size_chars: sizeChars, tool_output: output } = rows[0];
-    return sizeChars <= maxChars ? { sizeChars, document: readJsonText(output) } : { sizeChars };
+    return sizeChars <= maxChars && output !== null ? { sizeChars, documentText: output } : { sizeChars };
   }
 }

@@ -174,8 +174,8 @@ export class ToolResultsService {
     return this.jsonPaths.findJsonPathValue({ ...snapshotScopeOf(actor), teamId: actor.teamId }, memId, selection, maxChars);
   }
 
-  /** The actor's snapshot's payload as JSON when it has at most `maxChars` characters, and its size; null: no such snapshot. */
-  findJsonDocument(actor: ActorContext, memId: string, maxChars: number): Promise<{ sizeChars: number; document?: unknown } | null> {
+  /** The actor's snapshot's payload as JSON text when it has at most `maxChars` characters, and its size; null: no such snapshot. */
+  findJsonDocument(actor: ActorContext, memId: string, maxChars: number): Promise<{ sizeChars: number; documentText?: string } | null> {
     return this.jsonPaths.findJsonDocument(snapshotScopeOf(actor), memId, maxChars);
   }
 

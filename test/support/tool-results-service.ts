@@ -3,6 +3,8 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { TokenCounter } from '../../src/common/text/token-counter';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
+import { JsonPathMetrics } from '../../src/ledger/json-path/json-path.metrics';
+import { JsonPathPool } from '../../src/ledger/json-path/json-path-pool';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
 import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result-handle';
 import { ConversationRepository } from '../../src/tool-results/conversation.repository';
@@ -68,3 +70,14 @@ export function handleColumns(row: {
 // Internals of ToolResults that tests of the modules above build their expectations with.
 export { renderStub } from '../../src/tool-results/handle/stub';
 export { summarizeToolResult } from '../../src/tool-results/summarizer/summarize-tool-result';
+
+/** The JSONPath worker pool for medium tests, with its own metric registry; destroy it in afterAll. */
+export function jsonPathPoolFor(config: AppConfig = testConfig()): JsonPathPool {
+  const registers = [new Registry()];
+  const metrics = new JsonPathMetrics(
+    new Gauge({ name: 'busy', help: 'busy', registers }),
+    new Gauge({ name: 'queued', help: 'queued', registers }),
+    new Counter({ name: 'evaluations', help: 'evaluations', labelNames: ['outcome'], registers }),
+  );
+  return new JsonPathPool(config, metrics);
+}

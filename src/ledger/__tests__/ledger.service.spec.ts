@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import type { ToolResultInput } from '../../tool-results';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { jsonPathPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import type { JsonPathPool } from '../json-path/json-path-pool';
 import { countTokens } from '../../common/text/tokenizer';
 import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
@@ -32,8 +33,13 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
   let MEM: string;
   let JSON_MEM: string;
 
+  const pools: JsonPathPool[] = [];
+
   function ledger(ceiling: number): LedgerService {
-    return new LedgerService(toolResultsServiceFor(em), testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling) }));
+    const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling) });
+    const pool = jsonPathPoolFor(config);
+    pools.push(pool);
+    return new LedgerService(toolResultsServiceFor(em), config, pool);
   }
 
   function recallWith(service: LedgerService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {
@@ -67,7 +73,10 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     );
     [MEM, JSON_MEM] = outcome.snapshots.map((s) => s.memId);
   });
-  afterAll(() => db.close());
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.onModuleDestroy()));
+    await db.close();
+  });
 
   it('R-LG-2 answers bad arguments and malformed mem ids without touching the database', async () => {
     const service = ledger(CEILING);

@@ -95,3 +95,29 @@ describe('not-found texts', () => {
     expect(pathNotFoundText(MEM, 'items.999.price')).toBe(`[tool_memory not found: json_path "items.999.price" in ${MEM}]`);
   });
 });
+
+describe('json_path length and nesting', () => {
+  const badPath = (jsonPath: string) => {
+    const planned = planLookup({ ...NONE, jsonPath }, LIMITS);
+    return planned.mode === 'answer' ? planned.text : planned.mode;
+  };
+
+  it('R-TN-10 a 100 KB path gets the bad json_path answer before any parsing, in both forms', () => {
+    const long = `$${'.a'.repeat(50_000)}`;
+    expect(badPath(long)).toMatch(/^\[tool_memory bad json_path: ".{79}…": longer than 4096 characters; write RFC 9535/);
+    expect(badPath('a.'.repeat(50_000))).toMatch(/: longer than 4096 characters; /);
+    expect(badPath(`$${'.a'.repeat(2_000)}`)).toBe('path');
+  });
+
+  it('R-TN-10 a 10,000-deep path gets the bad json_path answer, never a recursion error', () => {
+    // Ten thousand levels are also too long; two thousand are within the length but too deep.
+    expect(badPath(`$${'[?('.repeat(10_000)}`)).toMatch(/^\[tool_memory bad json_path: ".*": longer than 4096 characters; /);
+    expect(badPath(`$[?${'('.repeat(2_000)}@${')'.repeat(2_000)}]`)).toMatch(
+      /^\[tool_memory bad json_path: ".*": brackets or parentheses nested deeper than 64; /,
+    );
+    expect(badPath(`$[?${'('.repeat(65)}@.a${')'.repeat(65)}]`)).toMatch(/nested deeper than 64/);
+    expect(badPath(`$[?${'('.repeat(60)}@.a${')'.repeat(60)}]`)).toBe('path');
+    // Brackets inside a string literal are names, not nesting.
+    expect(badPath(`$['${'['.repeat(100)}']`)).toBe('path');
+  });
+});

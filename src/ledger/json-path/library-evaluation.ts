@@ -1,14 +1,16 @@
 import { createContext, runInContext } from 'node:vm';
 import type { JSONPathQuery, JSONValue } from 'json-p3';
+import { readJsonText } from '../../common/text/json-text';
+import { linearTimeEnvironment } from './i-regexp';
 
-export interface LibraryLimits {
+interface LibraryLimits {
   /** Most milliseconds one evaluation may run (a filter's regular expression can backtrack for ages). */
   timeoutMs: number;
   /** Most nodes an answer may list. */
   maxNodes: number;
 }
 
-export type LibraryResult = { nodes: unknown[] } | { tooMany: true } | { timedOut: true };
+type LibraryResult = { nodes: unknown[] } | { tooMany: true } | { timedOut: true };
 
 // One context for every evaluation: the timeout is what matters, not isolation. Node's watchdog
 // stops whatever JavaScript runs inside runInContext, the library's code included.
@@ -19,7 +21,7 @@ const context = createContext({ evaluation });
  * The nodes of an RFC 9535 query (json-p3, which passes the compliance suite) in `document`,
  * stopped after `timeoutMs`, or as soon as there are more than `maxNodes`.
  */
-export function evaluateWithLibrary(query: JSONPathQuery, document: JSONValue, limits: LibraryLimits): LibraryResult {
+function evaluateWithLibrary(query: JSONPathQuery, document: JSONValue, limits: LibraryLimits): LibraryResult {
   const nodes: unknown[] = [];
   let tooMany = false;
   evaluation.run = () => {
@@ -40,4 +42,38 @@ export function evaluateWithLibrary(query: JSONPathQuery, document: JSONValue, l
   } finally {
     evaluation.run = () => undefined;
   }
+}
+
+/** One library evaluation as a worker thread receives it: plain data, the payload still JSON text. */
+export interface LibraryTask {
+  /** A json_path the main thread has already parsed (and so checked). */
+  pathText: string;
+  /** The payload as PostgreSQL's JSON text; a text output holding JSON is read as that JSON. */
+  documentText: string;
+  /** Answer the node list as a JSON array; else the one value, as the dotted form answers. */
+  list: boolean;
+  timeoutMs: number;
+  maxNodes: number;
+}
+
+export type LibraryAnswer = { text: string } | { notFound: true } | { tooMany: true } | { timedOut: true };
+
+/** Parsed once per thread: the main thread's compiled query cannot cross to a worker. */
+const environment = linearTimeEnvironment();
+
+/**
+ * The answer text of a library evaluation, with everything CPU-heavy in it (the payload's
+ * JSON.parse, the evaluation, the answer's JSON.stringify), so a worker thread can run it whole.
+ */
+export function answerLibraryTask(task: LibraryTask): LibraryAnswer {
+  const document = readJsonText(JSON.parse(task.documentText)) as JSONValue;
+  const result = evaluateWithLibrary(environment.compile(task.pathText), document, task);
+  if (!('nodes' in result)) return result;
+  if (!task.list && result.nodes.length === 0) return { notFound: true };
+  return { text: task.list ? JSON.stringify(result.nodes) : leafText(result.nodes[0]) };
+}
+
+/** A string leaf as the plain string, anything else as compact JSON: as PostgreSQL's answers are. */
+function leafText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -11,6 +11,32 @@ export const JSON_PATH_MAX_NODES = 10_000;
 export const JSON_PATH_TIMEOUT_MS = 1_000;
 /** The largest payload (characters) the library evaluates; what PostgreSQL evaluates has no such cap. */
 export const JSON_PATH_LIBRARY_MAX_CHARS = 2_000_000;
+/** The longest json_path read at all: parsing is paid on every call. */
+const JSON_PATH_MAX_CHARS = 4_096;
+/** The deepest nesting of brackets and parentheses read: the parser recurses per level. */
+const JSON_PATH_MAX_NESTING = 64;
+
+/**
+ * Why a json_path is refused before any parsing, or null: too long, or brackets and parentheses
+ * (counted outside string literals) nested too deep for the library's recursive parser.
+ */
+function jsonPathShapeProblem(text: string): string | null {
+  if (text.length > JSON_PATH_MAX_CHARS) return `longer than ${JSON_PATH_MAX_CHARS} characters`;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let index = 0; index < text.length; index++) {
+    const ch = text[index];
+    if (quote !== null) {
+      if (ch === '\\') index++;
+      else if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '[' || ch === '(') {
+      depth++;
+      if (depth > JSON_PATH_MAX_NESTING) return `brackets or parentheses nested deeper than ${JSON_PATH_MAX_NESTING}`;
+    } else if (ch === ']' || ch === ')') depth = Math.max(0, depth - 1);
+  }
+  return null;
+}
 
 /**
  * How a json_path is answered. `list`: the answer is the node list as a JSON array (`[]` when
@@ -29,6 +55,8 @@ export type JsonPathPlan =
  * like the dotted form; any other with its node list.
  */
 export function planJsonPath(text: string): JsonPathPlan {
+  const shape = jsonPathShapeProblem(text);
+  if (shape !== null) return { kind: 'problem', problem: shape };
   // Leading white space before `$` is RFC 9535 still (and refused by it), not a dotted key.
   if (!text.trimStart().startsWith('$')) {
     const keys = parseJsonPath(text);

@@ -1,4 +1,8 @@
-import { jsonpath, JSONPathError, type JSONPathQuery } from 'json-p3';
+import { JSONPathError, type JSONPathQuery } from 'json-p3';
+import { linearTimeEnvironment } from './i-regexp';
+
+/** match() and search() on RE2, so a query's regular expressions cannot backtrack. */
+const environment = linearTimeEnvironment();
 
 /** A parsed RFC 9535 query; `singular` when it selects at most one node (names and indexes only). */
 export interface Rfc9535Query {
@@ -13,7 +17,7 @@ export interface Rfc9535Query {
  */
 export function parseRfc9535Query(text: string): Rfc9535Query | { problem: string } {
   try {
-    const query = jsonpath.compile(text);
+    const query = environment.compile(text);
     return { query, singular: query.singularQuery() };
   } catch (error) {
     if (!(error instanceof JSONPathError)) throw error;

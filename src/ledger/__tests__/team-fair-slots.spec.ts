@@ -1,0 +1,82 @@
+import { TeamFairSlots } from '../json-path/team-fair-slots';
+
+/** Long enough never to expire within a test; expiry is asked for with 0. */
+const NO_DEADLINE = 60_000;
+
+describe('TeamFairSlots', () => {
+  it('R-TN-10 runs up to the slots, queues up to the bound, then answers busy', async () => {
+    const slots = new TeamFairSlots(1, 2);
+    const teams = ['a', 'b', 'c', 'd'];
+    const grants = teams.map((team) => slots.acquire(team, NO_DEADLINE));
+    const first = await grants[0];
+    expect(first).not.toBeNull();
+    expect(await grants[3]).toBeNull();
+    expect([slots.busySlots, slots.queued]).toEqual([1, 2]);
+    // Released slots go to the waiters in order.
+    first?.();
+    const second = await grants[1];
+    expect([slots.busySlots, slots.queued]).toEqual([1, 1]);
+    second?.();
+    (await grants[2])?.();
+    expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
+  });
+
+  it("R-TN-10 one team holds at most half of slots plus queue; another team's call still gets in", async () => {
+    const slots = new TeamFairSlots(1, 3);
+    expect(slots.teamShare).toBe(2);
+    const flood = [1, 2, 3].map(() => slots.acquire('b', NO_DEADLINE));
+    expect(await flood[2]).toBeNull();
+    const other = slots.acquire('a', NO_DEADLINE);
+    expect(slots.queued).toBe(2);
+    (await flood[0])?.();
+    // The other team's turn comes before the flood's second call.
+    const granted = await other;
+    expect(granted).not.toBeNull();
+    granted?.();
+    (await flood[1])?.();
+    // Released holds count no more: team b may take its share again.
+    const again = await slots.acquire('b', NO_DEADLINE);
+    expect(again).not.toBeNull();
+    again?.();
+  });
+
+  it('R-TN-10 a freed slot goes to the waiting team that runs the fewest, not to the flood queued first', async () => {
+    const slots = new TeamFairSlots(2, 6);
+    const [b1, b2] = await Promise.all([slots.acquire('b', NO_DEADLINE), slots.acquire('b', NO_DEADLINE)]);
+    let served = '';
+    const waiting = ['b', 'b', 'a'].map((team) => slots.acquire(team, NO_DEADLINE).then((release) => ((served += team), release)));
+    b1?.();
+    await Promise.race(waiting);
+    expect(served).toBe('a');
+    (await waiting[2])?.();
+    b2?.();
+    for (const release of await Promise.all(waiting.slice(0, 2))) release?.();
+    expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
+  });
+
+  it('R-TN-10 with one slot, turns alternate between waiting teams instead of following the queue', async () => {
+    const slots = new TeamFairSlots(1, 6);
+    const running = await slots.acquire('b', NO_DEADLINE);
+    const served: string[] = [];
+    const waiting = ['b', 'b', 'a', 'a'].map((team) =>
+      slots.acquire(team, NO_DEADLINE).then((release) => {
+        served.push(team);
+        // Each one finishes at once, handing the slot on.
+        release?.();
+      }),
+    );
+    running?.();
+    await Promise.all(waiting);
+    expect(served).toEqual(['a', 'b', 'a', 'b']);
+  });
+
+  it('R-TN-10 a wait past its deadline answers busy and leaves the queue', async () => {
+    const slots = new TeamFairSlots(1, 4);
+    const running = await slots.acquire('a', NO_DEADLINE);
+    expect(await slots.acquire('b', 0)).toBeNull();
+    expect(slots.queued).toBe(0);
+    running?.();
+    running?.();
+    expect(slots.busySlots).toBe(0);
+  });
+});

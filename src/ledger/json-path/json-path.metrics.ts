@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectMetric, makeCounterProvider, makeGaugeProvider } from '@willsoto/nestjs-prometheus';
+import type { Counter, Gauge } from 'prom-client';
+
+const BUSY = 'json_path_pool_busy_threads';
+const QUEUED = 'json_path_pool_queue_length';
+const EVALUATIONS = 'json_path_library_evaluations_total';
+
+/** How a library evaluation ended; no team, path or payload ever becomes a label. */
+export type LibraryOutcome = 'ok' | 'too_many' | 'timed_out' | 'terminated' | 'busy' | 'over_request_budget' | 'error';
+
+export const JSON_PATH_METRIC_PROVIDERS = [
+  makeGaugeProvider({ name: BUSY, help: 'JSONPath worker threads running a library evaluation (R-TN-10).' }),
+  makeGaugeProvider({ name: QUEUED, help: 'Library evaluations waiting for a JSONPath worker thread (R-TN-10).' }),
+  makeCounterProvider({ name: EVALUATIONS, help: 'JSONPath library evaluations by outcome (R-TN-10).', labelNames: ['outcome'] }),
+];
+
+@Injectable()
+export class JsonPathMetrics {
+  constructor(
+    @InjectMetric(BUSY) private readonly busy: Gauge,
+    @InjectMetric(QUEUED) private readonly queued: Gauge,
+    @InjectMetric(EVALUATIONS) private readonly evaluations: Counter<'outcome'>,
+  ) {}
+
+  occupancy(busyThreads: number, queueLength: number): void {
+    this.busy.set(busyThreads);
+    this.queued.set(queueLength);
+  }
+
+  evaluated(outcome: LibraryOutcome): void {
+    this.evaluations.inc({ outcome });
+  }
+}
