@@ -262,6 +262,10 @@ export class EnvironmentVariables {
   @TextSetting()
   ADMIN_CONSOLE_DIR?: string;
 
+  /** New tool names one team may add as `tool_name` label values before its others count as `other`. */
+  @IntSetting(0, 1000)
+  METRICS_TOOL_LABELS_PER_TEAM?: number;
+
   @IsOptional()
   @IsString()
   @Validate(CronExpression)

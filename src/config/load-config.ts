@@ -131,6 +131,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       enabled: vars.ADMIN_CONSOLE_ENABLED ?? true,
       dir: resolve(vars.ADMIN_CONSOLE_DIR ?? join('dist', 'admin-console')),
     },
+    metrics: {
+      toolLabelsPerTeam: vars.METRICS_TOOL_LABELS_PER_TEAM ?? 20,
+    },
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 10_000,
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,
