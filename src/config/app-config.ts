@@ -93,6 +93,8 @@ export class AppConfig {
     readonly dir: string;
   };
   readonly metrics: {
+    /** `/metrics` answers only this bearer token; unset: it is open. */
+    readonly token?: string;
     /** New `tool_name` label values one team may admit (the overall limit of 100 still holds). */
     readonly toolLabelsPerTeam: number;
   };
