@@ -24,7 +24,7 @@ export interface LeakRule {
   minTrendSamples: number;
 }
 
-export const LEAK_RULE: LeakRule = {
+const LEAK_RULE: LeakRule = {
   endGrowthFraction: 0.1,
   endGrowthBytes: 5 * MB,
   trendFraction: 0.02,
@@ -32,7 +32,7 @@ export const LEAK_RULE: LeakRule = {
   minTrendSamples: 4,
 };
 
-export type LeakVerdict = 'no leak found' | 'leak suspected' | 'inconclusive';
+type LeakVerdict = 'no leak found' | 'leak suspected' | 'inconclusive';
 
 export interface LeakAssessment {
   verdict: LeakVerdict;
