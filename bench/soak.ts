@@ -314,8 +314,9 @@ class Load {
     if (!m.usedConversations.includes(conversationId)) m.usedConversations.push(conversationId);
   }
 
-  private async feedback(m: Member, random: () => number): Promise<void> {
-    if (m.recallEventIds.length === 0) return;
+  private async feedback(m: Member, random: () => number): Promise<string | void> {
+    // Nothing to judge yet: a search first, which records the recall event feedback needs.
+    if (m.recallEventIds.length === 0) return this.task('search', m, random);
     const recalls = Array.from({ length: 1 + pickIndex(random, 3) }, () => ({
       recallEventId: m.recallEventIds[pickIndex(random, m.recallEventIds.length)],
       used: random() < 0.7,
