@@ -98,13 +98,22 @@ export interface RunningService {
   startProfile(): Promise<void>;
   /** Stops it and writes the profile (a `.cpuprofile`, as `--cpu-prof` writes) to `file`. */
   stopProfile(file: string): Promise<void>;
+  /** A full garbage collection in the service; its memory after it. */
+  collectGarbage(): Promise<NodeJS.MemoryUsage>;
+  /** Writes a heap snapshot of the service to `file` (V8 collects garbage first); its memory after it. */
+  heapSnapshot(file: string): Promise<NodeJS.MemoryUsage>;
 }
 
 /**
  * The real service in a process of its own, the way `npm start` runs it, on 127.0.0.1 and a free
  * port: its CPU and event loop are its own, not shared with the load generator.
  */
-export async function startService(teardown: Teardown, databaseUrl: string, dataDir: string): Promise<RunningService> {
+export async function startService(
+  teardown: Teardown,
+  databaseUrl: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
   const child = fork(join(__dirname, 'service-process.ts'), [], {
     env: {
       ...process.env,
@@ -115,6 +124,7 @@ export async function startService(teardown: Teardown, databaseUrl: string, data
       DATABASE_APP_PASSWORD: 'bench-request-role-password',
       // Production logs one access line per request at info; the bench keeps the console readable.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -135,19 +145,27 @@ export async function startService(teardown: Teardown, databaseUrl: string, data
         resolve(message);
       });
     });
-  const ask = async (message: ServiceMessage): Promise<void> => {
+  const ask = async (message: ServiceMessage): Promise<NodeJS.MemoryUsage | undefined> => {
     const answer = next();
     child.send(message);
     const got = await answer;
     if (got.type === 'failed') throw new Error(`service: ${got.message}`);
+    return got.type === 'done' ? got.memory : undefined;
+  };
+  const memoryAfter = async (message: ServiceMessage): Promise<NodeJS.MemoryUsage> => {
+    const memory = await ask(message);
+    if (!memory) throw new Error(`service: no memory figures after ${message.type}`);
+    return memory;
   };
   const ready = await next();
   if (ready.type !== 'ready') throw new Error(`the service did not start: ${ready.type === 'failed' ? ready.message : ready.type}`);
   return {
     baseUrl: new URL(`http://127.0.0.1:${ready.port}`),
     pid: child.pid ?? 0,
-    startProfile: () => ask({ type: 'profile-start' }),
-    stopProfile: (file) => ask({ type: 'profile-stop', file }),
+    startProfile: async () => void (await ask({ type: 'profile-start' })),
+    stopProfile: async (file) => void (await ask({ type: 'profile-stop', file })),
+    collectGarbage: () => memoryAfter({ type: 'collect-garbage' }),
+    heapSnapshot: (file) => memoryAfter({ type: 'heap-snapshot', file }),
   };
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { writeHeapSnapshot } from 'node:v8';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from '../src/app.module';
@@ -15,12 +16,20 @@ import { createRootLogger } from '../src/observability/logger';
  * `npm start` starts it: its CPU is then its own, apart from the load generator's. It talks to
  * the bench over the IPC channel: `ready` with its port once it listens; `profile-start` /
  * `profile-stop` (BENCH_PROFILE=1) run the V8 CPU profiler, the same one `--cpu-prof` runs;
- * `close` closes the app and exits.
+ * `collect-garbage` runs a full collection and answers the memory left (the soak's post-GC heap);
+ * `heap-snapshot` writes one (V8 collects garbage first); `close` closes the app and exits.
  */
 
-export type ServiceMessage = { type: 'profile-start' } | { type: 'profile-stop'; file: string } | { type: 'close' };
+export type ServiceMessage =
+  | { type: 'profile-start' }
+  | { type: 'profile-stop'; file: string }
+  | { type: 'collect-garbage' }
+  | { type: 'heap-snapshot'; file: string }
+  | { type: 'close' };
 export type ServiceReply =
-  { type: 'ready'; port: number } | { type: 'done'; of: ServiceMessage['type'] } | { type: 'failed'; message: string };
+  | { type: 'ready'; port: number }
+  | { type: 'done'; of: ServiceMessage['type']; memory?: NodeJS.MemoryUsage }
+  | { type: 'failed'; message: string };
 
 const reply = (message: ServiceReply): void => {
   process.send?.(message);
@@ -40,17 +49,27 @@ async function main(): Promise<void> {
   const { port } = app.getHttpServer().address() as AddressInfo;
 
   const profiler = new Session();
+  const heap = new Session();
   process.on('message', (message: ServiceMessage) => {
     void handle(message).then(
-      () => reply({ type: 'done', of: message.type }),
+      (memory) => reply({ type: 'done', of: message.type, memory }),
       (error: unknown) => reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
   });
   // The bench went away without saying close: do not outlive it.
   process.on('disconnect', () => void app.close().finally(() => process.exit(0)));
 
-  async function handle(message: ServiceMessage): Promise<void> {
-    if (message.type === 'profile-start') {
+  let heapConnected = false;
+  async function handle(message: ServiceMessage): Promise<NodeJS.MemoryUsage | undefined> {
+    if (message.type === 'collect-garbage') {
+      if (!heapConnected) heap.connect();
+      heapConnected = true;
+      await heap.post('HeapProfiler.collectGarbage');
+      return process.memoryUsage();
+    } else if (message.type === 'heap-snapshot') {
+      writeHeapSnapshot(message.file);
+      return process.memoryUsage();
+    } else if (message.type === 'profile-start') {
       profiler.connect();
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.setSamplingInterval', { interval: 100 });

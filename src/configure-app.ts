@@ -5,6 +5,7 @@ import { answerUnansweredRequests, edgeErrorHandler, HttpEdge, methodGate } from
 import { HOST_CHECKED_PATHS, hostOriginCheck } from './http/host-origin-check';
 import { httpLoggingMiddleware } from './observability/http-logging.middleware';
 import { NestPinoLogger } from './observability/logger';
+import { metricsAccess } from './observability/metrics-access';
 import { requestIdMiddleware } from './observability/request-context';
 import { tenantScopeMiddleware } from './database/tenant-scope';
 import { serveAdminConsole } from './serve-admin-console';
@@ -19,6 +20,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   if (logger.isLevelEnabled('info')) app.use(httpLoggingMiddleware(logger));
   // DNS rebinding and cross-site pages: refused before authentication and before the body is read.
   app.use(HOST_CHECKED_PATHS, hostOriginCheck(config));
+  // Before the method gate: without the token, /metrics tells nothing, not even which methods it answers.
+  app.use('/metrics', metricsAccess(config.metrics.token));
   // JSON at every edge (R-OP-4): a 405 before the body is read; Apollo answers any method at /graphql, so it is named.
   const edge = new HttpEdge(config.http.bodyLimit, logger);
   app.use(methodGate(app, edge, { '/graphql': ['GET', 'POST'] }));

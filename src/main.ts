@@ -45,6 +45,9 @@ async function bootstrap(): Promise<void> {
   }
   logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql (Node.js ${process.version})`);
   if (config.adminConsole.enabled) logger.info(`admin console at http://localhost:${config.port}/admin/`);
+  if (config.isProduction && config.metrics.token === undefined) {
+    logger.warn('METRICS_TOKEN is unset: /metrics (tool names, process state) is open to anyone who reaches the port');
+  }
 
   // R-OP-2: stop accepting, finish in-flight requests (a running sweep stops after its batch and
   // releases its lease), close the pool, then the embedded database — within the grace period.

@@ -107,6 +107,12 @@ export class AppConfig {
     /** Where `npm run build` put the console's files. */
     readonly dir: string;
   };
+  readonly metrics: {
+    /** `/metrics` answers only this bearer token; unset: it is open. */
+    readonly token?: string;
+    /** New `tool_name` label values one team may admit (the overall limit of 100 still holds). */
+    readonly toolLabelsPerTeam: number;
+  };
 
   /** On SIGTERM, how long in-flight requests (and a running sweep's batch) may take before the process exits anyway. */
   readonly shutdownGraceMs: number;

@@ -286,6 +286,16 @@ export class EnvironmentVariables {
   @TextSetting()
   ADMIN_CONSOLE_DIR?: string;
 
+  /** When set, `/metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  /** New tool names one team may add as `tool_name` label values before its others count as `other`. */
+  @IntSetting(0, 1000)
+  METRICS_TOOL_LABELS_PER_TEAM?: number;
+
   @IsOptional()
   @IsString()
   @Validate(CronExpression)

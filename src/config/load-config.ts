@@ -146,6 +146,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       enabled: vars.ADMIN_CONSOLE_ENABLED ?? true,
       dir: resolve(vars.ADMIN_CONSOLE_DIR ?? join('dist', 'admin-console')),
     },
+    metrics: {
+      token: vars.METRICS_TOKEN,
+      toolLabelsPerTeam: vars.METRICS_TOOL_LABELS_PER_TEAM ?? 20,
+    },
     shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 10_000,
     workers: {
       tokenCountThreads: vars.TOKEN_COUNT_THREADS ?? defaultWorkerThreads(),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric, makeCounterProvider } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
 import { BoundedLabel } from '../common/metrics/bounded-label';
+import { AppConfig } from '../config/app-config';
 
 const PERSISTED = 'tool_results_persisted_total';
 /** Distinct tool names a replica reports before the rest count as `other` (R-TR-8). */
@@ -13,11 +14,17 @@ export const TOOL_RESULT_METRIC_PROVIDERS = [
 
 @Injectable()
 export class ToolResultMetrics {
-  private readonly toolNames = new BoundedLabel(TOOL_NAME_LABEL_LIMIT);
+  private readonly toolNames: BoundedLabel;
 
-  constructor(@InjectMetric(PERSISTED) private readonly persisted: Counter<'tool_name'>) {}
+  constructor(
+    @InjectMetric(PERSISTED) private readonly persisted: Counter<'tool_name'>,
+    config: AppConfig,
+  ) {
+    // Per team as well: one tenant's many tool names must not leave the others only `other`.
+    this.toolNames = new BoundedLabel(TOOL_NAME_LABEL_LIMIT, { perOwner: config.metrics.toolLabelsPerTeam });
+  }
 
-  snapshotPersisted(toolName: string): void {
-    this.persisted.inc({ tool_name: this.toolNames.value(toolName) });
+  snapshotPersisted(toolName: string, teamId: string): void {
+    this.persisted.inc({ tool_name: this.toolNames.value(toolName, teamId) });
   }
 }

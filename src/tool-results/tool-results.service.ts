@@ -131,7 +131,7 @@ export class ToolResultsService {
     const snapshots = rows.map((row, index): ToolResultSnapshot => {
       const createdKey = createdKeys.get(row.id);
       if (createdKey === undefined) return byToolUseId.get(row.toolUseId) ?? firstOf(row.toolUseId);
-      this.metrics.snapshotPersisted(row.toolName);
+      this.metrics.snapshotPersisted(row.toolName, actor.teamId);
       return recordOf(row, items[index].spaceId, createdKey);
     });
     // A repeat inside the batch points at the row its first occurrence created.

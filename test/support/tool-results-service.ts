@@ -24,7 +24,10 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 
 /** The ToolResults service over the real repository on a test database, with its own metric registry. */
 export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
-  const metrics = new ToolResultMetrics(new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }));
+  const metrics = new ToolResultMetrics(
+    new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }),
+    config,
+  );
   const summaryRules = new TeamSummaryRulesService(new TeamSummaryRulesRepository(em));
   return new ToolResultsService(
     new ToolResultRepository(em),

@@ -260,6 +260,24 @@ describe('ToolResults (e2e)', () => {
     expect(labels.filter((l) => l.startsWith('metric_tool_')).length).toBeLessThan(101);
   });
 
+  it("R-TR-8 one team's many tool names use up only its own share (20), not another team's", async () => {
+    const [flooder, other] = [await memberOfNewSpace(t), await memberOfNewSpace(t)];
+    const names = Array.from({ length: 25 }, (_, i) => `flood_tool_${i}`);
+    expect(
+      (
+        await record(
+          flooder,
+          names.map((toolName) => toolResult(flooder.spaceId, crypto.randomUUID(), { toolName })),
+        )
+      ).errors,
+    ).toBeUndefined();
+    expect((await record(other, [toolResult(other.spaceId, crypto.randomUUID(), { toolName: 'quiet_team_tool' })])).errors).toBeUndefined();
+    const metrics = (await request(t.app.getHttpServer()).get('/metrics')).text;
+    const labels = [...metrics.matchAll(/^tool_results_persisted_total\{tool_name="([^"]+)"\}/gm)].map((m) => m[1]);
+    expect(labels.filter((l) => l.startsWith('flood_tool_'))).toHaveLength(t.config.metrics.toolLabelsPerTeam);
+    expect(labels).toContain('quiet_team_tool');
+  });
+
   it('R-TR-3 R-RT-4 deleting a user row cascades to conversations, messages and snapshots', async () => {
     const victim = await memberOfNewSpace(t);
     await record(victim, [toolResult(victim.spaceId, crypto.randomUUID()), toolResult(victim.spaceId, crypto.randomUUID())]);
