@@ -8,12 +8,14 @@ import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
 import { lineWindowAnswer } from './line-window';
 import { ServedTextCache } from './served-text-cache';
+import { currentRequestBudget, inPayloadReadTurn } from '../observability/request-context';
 
 import { JsonPathPool } from './json-path/json-path-pool';
 import { JSON_PATH_LIBRARY_MAX_CHARS, JSON_PATH_MAX_NODES, JSON_PATH_TIMEOUT_MS } from './json-path/plan-json-path';
 import {
   memNotFoundText,
   overRequestBudgetText,
+  payloadBudgetText,
   pathNotFoundText,
   pathTimedOutText,
   pathTooLargeText,
@@ -53,7 +55,14 @@ export class LedgerService {
     // The stub is stored: a summary never loads the payload. A kept payload text is not fetched
     // again, but the actor's row is still looked up: the database decides who reads what.
     const kept = plan.mode === 'summary' ? undefined : this.texts.get(memId);
-    const snapshot = await this.toolResults.findByMemId(actor, memId, { output: plan.mode !== 'summary' && kept === undefined });
+    const loads = plan.mode !== 'summary' && kept === undefined;
+    const snapshot = loads
+      ? await this.readCounted(
+          () => this.toolResults.findByMemId(actor, memId, { output: true }),
+          (s) => s?.sizeChars ?? 0,
+        )
+      : await this.toolResults.findByMemId(actor, memId);
+    if (typeof snapshot === 'string') return snapshot;
     if (snapshot === null) {
       this.texts.delete(memId);
       return memNotFoundText(memId);
@@ -76,7 +85,11 @@ export class LedgerService {
   private async lookupPath(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'path' }>): Promise<string> {
     const { path, pathText } = plan;
     if (path.kind === 'library') {
-      const found = await this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS);
+      const found = await this.readCounted(
+        () => this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
+        (f) => f?.documentText?.length ?? 0,
+      );
+      if (typeof found === 'string') return found;
       if (found === null) return memNotFoundText(memId);
       if (found.documentText === undefined) return pathTooLargeText(memId, pathText, found.sizeChars);
       const answer = await this.jsonPaths.evaluate(actor.teamId, {
@@ -107,5 +120,22 @@ export class LedgerService {
       offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ??
       windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole)
     );
+  }
+
+  /**
+   * A read of a whole payload, counted in the request's budget (RESPONSE_MAX_PAYLOAD_CHARS) once
+   * loaded: a request of many aliases or a JSON-RPC batch cannot load payloads without bound. The
+   * request's reads take turns, so each checks what the ones before it loaded; past the budget the
+   * answer is a bracketed text. Its last read may pass the budget by one payload.
+   */
+  private readCounted<T>(read: () => Promise<T>, charsOf: (found: T) => number): Promise<T | string> {
+    const budget = currentRequestBudget();
+    const maxChars = this.config.toolResults.responseMaxPayloadChars;
+    return inPayloadReadTurn(budget, async () => {
+      if (budget !== undefined && budget.payloadChars >= maxChars) return payloadBudgetText(budget.payloadChars, maxChars);
+      const found = await read();
+      if (budget !== undefined) budget.payloadChars += charsOf(found);
+      return found;
+    });
   }
 }

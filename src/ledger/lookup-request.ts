@@ -163,6 +163,14 @@ export function poolBusyText(): string {
   return '[tool_memory json_path not evaluated: the service is busy with other JSONPath evaluations; retry in a moment]';
 }
 
+/** This HTTP request already read as many payload characters as one request may. */
+export function payloadBudgetText(readChars: number, maxChars: number): string {
+  return (
+    `[tool_memory not read: this request has read ${readChars} payload characters, and one request may read ${maxChars} ` +
+    `(RESPONSE_MAX_PAYLOAD_CHARS); recall the rest in another request]`
+  );
+}
+
 /** This HTTP request already started as many library evaluations as one request may. */
 export function overRequestBudgetText(limit: number): string {
   return (

@@ -12,6 +12,26 @@ export interface RequestBudget {
   payloadChars: number;
   /** JSONPath evaluations by the library started so far. */
   libraryEvaluations: number;
+  /** Settles when the request's previous whole-payload read has been counted (see `inTurn`). */
+  payloadReadTurn?: Promise<void>;
+}
+
+/**
+ * Runs the request's reads of whole payloads one at a time, each after the previous one was
+ * counted in `payloadChars`: a read's size is known only once it is loaded, and aliases or a batch
+ * running side by side would otherwise all pass the check before any was counted.
+ */
+export async function inPayloadReadTurn<T>(budget: RequestBudget | undefined, read: () => Promise<T>): Promise<T> {
+  if (budget === undefined) return read();
+  const previous = budget.payloadReadTurn ?? Promise.resolve();
+  let done = (): void => undefined;
+  budget.payloadReadTurn = new Promise<void>((resolve) => (done = resolve));
+  await previous;
+  try {
+    return await read();
+  } finally {
+    done();
+  }
 }
 
 interface RequestScope {

@@ -43,7 +43,12 @@ export class JsonPathPool implements OnModuleDestroy {
     const { workers, queueMax } = this.limits;
     this.slots = new TeamFairSlots(workers, queueMax);
     // Threads start on first use and stay while in use: a thread's start-up (its modules) is paid rarely.
-    this.pool = new Piscina({ ...workerModule(__dirname, __filename, 'json-path.worker'), minThreads: 0, maxThreads: workers, idleTimeout: IDLE_THREAD_MS });
+    this.pool = new Piscina({
+      ...workerModule(__dirname, __filename, 'json-path.worker'),
+      minThreads: 0,
+      maxThreads: workers,
+      idleTimeout: IDLE_THREAD_MS,
+    });
   }
 
   /** Evaluates one task for a team, or says why not; counts against the current HTTP request. */

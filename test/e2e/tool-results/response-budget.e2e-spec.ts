@@ -232,3 +232,68 @@ describe('R-OP-5 response payload budget of recordToolResults duplicates (e2e)',
     expect(two.recordToolResults.snapshots.map((s) => s.toolOutput)).toEqual([input[0].toolOutput, input[1].toolOutput]);
   });
 });
+
+describe('R-TN-10 whole payloads read by recalls count in the request budget (e2e)', () => {
+  let t: TestApp;
+  let alice: SpaceMember;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RESPONSE_MAX_PAYLOAD_CHARS: '4096' });
+    alice = await memberOfNewSpace(t);
+  });
+
+  /** Three new snapshots of 2,001 characters each (new ones: a payload text served before is kept in memory, not read again). */
+  async function recordThree(): Promise<string[]> {
+    const conversationId = crypto.randomUUID();
+    const input = [0, 1, 2].map((i) => toolResult(alice.spaceId, conversationId, { toolOutput: `${'y'.repeat(2000)}${i}` }));
+    const recorded = await ok<{ recordToolResults: { snapshots: { memId: string }[] } }>(
+      t,
+      'mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { snapshots { memId } } }',
+      { input },
+      alice.token,
+    );
+    return recorded.recordToolResults.snapshots.map((s) => s.memId);
+  }
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const fullReads = (ids: readonly string[]) =>
+    `{ ${ids.map((id, i) => `r${i}: recallToolResult(memId: "${id}", format: FULL, maxChars: 100)`).join(' ')} }`;
+
+  it('R-TN-10 aliases reading whole payloads take turns: past RESPONSE_MAX_PAYLOAD_CHARS the next one answers a bracketed text', async () => {
+    const memIds = await recordThree();
+    const answers = await ok<Record<string, string>>(t, fullReads([...memIds, (await recordThree())[0]]), {}, alice.token);
+    // 2001 + 2001 + 2001 characters: the third read passes 4096, so the fourth is not made.
+    expect(answers.r0).toMatch(/^y{100}/);
+    expect(answers.r1).toMatch(/^y{100}/);
+    expect(answers.r2).toMatch(/^y{100}/);
+    expect(answers.r3).toBe(
+      '[tool_memory not read: this request has read 6003 payload characters, and one request may read 4096 (RESPONSE_MAX_PAYLOAD_CHARS); recall the rest in another request]',
+    );
+    // The budget is the request's: the next request reads again.
+    const again = await ok<Record<string, string>>(t, fullReads([memIds[0]]), {}, alice.token);
+    expect(again.r0).toMatch(/^y{100}/);
+  });
+
+  it('R-TN-10 the calls of one MCP JSON-RPC batch (protocol 2025-03-26) share the budget', async () => {
+    const memIds = await recordThree();
+    const call = (id: number, memId: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'recall_tool_result', arguments: { mem_id: memId, format: 'full', max_chars: 100 } },
+    });
+    const res = await request(t.app.getHttpServer())
+      .post('/mcp')
+      .set({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' })
+      .set('authorization', `Bearer ${alice.token}`)
+      .send([call(1, memIds[0]), call(2, memIds[1]), call(3, memIds[2]), call(4, (await recordThree())[0])])
+      .expect(200);
+    const texts = (res.body as { id: number; result: { content: { text: string }[] } }[])
+      .sort((a, b) => a.id - b.id)
+      .map((m) => m.result.content[0].text);
+    expect(texts.filter((text) => text.startsWith('[tool_memory not read:'))).toHaveLength(1);
+    expect(texts.filter((text) => /^y{100}/.test(text))).toHaveLength(3);
+  });
+});
