@@ -12,6 +12,8 @@ export enum ErrorCode {
   BAD_REQUEST = 'BAD_REQUEST',
   /** A path that exists, asked with a method it does not answer. */
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
+  /** The team is over a per-replica limit (R-TN-10): HTTP 429 with `Retry-After`. */
+  RATE_LIMITED = 'RATE_LIMITED',
 }
 
 /**
@@ -69,5 +71,21 @@ export class FeatureDisabledError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(message: string, field?: string) {
     super(ErrorCode.PAYLOAD_TOO_LARGE, message, field ? { field } : {});
+  }
+}
+
+/** The team already has its share of this replica in flight (R-TN-10); the answer is HTTP 429 with `Retry-After`. */
+export class RateLimitedError extends AppError {
+  constructor(
+    readonly limit: string,
+    max: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      ErrorCode.RATE_LIMITED,
+      `Your team already has ${max} requests in flight on this server (${limit}); retry after ${retryAfterSeconds} s, ` +
+        'or send fewer requests at once.',
+      { limit, retryAfterSeconds },
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost } from '@nestjs/common';
 import type { GqlExceptionFilter } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
-import { AppError, ErrorCode } from './app-error';
+import { AppError, ErrorCode, RateLimitedError } from './app-error';
 
 /**
  * Maps coded errors to GraphQL errors with `extensions.code`, in one place. Anything else is
@@ -11,6 +11,11 @@ import { AppError, ErrorCode } from './app-error';
 export class GraphqlErrorFilter implements GqlExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): unknown {
     if (host.getType<string>() !== 'graphql') throw exception;
+    if (exception instanceof RateLimitedError) {
+      // Apollo turns `extensions.http` into the response's status and headers, and leaves it out of the body.
+      const http = { status: 429, headers: new Map([['retry-after', String(exception.retryAfterSeconds)]]) };
+      return new GraphQLError(exception.message, { extensions: { code: exception.code, ...exception.details, http } });
+    }
     if (exception instanceof AppError) {
       return new GraphQLError(exception.message, {
         extensions: { code: exception.code, ...exception.details },
