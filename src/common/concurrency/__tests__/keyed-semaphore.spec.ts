@@ -26,8 +26,8 @@ describe('KeyedSemaphore (R-TN-10)', () => {
 
   it('R-TN-10 waiters of a full key are served in FIFO order by that key’s releases only', async () => {
     const slots = new KeyedSemaphore(1);
-    slots.acquire('a', 60_000);
-    slots.acquire('b', 60_000);
+    void slots.acquire('a', 60_000);
+    void slots.acquire('b', 60_000);
     const order: string[] = [];
     const first = slots.acquire('a', 60_000)!.then(() => order.push('first'));
     const second = slots.acquire('a', 60_000)!.then(() => order.push('second'));
@@ -53,7 +53,7 @@ describe('KeyedSemaphore (R-TN-10)', () => {
     jest.useFakeTimers();
     try {
       const slots = new KeyedSemaphore(1);
-      slots.acquire('a', 1000);
+      void slots.acquire('a', 1000);
       const waiting = slots.acquire('a', 1000)!;
       jest.advanceTimersByTime(1000);
       await expect(waiting).rejects.toBeInstanceOf(SlotWaitTimeoutError);
