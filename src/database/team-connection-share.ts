@@ -33,34 +33,36 @@ export interface TeamConnectionShareOptions {
  * tenant scope's; work outside any scope (migrations, the actor's own lookup is inside one) is not
  * counted. A team at its share waits, FIFO, for one of its own connections, never another team's,
  * and no longer than the pool's acquire timeout in all. On the common path (share not full) the
- * cost per connection is a Map update and a WeakMap entry, no timer and no extra round trip.
+ * cost per connection is a Map update and a property on the connection, no timer and no round trip.
  * Returns the share, for tests and gauges to read.
  */
 export function shareConnectionsByTeam(client: ConnectionSource, options: TeamConnectionShareOptions): KeyedSemaphore {
   const share = new KeyedSemaphore(options.perTeam);
-  const teamOf = new WeakMap<PgConnection, string>();
   const acquire = client.acquireConnection.bind(client);
   const release = client.releaseConnection.bind(client);
 
-  /** A pool connection for `teamId`, who holds a slot already; the slot is given back if none comes. */
-  const take = (teamId: string): Promise<PgConnection> =>
-    acquire().then(
-      (connection) => {
-        teamOf.set(connection, teamId);
-        return connection;
+  /**
+   * A pool connection for `teamId`, who holds a slot already; the slot is given back if none comes.
+   * The pool's own promise is returned: the bookkeeping, attached first, runs before the caller
+   * resumes, and adds no step to its chain.
+   */
+  const take = (teamId: string): Promise<PgConnection> => {
+    const pending = acquire();
+    pending.then(
+      (connection: TeamConnection) => {
+        connection[TEAM] = teamId;
       },
-      (error: unknown) => {
-        share.release(teamId);
-        throw error;
-      },
+      () => share.release(teamId),
     );
+    return pending;
+  };
 
   client.acquireConnection = () => {
     const teamId = currentTenantScope()?.teamId;
     if (teamId === undefined) return acquire();
-    const startedAt = Date.now();
     const waiting = share.acquire(teamId, options.acquireTimeoutMs);
     if (waiting === undefined) return take(teamId);
+    const startedAt = Date.now();
     return waiting.then(
       () => withinDeadline(take(teamId), startedAt, options.acquireTimeoutMs, (late) => void client.releaseConnection(late)),
       (error: unknown) => {
@@ -69,19 +71,21 @@ export function shareConnectionsByTeam(client: ConnectionSource, options: TeamCo
     );
   };
 
-  client.releaseConnection = (connection: PgConnection) => {
-    const teamId = teamOf.get(connection);
-    if (teamId !== undefined) {
-      teamOf.delete(connection);
-      // Back to the pool first: the team's next waiter, granted its slot now, takes it from there.
-      const released = release(connection);
-      share.release(teamId);
-      return released;
-    }
-    return release(connection);
+  client.releaseConnection = (connection: TeamConnection) => {
+    const teamId = connection[TEAM];
+    if (teamId === undefined) return release(connection);
+    connection[TEAM] = undefined;
+    // Back to the pool first: the team's next waiter, granted its slot now, takes it from there.
+    const released = release(connection);
+    share.release(teamId);
+    return released;
   };
   return share;
 }
+
+/** Which team's share a pooled connection counts against while it is out (a property, like knex's own `__knexTxId`). */
+const TEAM = Symbol('team');
+type TeamConnection = PgConnection & { [TEAM]?: string };
 
 /**
  * The connection, if the pool gives it within what is left of the acquire timeout (after waiting for
