@@ -5,8 +5,8 @@ import type { AppConfig } from '../config/app-config';
 import { ormOptions } from './orm-options';
 import { type ConnectionSource, shareConnectionsByTeam } from './team-connection-share';
 
-/** The per-team share of the pool (R-TN-10); a token for whoever wants to read it. */
-export const TEAM_CONNECTION_SHARE = Symbol('TEAM_CONNECTION_SHARE');
+/** The per-team share of the pool (R-TN-10): a provider, so it is put in place when the ORM is. */
+const TEAM_CONNECTION_SHARE = Symbol('TEAM_CONNECTION_SHARE');
 
 /**
  * MikroORM on the database the bootstrap chose and migrated (`prepareDatabase`), connected as the
@@ -41,7 +41,6 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [TEAM_CONNECTION_SHARE],
     };
   }
 }

@@ -5,7 +5,8 @@
  *
  * Team B's two requests are held in flight by a real wait, not a hook: the test holds a row lock on
  * B's conversation (as a concurrent writer would), so B's recordToolResults wait for it inside the
- * database until the test commits. pg_stat_activity shows when both are waiting.
+ * database until the test commits. pg_stat_activity shows when both are waiting. The same hold
+ * shows the per-team share of the connection pool (TEAM_MAX_DB_CONNECTIONS) at work in the service.
  */
 import type { PoolClient } from 'pg';
 import { RECORD, toolResult } from '../../support/fixtures';
@@ -33,15 +34,26 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
+/** Whether the promise has settled once the callbacks already queued (and one turn of I/O) have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
 interface Team {
   member: TestIdentity;
   spaceId: string;
 }
 
-async function newTeam(): Promise<Team> {
+async function newTeam(app: TestApp = t): Promise<Team> {
   const admin = await identity(['admin']);
-  const spaceId = await newSpace(t, admin, 'fairness');
-  return { member: await newMember(t, admin, [spaceId], ['memory:read', 'memory:write']), spaceId };
+  const spaceId = await newSpace(app, admin, 'fairness');
+  return { member: await newMember(app, admin, [spaceId], ['memory:read', 'memory:write']), spaceId };
 }
 
 function postMcp(token: string, body: unknown): Promise<Response> {
@@ -49,15 +61,15 @@ function postMcp(token: string, body: unknown): Promise<Response> {
 }
 
 /** Backends of the test database waiting for a lock: the held requests, once they are inside. */
-async function lockWaiters(): Promise<number> {
-  const { rows } = await t.sql.query<{ n: number }>(
+async function lockWaiters(app: TestApp = t): Promise<number> {
+  const { rows } = await app.sql.query<{ n: number }>(
     `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
   );
   return rows[0].n;
 }
 
-async function untilLockWaiters(n: number): Promise<void> {
-  while ((await lockWaiters()) < n) await new Promise((resolve) => setTimeout(resolve, 20));
+async function untilLockWaiters(n: number, app: TestApp = t): Promise<void> {
+  while ((await lockWaiters(app)) < n) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe('R-TN-10 per-team in-flight limit (TEAM_MAX_IN_FLIGHT=2)', () => {
@@ -140,5 +152,41 @@ describe('R-TN-10 per-team in-flight limit (TEAM_MAX_IN_FLIGHT=2)', () => {
     const answer = await gql<Record<string, { userId: string }>>(t, aliases, {}, member.token);
     expect(answer.errors).toBeUndefined();
     expect(Object.keys(answer.data ?? {})).toHaveLength(5);
+  });
+});
+
+describe('R-TN-10 per-team share of the connection pool in the running service (TEAM_MAX_DB_CONNECTIONS=1)', () => {
+  it('R-TN-10 a team holding its one connection waits for it while another team is served; then it goes on', async () => {
+    const app = await createTestApp({ TEAM_MAX_DB_CONNECTIONS: '1' });
+    try {
+      const teamA = await newTeam(app);
+      const teamB = await newTeam(app);
+      const conversationId = crypto.randomUUID();
+      await ok(app, RECORD, { input: [toolResult(teamB.spaceId, conversationId)] }, teamB.member.token);
+
+      const writer: PoolClient = await app.sql.connect();
+      try {
+        await writer.query('begin');
+        await writer.query('select 1 from conversations where team_id = $1 and id = $2 for update', [teamB.member.teamId, conversationId]);
+        // B's write holds B's only connection while it waits for the lock.
+        const heldWrite = gql(app, RECORD, { input: [toolResult(teamB.spaceId, conversationId)] }, teamB.member.token);
+        await untilLockWaiters(1, app);
+        // B's next request is admitted but waits for B's connection (its actor lookup is SQL) ...
+        const waitingMe = gql<{ me: { userId: string } }>(app, ME, {}, teamB.member.token);
+        // ... while A, on the same pool, is served.
+        expect((await ok<{ me: { userId: string } }>(app, ME, {}, teamA.member.token)).me.userId).toBe(teamA.member.userId);
+        expect(await settled(waitingMe)).toBe(false);
+        expect(await lockWaiters(app)).toBe(1);
+
+        await writer.query('commit');
+        expect(await heldWrite).toMatchObject({ status: 200, data: { recordToolResults: { createdCount: 1 } } });
+        expect(await waitingMe).toMatchObject({ status: 200, data: { me: { userId: teamB.member.userId } } });
+      } finally {
+        await writer.query('rollback').catch(() => undefined);
+        writer.release();
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
