@@ -1,7 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost } from '@nestjs/common';
 import type { GqlExceptionFilter } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
-import { AppError, ErrorCode, RateLimitedError } from './app-error';
+import { AppError, ErrorCode } from './app-error';
 
 /**
  * Maps coded errors to GraphQL errors with `extensions.code`, in one place. Anything else is
@@ -11,10 +11,14 @@ import { AppError, ErrorCode, RateLimitedError } from './app-error';
 export class GraphqlErrorFilter implements GqlExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): unknown {
     if (host.getType<string>() !== 'graphql') throw exception;
-    if (exception instanceof RateLimitedError) {
+    if (exception instanceof AppError && exception.code === ErrorCode.RATE_LIMITED) {
+      // Any RATE_LIMITED (a team over its share, a busy pool) is a 429 with Retry-After (R-TN-10).
       // Apollo turns `extensions.http` into the response's status and headers, and leaves it out of the body.
-      const http = { status: 429, headers: new Map([['retry-after', String(exception.retryAfterSeconds)]]) };
-      return new GraphQLError(exception.message, { extensions: { code: exception.code, ...exception.details, http } });
+      const seconds = retryAfterSeconds(exception.details.retryAfterSeconds);
+      const http = { status: 429, headers: new Map([['retry-after', String(seconds)]]) };
+      return new GraphQLError(exception.message, {
+        extensions: { code: exception.code, ...exception.details, retryAfterSeconds: seconds, http },
+      });
     }
     if (exception instanceof AppError) {
       return new GraphQLError(exception.message, {
@@ -27,4 +31,9 @@ export class GraphqlErrorFilter implements GqlExceptionFilter {
     }
     return exception;
   }
+}
+
+/** Whole seconds, at least 1 (as `Retry-After` wants them); 1 when the error names none. */
+function retryAfterSeconds(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(1, Math.ceil(value)) : 1;
 }
