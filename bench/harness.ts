@@ -124,6 +124,10 @@ export async function startService(
       DATABASE_APP_PASSWORD: 'bench-request-role-password',
       // Production logs one access line per request at info; the bench keeps the console readable.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      // The bench is one team at BENCH_CONCURRENCY: the per-team bulkheads (R-TN-10) would turn its
+      // rows into a measure of those limits (429s, half the pool). A run that sets them measures them.
+      TEAM_MAX_IN_FLIGHT: process.env.TEAM_MAX_IN_FLIGHT ?? '10000',
+      TEAM_MAX_DB_CONNECTIONS: process.env.TEAM_MAX_DB_CONNECTIONS ?? process.env.DB_POOL_MAX ?? '20',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

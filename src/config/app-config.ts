@@ -22,6 +22,15 @@ export class AppConfig {
     readonly poolMax: number;
     readonly acquireTimeoutMs: number;
     readonly statementTimeoutMs: number;
+    /** Pool connections one team's statements may hold at once; more wait for one of the team's own (R-TN-10). */
+    readonly maxConnectionsPerTeam: number;
+  };
+  /** Bulkheads between teams on one replica (R-TN-10). */
+  readonly fairness: {
+    /** Concurrent HTTP requests (GraphQL and MCP) per team; over it: RATE_LIMITED, HTTP 429. */
+    readonly maxInFlightPerTeam: number;
+    /** The `Retry-After` of that answer. */
+    readonly retryAfterSeconds: number;
   };
   readonly auth: {
     readonly jwtSecret?: string;

@@ -208,6 +208,18 @@ export class EnvironmentVariables {
   @IntSetting(100, 3_600_000)
   DB_STATEMENT_TIMEOUT_MS?: number;
 
+  /** Pool connections one team's statements may hold at once (R-TN-10); unset: half of DB_POOL_MAX. */
+  @IntSetting(1, 500)
+  TEAM_MAX_DB_CONNECTIONS?: number;
+
+  /** Concurrent HTTP requests (GraphQL and MCP) one team may have in flight on a replica (R-TN-10). */
+  @IntSetting(1, 10_000)
+  TEAM_MAX_IN_FLIGHT?: number;
+
+  /** The `Retry-After` a request over its team's in-flight limit is answered with. */
+  @IntSetting(1, 3600)
+  RATE_LIMIT_RETRY_AFTER_SECONDS?: number;
+
   @IntSetting(1, 50)
   GRAPHQL_MAX_DEPTH?: number;
 

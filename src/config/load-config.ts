@@ -78,6 +78,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  const poolMax = vars.DB_POOL_MAX ?? 20;
+  if (vars.TEAM_MAX_DB_CONNECTIONS !== undefined && vars.TEAM_MAX_DB_CONNECTIONS > poolMax) {
+    throw new ConfigError(
+      `TEAM_MAX_DB_CONNECTIONS (${vars.TEAM_MAX_DB_CONNECTIONS}) is over DB_POOL_MAX (${poolMax}): a team's share is part of the pool; ` +
+        'lower it or raise DB_POOL_MAX.',
+    );
+  }
+
   const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
@@ -90,9 +98,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
       appPassword: vars.DATABASE_APP_PASSWORD,
       embeddedDir: resolve(vars.EMBEDDED_PG_DIR ?? join(dataDir, 'pg')),
       embeddedPort: vars.EMBEDDED_PG_PORT ?? 54329,
-      poolMax: vars.DB_POOL_MAX ?? 20,
+      poolMax,
       acquireTimeoutMs: vars.DB_ACQUIRE_TIMEOUT_MS ?? 5000,
       statementTimeoutMs: vars.DB_STATEMENT_TIMEOUT_MS ?? 15000,
+      // Half the pool: one team's burst leaves the other half to everyone else.
+      maxConnectionsPerTeam: vars.TEAM_MAX_DB_CONNECTIONS ?? Math.max(1, Math.floor(poolMax / 2)),
+    },
+    fairness: {
+      maxInFlightPerTeam: vars.TEAM_MAX_IN_FLIGHT ?? 8,
+      retryAfterSeconds: vars.RATE_LIMIT_RETRY_AFTER_SECONDS ?? 1,
     },
     auth: {
       jwtSecret: vars.AUTH_JWT_SECRET ?? (vars.AUTH_JWKS_URL ? undefined : developmentSecret(dataDir)),

@@ -1,7 +1,12 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config/app-config';
 import { ormOptions } from './orm-options';
+import { type ConnectionSource, shareConnectionsByTeam } from './team-connection-share';
+
+/** The per-team share of the pool (R-TN-10): a provider, so it is put in place when the ORM is. */
+const TEAM_CONNECTION_SHARE = Symbol('TEAM_CONNECTION_SHARE');
 
 /**
  * MikroORM on the database the bootstrap chose and migrated (`prepareDatabase`), connected as the
@@ -10,7 +15,7 @@ import { ormOptions } from './orm-options';
 @Module({})
 export class DatabaseModule {
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
-    const { poolMax, acquireTimeoutMs, statementTimeoutMs } = config.database;
+    const { poolMax, acquireTimeoutMs, statementTimeoutMs, maxConnectionsPerTeam } = config.database;
     const logger = new Logger('MikroORM');
     return {
       module: DatabaseModule,
@@ -23,6 +28,18 @@ export class DatabaseModule {
           registerRequestContext: false,
           autoLoadEntities: true,
         }),
+      ],
+      providers: [
+        {
+          // One team's burst may hold at most its share of the pool; the rest stays for the other teams.
+          provide: TEAM_CONNECTION_SHARE,
+          inject: [MikroORM],
+          useFactory: (orm: MikroORM) =>
+            shareConnectionsByTeam(orm.em.getConnection().getKnex().client as ConnectionSource, {
+              perTeam: maxConnectionsPerTeam,
+              acquireTimeoutMs,
+            }),
+        },
       ],
     };
   }

@@ -41,7 +41,8 @@ export function transientFault(error: unknown): TransientFault | null {
       if (SOCKET_CODES.has(code)) return code === 'ECONNREFUSED' ? 'ROLLED_BACK' : 'OUTCOME_UNKNOWN';
     }
     // The pool had no connection to give within its acquire timeout: nothing was sent.
-    if (name === 'KnexTimeoutError') return 'ROLLED_BACK';
+    // Or none within the team's share of the pool (team-connection-share.ts), likewise before anything was sent.
+    if (name === 'KnexTimeoutError' || name === 'TeamConnectionShareTimeoutError') return 'ROLLED_BACK';
     if (typeof message === 'string' && CONNECTION_LOST.test(message)) return 'OUTCOME_UNKNOWN';
     current = (current as { cause?: unknown }).cause;
   }

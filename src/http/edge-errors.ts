@@ -25,7 +25,7 @@ export interface HouseErrorBody {
 /** A JSON-RPC 2.0 error response; `id` null when the request could not be read far enough to have one. */
 export interface JsonRpcErrorBody {
   jsonrpc: '2.0';
-  error: { code: number; message: string; data: { code: ErrorCode; requestId?: string } };
+  error: { code: number; message: string; data: { code: ErrorCode; requestId?: string; retryAfterSeconds?: number } };
   id: string | number | null;
 }
 

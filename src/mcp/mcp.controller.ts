@@ -1,12 +1,13 @@
 import { All, Controller, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
 import { jsonRpcError } from '../http/edge-errors';
 import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';
 import { currentRequestId } from '../observability/request-context';
-import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TokenVerifier } from '../tenancy';
+import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TeamAdmission, TokenVerifier } from '../tenancy';
+import { BATCHES_REMOVED_IN, isRemovedBatch } from './json-rpc-batches';
 import { missingToolScope } from './mcp-tool-scopes';
 import { McpToolsService } from './mcp-tools.service';
 
@@ -15,6 +16,8 @@ const JSONRPC_UNAUTHENTICATED = -32001;
 const JSONRPC_FORBIDDEN = -32003;
 const JSONRPC_INTERNAL = -32603;
 const JSONRPC_METHOD_NOT_ALLOWED = -32000;
+const JSONRPC_RATE_LIMITED = -32029;
+const JSONRPC_INVALID_REQUEST = -32600;
 
 /**
  * `POST /mcp` (R-MCP-1): the Model Context Protocol over streamable HTTP, stateless — a new
@@ -33,10 +36,24 @@ export class McpController {
     private readonly actors: ActorService,
     private readonly tools: McpToolsService,
     private readonly config: AppConfig,
+    private readonly admission: TeamAdmission,
   ) {}
 
   @Post()
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (isRemovedBatch(req.body, req.headers['mcp-protocol-version'])) {
+      // Refused before any message is looked at: one POST may not ask for a hundred tools' work (R-TN-10).
+      res
+        .status(400)
+        .json(
+          jsonRpcError(
+            JSONRPC_INVALID_REQUEST,
+            `Invalid Request: JSON-RPC batches were removed in MCP ${BATCHES_REMOVED_IN}; send one message per POST.`,
+            { code: ErrorCode.BAD_REQUEST },
+          ),
+        );
+      return;
+    }
     const resourceMetadataUrl = protectedResourceMetadataUrl(publicBaseUrl(this.config, req), '/mcp');
     // The challenges below name the address the request reached.
     varyByPublicBaseUrl(this.config, res);
@@ -50,8 +67,21 @@ export class McpController {
     }
     let actor: ActorContext;
     try {
-      actor = await this.actors.resolve(await this.verifier.verify(token));
+      const claims = await this.verifier.verify(token);
+      // Before the actor lookup: a refused request costs no SQL.
+      this.admission.admit(req, claims.teamId, 'mcp');
+      actor = await this.actors.resolve(claims);
     } catch (error) {
+      if (error instanceof RateLimitedError) {
+        res.setHeader('retry-after', String(error.retryAfterSeconds));
+        res.status(429).json(
+          jsonRpcError(JSONRPC_RATE_LIMITED, error.message, {
+            code: ErrorCode.RATE_LIMITED,
+            retryAfterSeconds: error.retryAfterSeconds,
+          }),
+        );
+        return;
+      }
       if (error instanceof AppError && error.code === ErrorCode.UNAUTHENTICATED) {
         res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl, error: 'invalid_token', description: error.message }));
         res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, error.message, { code: ErrorCode.UNAUTHENTICATED }));

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors/app-error';
 import { ActorService } from './actor.service';
 import { graphqlRequest } from './graphql-request';
+import { TeamAdmission } from './team-admission';
 import { REQUIRED_SCOPES } from './requires-scope.decorator';
 import type { Scope } from './scopes';
 import { TokenVerifier } from './token-verifier';
@@ -11,7 +12,8 @@ import { TokenVerifier } from './token-verifier';
  * Guards every GraphQL operation. Invariant: an operation runs only with a verified token, every
  * scope it declares, and an `ActorContext` built from the database for this request. Operations
  * that declare nothing are refused. The actor is resolved once per request and reused by the
- * other operations of the same document.
+ * other operations of the same document. A team over its in-flight limit is refused between the
+ * token check and the actor lookup: a refused request costs no SQL (R-TN-10).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -19,6 +21,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly verifier: TokenVerifier,
     private readonly actors: ActorService,
+    private readonly admission: TeamAdmission,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -31,6 +34,7 @@ export class AuthGuard implements CanActivate {
       const claims = await this.verifier.verify(bearerToken(req.headers.authorization));
       const missing = required.filter((s) => !claims.scopes.includes(s));
       if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
+      this.admission.admit(req, claims.teamId, 'graphql');
       req.actor = await this.actors.resolve(claims);
       return true;
     }

@@ -9,6 +9,7 @@ export { bearerChallenge, protectedResourceMetadataUrl } from './protected-resou
 export { REQUIRED_SCOPES, RequiresScope } from './requires-scope.decorator';
 export { Scope } from './scopes';
 export { TENANCY_RESOLVERS, TenancyModule } from './tenancy.module';
+export { TeamAdmission } from './team-admission';
 export { TeamService } from './team.service';
 export { signToken } from './token-signer';
 export { TokenVerifier } from './token-verifier';

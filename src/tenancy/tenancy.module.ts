@@ -6,11 +6,13 @@ import { ActorService } from './actor.service';
 import { AuthGuard } from './auth.guard';
 import { TENANCY_ENTITIES } from './entities';
 import { FeatureFlagRepository } from './feature-flag.repository';
+import { FAIRNESS_METRIC_PROVIDERS, FairnessMetrics } from './fairness.metrics';
 import { FeatureFlagService } from './feature-flag.service';
 import { ProtectedResourceController } from './protected-resource.controller';
 import { SpaceRepository } from './space.repository';
 import { SpaceService } from './space.service';
 import { TeamRepository } from './team.repository';
+import { TeamAdmission } from './team-admission';
 import { TeamService } from './team.service';
 import { TenancyResolver } from './tenancy.resolver';
 import { TokenVerifier } from './token-verifier';
@@ -34,9 +36,12 @@ export const TENANCY_RESOLVERS = [TenancyResolver];
     TeamService,
     FeatureFlagService,
     TokenVerifier,
+    TeamAdmission,
+    FairnessMetrics,
+    ...FAIRNESS_METRIC_PROVIDERS,
     ...TENANCY_RESOLVERS,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService, UserService, TeamService],
+  exports: [FeatureFlagService, SpaceService, TokenVerifier, ActorService, UserService, TeamService, TeamAdmission],
 })
 export class TenancyModule {}

@@ -14,7 +14,7 @@ export enum ErrorCode {
   BAD_REQUEST = 'BAD_REQUEST',
   /** A path that exists, asked with a method it does not answer. */
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
-  /** A team over its share of this replica (R-TN-10): HTTP 429 with Retry-After. */
+  /** The team is over a per-replica limit (R-TN-10): HTTP 429 with `Retry-After`. */
   RATE_LIMITED = 'RATE_LIMITED',
 }
 
@@ -87,6 +87,22 @@ export class ResponseTooLargeError extends AppError {
       `This request would return ${requestedChars} characters of tool payloads; at most ${maxChars} are served per request. ` +
         'Ask for fewer items (first/limit), use fewer aliases, or leave out toolOutput/toolInput and read each result by mem id with recallToolResult.',
       { limit: 'RESPONSE_MAX_PAYLOAD_CHARS', maxChars, requestedChars },
+    );
+  }
+}
+
+/** The team already has its share of this replica in flight (R-TN-10); the answer is HTTP 429 with `Retry-After`. */
+export class RateLimitedError extends AppError {
+  constructor(
+    readonly limit: string,
+    max: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      ErrorCode.RATE_LIMITED,
+      `Your team already has ${max} requests in flight on this server (${limit}); retry after ${retryAfterSeconds} s, ` +
+        'or send fewer requests at once.',
+      { limit, retryAfterSeconds },
     );
   }
 }

@@ -11,6 +11,15 @@ import { AppError, ErrorCode } from './app-error';
 export class GraphqlErrorFilter implements GqlExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): unknown {
     if (host.getType<string>() !== 'graphql') throw exception;
+    if (exception instanceof AppError && exception.code === ErrorCode.RATE_LIMITED) {
+      // Any RATE_LIMITED (a team over its share, a busy pool) is a 429 with Retry-After (R-TN-10).
+      // Apollo turns `extensions.http` into the response's status and headers, and leaves it out of the body.
+      const seconds = retryAfterSeconds(exception.details.retryAfterSeconds);
+      const http = { status: 429, headers: new Map([['retry-after', String(seconds)]]) };
+      return new GraphQLError(exception.message, {
+        extensions: { code: exception.code, ...exception.details, retryAfterSeconds: seconds, http },
+      });
+    }
     if (exception instanceof AppError) {
       return new GraphQLError(exception.message, {
         extensions: { code: exception.code, ...exception.details },
@@ -22,4 +31,9 @@ export class GraphqlErrorFilter implements GqlExceptionFilter {
     }
     return exception;
   }
+}
+
+/** Whole seconds, at least 1 (as `Retry-After` wants them); 1 when the error names none. */
+function retryAfterSeconds(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(1, Math.ceil(value)) : 1;
 }

@@ -48,6 +48,9 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
         includeStacktraceInErrorResponses: false,
         // Nest owns shutdown (R-OP-2): Apollo must not install its own signal handlers.
         stopOnTerminationSignals: false,
+        // The status an error asks for in `extensions.http` stands: RATE_LIMITED is a 429 with
+        // Retry-After (R-TN-10). Nest would reset it to 200 once execution ran; no other error sets one.
+        preserveHttpStatusForExecutionErrors: false,
         context: ({ req, res }: { req: unknown; res: unknown }) => ({ req, res }),
         // A coded error thrown by a field resolver (RecallEvent.feedbackEvents' FORBIDDEN) is mapped
         // by the same filter as an operation's; guards stay per operation.

@@ -35,6 +35,19 @@ describe('loadConfig', () => {
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
   });
 
+  it('R-TN-10 fairness defaults: 8 requests in flight per team, Retry-After 1 s, half the pool per team (at least 1)', () => {
+    const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
+    expect(config.fairness).toEqual({ maxInFlightPerTeam: 8, retryAfterSeconds: 1 });
+    expect(config.database.maxConnectionsPerTeam).toBe(10);
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '5' }).database.maxConnectionsPerTeam).toBe(2);
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '1' }).database.maxConnectionsPerTeam).toBe(1);
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_DB_CONNECTIONS: '20' }).database.maxConnectionsPerTeam).toBe(20);
+    expect(refusalOf({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_DB_CONNECTIONS: '21' })).toMatch(
+      /TEAM_MAX_DB_CONNECTIONS \(21\) is over DB_POOL_MAX \(20\)/,
+    );
+    expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_IN_FLIGHT: '0' })).toThrow(/TEAM_MAX_IN_FLIGHT must not be less than 1$/m);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
