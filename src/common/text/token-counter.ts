@@ -75,6 +75,7 @@ export class TokenCounter implements OnModuleDestroy {
     const { maxThreads, maxQueue } = this.pool.options;
     if (this.outstanding >= maxThreads + maxQueue) {
       throw new AppError(ErrorCode.RATE_LIMITED, 'This replica is busy counting the tokens of other large payloads; retry in a second.', {
+        limit: 'TOKEN_COUNT_QUEUE_MAX',
         retryAfterSeconds: 1,
       });
     }
