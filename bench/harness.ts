@@ -193,3 +193,39 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A bench-like script's life: `run` with a Teardown that runs whatever happens (a signal, the
+ * watchdog past `limitMs`, a failure), then the process exits 0 when `run` answered true, 1 when
+ * it answered false or failed (`failedMessage` said why), 2 past the limit, 128+n on a signal.
+ */
+export async function runToCompletion(
+  name: string,
+  limitMs: number,
+  run: (teardown: Teardown) => Promise<boolean>,
+  failedMessage: string,
+): Promise<never> {
+  const teardown = new Teardown();
+  let stopped: number | undefined;
+  const stop = (code: number) => () => {
+    stopped ??= code;
+    void teardown.run().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', stop(130));
+  process.once('SIGTERM', stop(143));
+  const watchdog = setTimeout(() => {
+    console.error(`${name}: over the ${Math.round(limitMs / 1000)} s limit, stopping`);
+    stop(2)();
+  }, limitMs);
+  let code = 1;
+  try {
+    code = (await run(teardown)) ? 0 : 1;
+    if (code !== 0) console.log(failedMessage);
+  } catch (error) {
+    if (stopped === undefined) console.error(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  } finally {
+    clearTimeout(watchdog);
+    await teardown.run();
+  }
+  process.exit(stopped ?? code);
+}

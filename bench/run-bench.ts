@@ -8,7 +8,7 @@ import { explainHotReads } from './explain';
 import { watchServiceCpu } from './cpu';
 import { GraphqlClient } from './graphql-client';
 import { type LoadResult, runLoad } from './load-runner';
-import { BENCH_JWT_SECRET, startDatabase, startService, Teardown } from './harness';
+import { BENCH_JWT_SECRET, runToCompletion, startDatabase, startService, type Teardown } from './harness';
 import type { BenchContext, BenchSettings, ResultRow } from './ops/context';
 import { compactMessagesOps } from './ops/compact-messages';
 import { graphqlFloorOps } from './ops/graphql-floor';
@@ -164,30 +164,7 @@ async function run(teardown: Teardown): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const teardown = new Teardown();
-  let stopped: number | undefined;
-  const stop = (code: number) => () => {
-    stopped ??= code;
-    void teardown.run().finally(() => process.exit(code));
-  };
-  process.once('SIGINT', stop(130));
-  process.once('SIGTERM', stop(143));
-  const limitMs = intFromEnv('BENCH_TIME_LIMIT_MS', 15 * 60_000);
-  const watchdog = setTimeout(() => {
-    console.error(`bench: over the ${limitMs / 1000} s limit, stopping`);
-    stop(2)();
-  }, limitMs);
-  let code = 1;
-  try {
-    code = (await run(teardown)) ? 0 : 1;
-    if (code !== 0) log('some targets were missed (see the table)');
-  } catch (error) {
-    if (stopped === undefined) console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  } finally {
-    clearTimeout(watchdog);
-    await teardown.run();
-  }
-  process.exit(stopped ?? code);
+  await runToCompletion('bench', intFromEnv('BENCH_TIME_LIMIT_MS', 15 * 60_000), run, 'some targets were missed (see the table)');
 }
 
 void main();

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { GraphqlClient } from './graphql-client';
-import { startDatabase, startService, Teardown } from './harness';
+import { runToCompletion, startDatabase, startService, type Teardown } from './harness';
 import { createWorld, Load, mcpCaller, type OpName } from './soak-load';
 import { assessLeak, type HeapSample, type LeakAssessment } from './soak-verdict';
 import { type HeapGrowth, heapGrowth, type MetricsSample, scrape } from './soak-watch';
@@ -291,30 +291,12 @@ function formatMarkdown(r: SoakReport): string {
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
-  const teardown = new Teardown();
-  let stopped: number | undefined;
-  const stop = (code: number) => () => {
-    stopped ??= code;
-    void teardown.run().finally(() => process.exit(code));
-  };
-  process.once('SIGINT', stop(130));
-  process.once('SIGTERM', stop(143));
-  const limitMs = (settings.minutes * 60 + settings.warmupSeconds + 15 * 60) * 1000;
-  const watchdog = setTimeout(() => {
-    console.error(`soak: over the ${Math.round(limitMs / 1000)} s limit, stopping`);
-    stop(2)();
-  }, limitMs);
-  let code = 1;
-  try {
-    code = (await run(teardown, settings)) ? 0 : 1;
-    if (code !== 0) log('the soak found errors or a suspected leak (see above)');
-  } catch (error) {
-    if (stopped === undefined) console.error(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  } finally {
-    clearTimeout(watchdog);
-    await teardown.run();
-  }
-  process.exit(stopped ?? code);
+  await runToCompletion(
+    'soak',
+    (settings.minutes * 60 + settings.warmupSeconds + 15 * 60) * 1000,
+    (teardown) => run(teardown, settings),
+    'the soak found errors or a suspected leak (see above)',
+  );
 }
 
 void main();

@@ -5,23 +5,13 @@ import { type ConnectionSource, shareConnectionsByTeam, TeamConnectionShareTimeo
 import { withTenantScope } from '../tenant-scope';
 import { transientFault } from '../transient-fault';
 import { createTestOrm, type TestOrm } from '../../../test/support/test-orm';
+import { settled } from '../../../test/support/promises';
 
 /** A promise settled from outside, to hold a transaction open for as long as a test needs. */
 function gate(): { opened: Promise<void>; open(): void } {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
-}
-
-/** Whether the promise has settled by the time the already queued callbacks have run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
 }
 
 describe('the per-team share of the connection pool (R-TN-10, real PostgreSQL)', () => {

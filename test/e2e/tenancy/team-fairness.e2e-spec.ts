@@ -14,6 +14,7 @@ import { gql, ok } from '../../support/graphql';
 import { newMember, newSpace } from '../../support/tenancy';
 import { listenForMcp } from '../mcp/support/mcp';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
+import { settled } from '../../support/promises';
 
 const ME = '{ me { userId } }';
 const MCP_HEADERS = {
@@ -33,17 +34,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => t?.close());
-
-/** Whether the promise has settled once the callbacks already queued (and one turn of I/O) have run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
 
 interface Team {
   member: TestIdentity;
