@@ -50,8 +50,9 @@ describe('list bounds before SQL (e2e)', () => {
       () => ({ input: { recalls: [item(), item(51)] } }),
       'input.recalls.1.irrelevantResultRefs',
     ],
-  ])('R-OP-5 %s is BAD_USER_INPUT naming the list, and runs no SQL statement', async (_name, query, variables, field) => {
+  ])('R-OP-5 %s is BAD_USER_INPUT naming the list (HTTP 400), and runs no SQL statement', async (_name, query, variables, field) => {
     const res = await gql(t, query, variables(), alice.token);
+    expect(res.status).toBe(400);
     expectErrorCode(res, 'BAD_USER_INPUT', { field });
     expect(statements).not.toHaveBeenCalled();
   });
@@ -69,6 +70,7 @@ describe('list bounds before SQL (e2e)', () => {
       {},
       alice.token,
     );
+    expect(res.status).toBe(400);
     expectErrorCode(res, 'BAD_USER_INPUT', { field: 'input.excludeTools' });
     expect(statements).not.toHaveBeenCalled();
   });
