@@ -11,7 +11,6 @@ import {
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
-  OperationTypeNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
@@ -39,12 +38,7 @@ export function checkListLimits(
   variables: Readonly<Record<string, unknown>>,
   limits: ListLimits,
 ): void {
-  const root =
-    operation.operation === OperationTypeNode.MUTATION
-      ? schema.getMutationType()
-      : operation.operation === OperationTypeNode.SUBSCRIPTION
-        ? schema.getSubscriptionType()
-        : schema.getQueryType();
+  const root = schema.getRootType(operation.operation);
   if (!root) return;
   for (const field of topLevelFields(operation.selectionSet, fragments)) {
     const definition = root.getFields()[field.name.value] as GraphQLField<unknown, unknown> | undefined;
