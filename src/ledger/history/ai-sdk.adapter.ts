@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
 import { isLedgerStub } from '../../tool-results';
+import { inputStub, objectArguments } from './call-arguments';
 import {
   callsById,
   isRecord,
@@ -70,10 +71,17 @@ export const aiSdkAdapter: HistoryAdapter = {
     return { calls, results };
   },
 
-  writeStubs(entries, placements) {
-    return placeStubs(entries, placements, (message, { site, stub }) => {
-      const part = (message.content as JsonRecord[])[site.partIndex as number];
-      return withPart(message, 'content', site.partIndex as number, { ...part, output: { type: 'text', value: stub } });
+  writeStubs(entries, placements, inputPlacements = []) {
+    return placeStubs(entries, placements, inputPlacements, {
+      result(message, { site, stub }) {
+        const part = (message.content as JsonRecord[])[site.partIndex as number];
+        return withPart(message, 'content', site.partIndex as number, { ...part, output: { type: 'text', value: stub } });
+      },
+      // Providers send `input` as the tool's JSON arguments, an object; `providerOptions` stay.
+      input(message, { call, stub }) {
+        const part = (message.content as ToolCallPart[])[call.partIndex as number];
+        return withPart(message, 'content', call.partIndex as number, { ...part, input: inputStub(stub) } satisfies ToolCallPart);
+      },
     });
   },
 };
@@ -97,9 +105,10 @@ function callSite(part: ToolCallPart, entryIndex: number, partIndex: number): To
   return {
     id: part.toolCallId,
     name: part.toolName,
-    input: part.input ?? {},
+    ...objectArguments(part.input ?? {}),
     entryIndex,
     entryId: null,
+    partIndex,
     namePath: `${path}.toolName`,
     inputPath: `${path}.input`,
   };

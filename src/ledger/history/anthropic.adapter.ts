@@ -1,5 +1,6 @@
 import type { ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { isLedgerStub } from '../../tool-results';
+import { inputStub, objectArguments } from './call-arguments';
 import { callsById, isRecord, type JsonRecord, placeStubs, problem, textOutput, unmatched, withPart } from './history-parts';
 import { type HistoryAdapter, type HistoryProblem, type HistoryReading, type ToolCallSite, type ToolResultSite } from './history.types';
 
@@ -55,10 +56,17 @@ export const anthropicAdapter: HistoryAdapter = {
     return { calls, results } satisfies HistoryReading;
   },
 
-  writeStubs(entries, placements) {
-    return placeStubs(entries, placements, (message, { site, stub }) => {
-      const block = (message.content as JsonRecord[])[site.partIndex as number];
-      return withPart(message, 'content', site.partIndex as number, { ...block, content: stub });
+  writeStubs(entries, placements, inputPlacements = []) {
+    return placeStubs(entries, placements, inputPlacements, {
+      result(message, { site, stub }) {
+        const block = (message.content as JsonRecord[])[site.partIndex as number];
+        return withPart(message, 'content', site.partIndex as number, { ...block, content: stub });
+      },
+      // The API requires `input` to be an object: the stub goes in one.
+      input(message, { call, stub }) {
+        const block = (message.content as ToolUseBlockParam[])[call.partIndex as number];
+        return withPart(message, 'content', call.partIndex as number, { ...block, input: inputStub(stub) } satisfies ToolUseBlockParam);
+      },
     });
   },
 };
@@ -68,9 +76,10 @@ function callSite(block: ToolUseBlockParam, entryIndex: number, entryId: string 
   return {
     id: block.id,
     name: block.name,
-    input: block.input ?? {},
+    ...objectArguments(block.input ?? {}),
     entryIndex,
     entryId,
+    partIndex,
     namePath: `${path}.name`,
     inputPath: `${path}.input`,
   };

@@ -1,5 +1,6 @@
-import type { Content, FunctionCall, FunctionResponse } from '@google/genai';
+import type { Content, FunctionCall, FunctionResponse, Part } from '@google/genai';
 import { isLedgerStub } from '../../tool-results';
+import { inputStub, objectArguments } from './call-arguments';
 import {
   isRecord,
   type JsonRecord,
@@ -47,7 +48,7 @@ export const geminiAdapter: HistoryAdapter = {
         const part = parts[partIndex];
         if (!isRecord(part)) return problem(partPath, 'must be an object');
         if (part.functionCall !== undefined) {
-          const site = callSite(part.functionCall, index, `${partPath}.functionCall`);
+          const site = callSite(part.functionCall, index, partIndex, `${partPath}.functionCall`);
           if ('error' in site) return site;
           calls.push(site);
           if (site.id !== null && !byId.has(site.id)) byId.set(site.id, site);
@@ -63,16 +64,24 @@ export const geminiAdapter: HistoryAdapter = {
     return { calls, results };
   },
 
-  writeStubs(entries, placements) {
-    return placeStubs(entries, placements, (content, { site, stub }) => {
-      const part = (content.parts as JsonRecord[])[site.partIndex as number];
-      const functionResponse = { ...(part.functionResponse as JsonRecord), response: { [GEMINI_STUB_KEY]: stub } };
-      return withPart(content, 'parts', site.partIndex as number, { ...part, functionResponse });
+  writeStubs(entries, placements, inputPlacements = []) {
+    return placeStubs(entries, placements, inputPlacements, {
+      result(content, { site, stub }) {
+        const part = (content.parts as JsonRecord[])[site.partIndex as number];
+        const functionResponse = { ...(part.functionResponse as JsonRecord), response: { [GEMINI_STUB_KEY]: stub } };
+        return withPart(content, 'parts', site.partIndex as number, { ...part, functionResponse });
+      },
+      // `args` must be an object; the part's `thoughtSignature` and the call's `id` and `name` stay.
+      input(content, { call, stub }) {
+        const part = (content.parts as Part[])[call.partIndex as number];
+        const functionCall: FunctionCall = { ...part.functionCall, args: inputStub(stub) };
+        return withPart(content, 'parts', call.partIndex as number, { ...part, functionCall } satisfies Part);
+      },
     });
   },
 };
 
-function callSite(value: unknown, entryIndex: number, path: string): ToolCallSite | HistoryProblem {
+function callSite(value: unknown, entryIndex: number, partIndex: number, path: string): ToolCallSite | HistoryProblem {
   if (!isRecord(value)) return problem(path, 'must be an object');
   const checked = requireString(value, 'name', path) ?? optionalString(value, 'id', path);
   if (checked) return checked;
@@ -81,9 +90,10 @@ function callSite(value: unknown, entryIndex: number, path: string): ToolCallSit
   return {
     id: call.id ?? null,
     name: call.name as string,
-    input: call.args ?? {},
+    ...objectArguments(call.args ?? {}),
     entryIndex,
     entryId: null,
+    partIndex,
     namePath: `${path}.name`,
     inputPath: `${path}.args`,
   };

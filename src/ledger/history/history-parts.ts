@@ -1,6 +1,6 @@
 import { isRecord } from '../../common/text/text-bounds';
 import { isLedgerStub } from '../../tool-results';
-import type { HistoryProblem, StubPlacement, ToolCallSite, ToolOutput, ToolResultSite } from './history.types';
+import type { HistoryProblem, InputStubPlacement, StubPlacement, ToolCallSite, ToolOutput, ToolResultSite } from './history.types';
 
 export { isRecord };
 
@@ -44,38 +44,43 @@ export function jsonOutput(value: unknown): ToolOutput {
   return { kind: 'json', value };
 }
 
-/** OpenAI sends arguments as JSON text; stored parsed when they parse, as the text otherwise. */
-export function parsedArguments(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+/** How one format writes a stub into an entry: a copy of `entry` with the one value replaced. */
+interface StubWriters {
+  /** The placed result's payload replaced by its stub. */
+  result(entry: JsonRecord, placement: StubPlacement): JsonRecord;
+  /** The placed call's arguments replaced by its input stub. */
+  input(entry: JsonRecord, placement: InputStubPlacement): JsonRecord;
 }
 
 /**
- * A new list with each placement written into its entry by `write`; entries without one are the
- * very objects given. Spreads in `write` keep every key where the client put it.
+ * A new list with every placement written into its entry; entries without one are the very
+ * objects given. An entry with several placements (parallel calls in one message, Gemini parts,
+ * a result and a call) gets them one after the other, each written into what the previous one
+ * returned, so all of them land: results first, then inputs, each in the order given. Writers
+ * spread what they change, so every key stays where the client put it and nothing given is mutated.
  */
 export function placeStubs(
   entries: readonly object[],
   placements: readonly StubPlacement[],
-  write: (entry: JsonRecord, placement: StubPlacement) => JsonRecord,
+  inputPlacements: readonly InputStubPlacement[],
+  writers: StubWriters,
 ): object[] {
-  const byEntry = new Map<number, StubPlacement[]>();
-  for (const placement of placements) {
-    const list = byEntry.get(placement.site.entryIndex) ?? [];
-    list.push(placement);
-    byEntry.set(placement.site.entryIndex, list);
-  }
+  const byEntry = new Map<number, ((entry: JsonRecord) => JsonRecord)[]>();
+  const add = (entryIndex: number, write: (entry: JsonRecord) => JsonRecord) => {
+    const list = byEntry.get(entryIndex) ?? [];
+    list.push(write);
+    byEntry.set(entryIndex, list);
+  };
+  for (const placement of placements) add(placement.site.entryIndex, (entry) => writers.result(entry, placement));
+  for (const placement of inputPlacements) add(placement.call.entryIndex, (entry) => writers.input(entry, placement));
   return entries.map((entry, index) => {
-    const list = byEntry.get(index);
-    return list ? list.reduce((changed, placement) => write(changed, placement), entry as JsonRecord) : entry;
+    const writes = byEntry.get(index);
+    return writes ? writes.reduce((changed, write) => write(changed), entry as JsonRecord) : entry;
   });
 }
 
 /** `entry[key]` with the part at `partIndex` swapped for `part`; the rest of the list shared. */
-export function withPart(entry: JsonRecord, key: string, partIndex: number, part: JsonRecord): JsonRecord {
+export function withPart(entry: JsonRecord, key: string, partIndex: number, part: object): JsonRecord {
   const parts = [...(entry[key] as unknown[])];
   parts[partIndex] = part;
   return { ...entry, [key]: parts };

@@ -15,6 +15,12 @@ export enum MessageFormat {
 
 export type ConcreteFormat = Exclude<MessageFormat, MessageFormat.AUTO>;
 
+/**
+ * The one key of the object that replaces a call's arguments (`{compacted_input: stub}`): every
+ * format wants an object there, or a JSON string of one (OpenAI), so the call stays valid.
+ */
+export const INPUT_STUB_KEY = 'compacted_input';
+
 export interface ToolCallSite {
   id: string | null;
   name: string;
@@ -23,6 +29,15 @@ export interface ToolCallSite {
   /** Index of the list entry holding the call, and that entry's own `id` when it is a string. */
   entryIndex: number;
   entryId: string | null;
+  /** Index of the call inside its entry (block, part, `tool_calls` item); null when the entry is the call (Responses items). */
+  partIndex: number | null;
+  /**
+   * Length of the arguments as the format holds them: OpenAI's `arguments` string or a custom
+   * tool's `input` string; else `JSON.stringify(input).length`.
+   */
+  inputChars: number;
+  /** The arguments are already one of our input stubs: clearing them again would store the stub. */
+  inputIsStub: boolean;
   /** Paths (`messages.3.tool_calls.0.function.name`) for error messages. */
   namePath: string;
   inputPath: string;
@@ -65,14 +80,22 @@ export interface StubPlacement {
   stub: string;
 }
 
+/** A call whose arguments give way to `{compacted_input: stub}` (or the stub text, custom tools). */
+export interface InputStubPlacement {
+  call: ToolCallSite;
+  stub: string;
+}
+
 /**
  * One wire format. `read` checks only what compaction relies on and names the first offending
- * path; `writeStubs` returns a new list in which each placed result carries its stub, every other
- * entry shared as given (never copied or mutated), and the changed entries keep their key order.
+ * path; `writeStubs` returns a new list in which each placed result carries its stub and each
+ * placed call its input stub, every other entry shared as given (never copied or mutated), and the
+ * changed entries keep their key order. Without input placements the output is what it was before
+ * calls could be stubbed, byte for byte.
  */
 export interface HistoryAdapter {
   read(entries: readonly object[]): HistoryReading | HistoryProblem;
-  writeStubs(entries: readonly object[], placements: readonly StubPlacement[]): object[];
+  writeStubs(entries: readonly object[], placements: readonly StubPlacement[], inputPlacements?: readonly InputStubPlacement[]): object[];
 }
 
 export function isProblem<T extends object>(value: T | HistoryProblem): value is HistoryProblem {

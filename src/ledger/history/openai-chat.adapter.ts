@@ -1,19 +1,11 @@
 import type {
   ChatCompletionMessageCustomToolCall,
   ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageToolCall,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import {
-  callsById,
-  entryResult,
-  isRecord,
-  parsedArguments,
-  placeStubs,
-  problem,
-  requireString,
-  textOutput,
-  unmatched,
-} from './history-parts';
+import { customInput, inputStubArguments, textArguments } from './call-arguments';
+import { callsById, entryResult, isRecord, placeStubs, problem, requireString, textOutput, unmatched, withPart } from './history-parts';
 import { type HistoryAdapter, type HistoryProblem, type ToolCallSite, type ToolResultSite } from './history.types';
 
 /**
@@ -38,12 +30,7 @@ export const openAiChatAdapter: HistoryAdapter = {
       if (message.tool_calls === undefined || message.tool_calls === null) continue;
       if (!Array.isArray(message.tool_calls)) return problem(`${path}.tool_calls`, 'must be an array');
       for (let callIndex = 0; callIndex < message.tool_calls.length; callIndex++) {
-        const site = callSite(
-          message.tool_calls[callIndex],
-          index,
-          typeof message.id === 'string' ? message.id : null,
-          `${path}.tool_calls.${callIndex}`,
-        );
+        const site = callSite(message.tool_calls[callIndex], index, typeof message.id === 'string' ? message.id : null, callIndex);
         if ('error' in site) return site;
         if (site.name !== null) calls.push(site as ToolCallSite);
       }
@@ -58,8 +45,20 @@ export const openAiChatAdapter: HistoryAdapter = {
     return { calls, results };
   },
 
-  writeStubs(entries, placements) {
-    return placeStubs(entries, placements, (message, { stub }) => ({ ...message, content: stub }));
+  writeStubs(entries, placements, inputPlacements = []) {
+    return placeStubs(entries, placements, inputPlacements, {
+      result: (message, { stub }) => ({ ...message, content: stub }),
+      // `arguments` stays JSON text of an object, what the API and the tool's schema expect;
+      // a custom tool's `input` is free text, so the stub is the text.
+      input(message, { call, stub }) {
+        const toolCall = (message.tool_calls as ChatCompletionMessageToolCall[])[call.partIndex as number];
+        const written: ChatCompletionMessageToolCall =
+          toolCall.type === 'custom'
+            ? { ...toolCall, custom: { ...toolCall.custom, input: stub } }
+            : { ...toolCall, function: { ...toolCall.function, arguments: inputStubArguments(stub) } };
+        return withPart(message, 'tool_calls', call.partIndex as number, written);
+      },
+    });
   },
 };
 
@@ -68,12 +67,13 @@ function callSite(
   value: unknown,
   entryIndex: number,
   entryId: string | null,
-  path: string,
+  partIndex: number,
 ): (Omit<ToolCallSite, 'name'> & { name: string | null }) | HistoryProblem {
+  const path = `messages.${entryIndex}.tool_calls.${partIndex}`;
   if (!isRecord(value)) return problem(path, 'must be an object');
   const idProblem = requireString(value, 'id', path);
   if (idProblem) return idProblem;
-  const site = { id: value.id as string, entryIndex, entryId };
+  const site = { id: value.id as string, entryIndex, entryId, partIndex };
   if (value.type === 'function') {
     if (!isRecord(value.function)) return problem(`${path}.function`, 'must be an object');
     const fn = value.function as unknown as ChatCompletionMessageFunctionToolCall.Function;
@@ -83,7 +83,7 @@ function callSite(
     return {
       ...site,
       name: fn.name,
-      input: parsedArguments(fn.arguments),
+      ...textArguments(fn.arguments),
       namePath: `${path}.function.name`,
       inputPath: `${path}.function.arguments`,
     };
@@ -93,7 +93,7 @@ function callSite(
     const custom = value.custom as unknown as ChatCompletionMessageCustomToolCall.Custom;
     const checked = requireString(value.custom, 'name', `${path}.custom`) ?? requireString(value.custom, 'input', `${path}.custom`);
     if (checked) return checked;
-    return { ...site, name: custom.name, input: custom.input, namePath: `${path}.custom.name`, inputPath: `${path}.custom.input` };
+    return { ...site, name: custom.name, ...customInput(custom.input), namePath: `${path}.custom.name`, inputPath: `${path}.custom.input` };
   }
-  return { ...site, name: null, input: null, namePath: path, inputPath: path };
+  return { ...site, name: null, input: null, inputChars: 0, inputIsStub: false, namePath: path, inputPath: path };
 }

@@ -4,12 +4,12 @@ import type {
   ResponseFunctionToolCall,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
+import { customInput, inputStubArguments, textArguments } from './call-arguments';
 import {
   callsById,
   entryResult,
   isRecord,
   type JsonRecord,
-  parsedArguments,
   placeStubs,
   problem,
   requireString,
@@ -62,8 +62,18 @@ export const openAiResponsesAdapter: HistoryAdapter = {
     return { calls, results };
   },
 
-  writeStubs(entries, placements) {
-    return placeStubs(entries, placements, (item, { stub }) => ({ ...item, output: stub }));
+  writeStubs(entries, placements, inputPlacements = []) {
+    return placeStubs(entries, placements, inputPlacements, {
+      result: (item, { stub }) => ({ ...item, output: stub }),
+      // The item is the call: `arguments` stays JSON text of an object, a custom tool's `input`
+      // becomes the stub text; `id`, `call_id`, `status` and the reasoning items around it stay.
+      input(item, { stub }) {
+        const call = item as unknown as ResponseFunctionToolCall | ResponseCustomToolCall;
+        return call.type === 'custom_tool_call'
+          ? ({ ...call, input: stub } satisfies ResponseCustomToolCall)
+          : ({ ...call, arguments: inputStubArguments(stub) } satisfies ResponseFunctionToolCall);
+      },
+    });
   },
 };
 
@@ -71,13 +81,16 @@ function callSite(item: JsonRecord, entryIndex: number, inputKey: 'arguments' | 
   const call = item as unknown as ResponseFunctionToolCall | ResponseCustomToolCall;
   const path = `messages.${entryIndex}`;
   const input =
-    inputKey === 'arguments' ? parsedArguments((call as ResponseFunctionToolCall).arguments) : (call as ResponseCustomToolCall).input;
+    inputKey === 'arguments'
+      ? textArguments((call as ResponseFunctionToolCall).arguments)
+      : customInput((call as ResponseCustomToolCall).input);
   return {
     id: call.call_id,
     name: call.name,
-    input,
+    ...input,
     entryIndex,
     entryId: typeof call.id === 'string' ? call.id : null,
+    partIndex: null,
     namePath: `${path}.name`,
     inputPath: `${path}.${inputKey}`,
   };
