@@ -1,27 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import type { CountedJson } from '../common/text/json-array-tokens';
+import { type CountedJson, countsPieceByPiece, jsonArrayPiece, serializeEach } from '../common/text/json-array-tokens';
 import { TokenCounter } from '../common/text/token-counter';
 import type { ActorContext } from '../tenancy';
 import { type ToolResultHandle, MAX_BATCH_ITEMS, type ToolResultSnapshot, ToolResultsService } from '../tool-results';
 import {
   checkCandidates,
   checkCompactMessagesInput,
+  policiesMayApply,
+  withTeamPolicies,
   type CompactMessagesArgs,
   type CompactMessagesRequest,
   recordItemsOf,
   relocateRecordError,
 } from './compact-messages.rules';
-import { findCompactionCandidates } from './compaction';
-import type { CompactionCandidate } from './compaction.types';
-import { MessageFormat } from './history/history.types';
+import { findCompactionCandidates, findInputCandidates, inListOrder, replacementsNeeded } from './compaction';
+import { CompactionPoliciesService } from './compaction-policies';
+import type { Replacement } from './compaction.types';
+import { type HistoryAdapter, type InputStubPlacement, MessageFormat, type StubPlacement } from './history/history.types';
 
 export interface CompactMessagesOutcome {
   /** The list in the format it came in. */
   messages: object[];
   /** The format used: the one asked for, or detected; AUTO when the list holds no tool call or result. */
   messageFormat: MessageFormat;
+  /** False when the history was at or under `triggerTokens`: it came back as it was. */
+  triggered: boolean;
   compactedCount: number;
+  clearedInputCount: number;
   charsBefore: number;
   charsAfter: number;
   tokensBefore: number;
@@ -32,17 +38,21 @@ export interface CompactMessagesOutcome {
 const BATCH_FIELD = 'compaction';
 
 /**
- * The wire view of a message list in any supported format (R-LG-3): large, older tool results are recorded through the
- * ordinary write path and replaced by their stubs. The stubs are the ones stored with the
- * snapshots, and results already stored are looked up rather than sent again, so the same input
- * gives the same bytes on every call and replica. The input is never mutated. A snapshot whose
- * stub compaction hands out is marked compacted: the per-conversation cap never removes it.
+ * The wire view of a message list in any supported format (R-LG-3): large, older tool results
+ * (and, when asked, large call arguments) are recorded through the ordinary write path and
+ * replaced by their stubs — under pressure only when a trigger is given, oldest first and only as
+ * many as reach the target when one is. The team's per-tool policies (R-LG-4) fill in what the
+ * request leaves unsaid. The stubs are the ones stored with the snapshots, and results already
+ * stored are looked up rather than sent again, so the same input gives the same bytes on every
+ * call and replica. The input is never mutated. A snapshot whose stub compaction hands out is
+ * marked compacted: the per-conversation cap never removes it.
  */
 @Injectable()
 export class CompactionService {
   constructor(
     private readonly toolResults: ToolResultsService,
     private readonly tokens: TokenCounter,
+    private readonly policies: CompactionPoliciesService,
   ) {}
 
   async compact(actor: ActorContext, input: CompactMessagesArgs): Promise<CompactMessagesOutcome> {
@@ -55,35 +65,93 @@ export class CompactionService {
     const serialized = new WeakMap<object, string>();
     const { history } = request;
     const before = await this.tokens.countJsonArray(history.entries, serialized);
-    const candidates = findCompactionCandidates(history.reading, request.options, request.conversationId);
-    if (candidates.length === 0 || history.adapter === null) return unchangedOutcome(history.entries, history.format, before);
-    checkCandidates(candidates);
-
-    // Recorded (and marked compacted, so a later batch of this call cannot trim them) even when the
-    // saving turns out too small to replace anything: the exact saving needs the real stubs, which
-    // need the mem ids. Recording is idempotent, and a later call reuses these very stubs.
-    const { snapshots, marked } = await this.snapshotsOf(actor, request, candidates);
-    const handles = snapshots.map((snapshot) => snapshot.handle);
-    const compacted = history.adapter.writeStubs(
-      history.entries,
-      candidates.map((candidate, index) => ({ site: candidate.site, stub: handles[index].stub })),
+    if (request.triggerTokens !== null && before.tokens <= request.triggerTokens) {
+      return unchangedOutcome(history.entries, history.format, before, false);
+    }
+    if (history.adapter === null) return unchangedOutcome(history.entries, history.format, before, true);
+    const options = policiesMayApply(request) ? withTeamPolicies(request, await this.policies.forTeam(actor)) : request.options;
+    const replacements = inListOrder(
+      findCompactionCandidates(history.reading, options, request.conversationId),
+      findInputCandidates(history.reading, options, request.conversationId),
     );
-    const after = await this.tokens.countJsonArray(compacted, serialized);
-    if (before.tokens - after.tokens < request.clearAtLeastTokens) {
+    if (replacements.length === 0) return unchangedOutcome(history.entries, history.format, before, true);
+    checkCandidates(replacements);
+
+    // Every candidate is recorded (and marked compacted, so a later batch of this call cannot trim
+    // it) before choosing how many to replace: the exact saving needs the real stubs, which need
+    // the mem ids. Recording is idempotent, a later call reuses these very stubs, and the ones
+    // left in place are unmarked below.
+    const { snapshots, marked } = await this.snapshotsOf(actor, request, replacements);
+    const stubs = snapshots.map((snapshot) => snapshot.handle.stub);
+    const adapter = history.adapter;
+    const write = (count: number) => writeReplacements(adapter, history.entries, replacements.slice(0, count), stubs);
+    let count = replacements.length;
+    if (request.targetTokens !== null) {
+      const savings = await this.savingsOf(history.entries, serialized, (upTo) => write(upTo), replacements);
+      count = replacementsNeeded(before.tokens, savings, request.targetTokens, request.clearAtLeastTokens);
+    }
+    let compacted = write(count);
+    let after = await this.tokens.countJsonArray(compacted, serialized);
+    // The savings are exact when the list's count adds up element by element; otherwise they were
+    // estimated, and the target is met by adding replacements one at a time.
+    while (count > 0 && count < replacements.length && request.targetTokens !== null && after.tokens > request.targetTokens) {
+      compacted = write(++count);
+      after = await this.tokens.countJsonArray(compacted, serialized);
+    }
+    const unused = new Set(snapshots.slice(count).map((snapshot) => snapshot.id));
+    if (count === 0 || before.tokens - after.tokens < request.clearAtLeastTokens) {
       // No stub was handed out: the rows this call marked fall under the cap again.
       await this.toolResults.setCompacted(actor, marked, false);
-      return unchangedOutcome(history.entries, history.format, before);
+      return unchangedOutcome(history.entries, history.format, before, true);
     }
+    const unmark = marked.filter((id) => unused.has(id));
+    if (unmark.length > 0) await this.toolResults.setCompacted(actor, unmark, false);
+    const used = replacements.slice(0, count);
     return {
       messages: compacted,
       messageFormat: history.format,
-      compactedCount: candidates.length,
+      triggered: true,
+      compactedCount: used.filter((r) => r.kind === 'result').length,
+      clearedInputCount: used.filter((r) => r.kind === 'input').length,
       charsBefore: before.json.length,
       charsAfter: after.json.length,
       tokensBefore: before.tokens,
       tokensAfter: after.tokens,
-      handles,
+      handles: snapshots.slice(0, count).map((snapshot) => snapshot.handle),
     };
+  }
+
+  /**
+   * Each replacement's saving in tokens when they are made one after another in list order:
+   * the count of its entry before and after it (an entry may hold several). Exact when the
+   * list's count adds up element by element (json-array-tokens); otherwise each entry is counted
+   * on its own, an estimate.
+   */
+  private async savingsOf(
+    entries: readonly object[],
+    serialized: WeakMap<object, string>,
+    write: (count: number) => object[],
+    replacements: readonly Replacement[],
+  ): Promise<number[]> {
+    const parts = serializeEach(entries, serialized);
+    const byPiece = countsPieceByPiece(parts);
+    const last = entries.length - 1;
+    const textOf = (json: string, index: number) => (byPiece ? jsonArrayPiece(json, index === last) : json);
+    const touched = [...new Set(replacements.map(entryIndexOf))];
+    const texts = touched.map((index) => textOf(parts[index], index));
+    replacements.forEach((replacement, order) => {
+      const index = entryIndexOf(replacement);
+      texts.push(textOf(JSON.stringify(write(order + 1)[index]), index));
+    });
+    const counts = await this.tokens.countEach(texts);
+    const current = new Map(touched.map((index, order) => [index, counts[order]]));
+    return replacements.map((replacement, order) => {
+      const index = entryIndexOf(replacement);
+      const now = counts[touched.length + order];
+      const saving = (current.get(index) as number) - now;
+      current.set(index, now);
+      return saving;
+    });
   }
 
   /**
@@ -95,7 +163,7 @@ export class CompactionService {
   private async snapshotsOf(
     actor: ActorContext,
     request: CompactMessagesRequest,
-    candidates: readonly CompactionCandidate[],
+    candidates: readonly Replacement[],
   ): Promise<{ snapshots: ToolResultSnapshot[]; marked: string[] }> {
     const found = await this.toolResults.findByToolUseIds(
       actor,
@@ -121,7 +189,7 @@ export class CompactionService {
   private async record(
     actor: ActorContext,
     request: CompactMessagesRequest,
-    candidates: readonly CompactionCandidate[],
+    candidates: readonly Replacement[],
   ): Promise<{ snapshots: ToolResultSnapshot[]; createdIds: string[] }> {
     const items = recordItemsOf(request, candidates);
     const snapshots: ToolResultSnapshot[] = [];
@@ -141,15 +209,42 @@ export class CompactionService {
 }
 
 /** The input as it came, measured. */
-function unchangedOutcome(messages: object[], messageFormat: MessageFormat, measured: CountedJson): CompactMessagesOutcome {
+function unchangedOutcome(
+  messages: object[],
+  messageFormat: MessageFormat,
+  measured: CountedJson,
+  triggered: boolean,
+): CompactMessagesOutcome {
   return {
     messages,
     messageFormat,
+    triggered,
     compactedCount: 0,
+    clearedInputCount: 0,
     charsBefore: measured.json.length,
     charsAfter: measured.json.length,
     tokensBefore: measured.tokens,
     tokensAfter: measured.tokens,
     handles: [],
   };
+}
+
+function entryIndexOf(replacement: Replacement): number {
+  return replacement.kind === 'result' ? replacement.site.entryIndex : replacement.call.entryIndex;
+}
+
+/** The list with these replacements' stubs written in (`stubs` in replacement order). */
+function writeReplacements(
+  adapter: HistoryAdapter,
+  entries: readonly object[],
+  replacements: readonly Replacement[],
+  stubs: readonly string[],
+): object[] {
+  const results: StubPlacement[] = [];
+  const inputs: InputStubPlacement[] = [];
+  replacements.forEach((replacement, index) => {
+    if (replacement.kind === 'result') results.push({ site: replacement.site, stub: stubs[index] });
+    else inputs.push({ call: replacement.call, stub: stubs[index] });
+  });
+  return adapter.writeStubs(entries, results, inputs);
 }

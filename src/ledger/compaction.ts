@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { CompactionCandidate, CompactionOptions } from './compaction.types';
+import type { CompactionCandidate, CompactionOptions, InputCandidate, Replacement } from './compaction.types';
 import { jsonLongerThan } from '../common/text/json-text';
-import type { HistoryReading, ToolOutput, ToolResultSite } from './history/history.types';
+import type { HistoryReading, ToolCallSite, ToolOutput, ToolResultSite } from './history/history.types';
 
 export { deterministicMessageId } from './message-id';
 
@@ -15,25 +15,26 @@ export { deterministicMessageId } from './message-id';
  * Every result whose payload is longer than the threshold and older than the last `keepLastN`
  * results (all of them counted, compacted or not), except errors, excluded tools, results that are
  * already our stubs, and payloads we could not store faithfully (images, files). One candidate
- * per call id, in list order.
+ * per call id, in list order. A tool with its own rules (`toolRules`) uses its own threshold, and
+ * its own last N counted among its results only.
  */
 export function findCompactionCandidates(
   reading: HistoryReading,
   options: CompactionOptions,
   conversationId: string,
 ): CompactionCandidate[] {
-  const excluded = new Set(options.excludeTools);
-  const protectedFrom = reading.results.length - Math.max(0, Math.floor(options.keepLastN));
+  const isProtected = protection(reading.results, (site) => site.toolName, options);
   const seen = new Set<string>();
   const candidates: CompactionCandidate[] = [];
   reading.results.forEach((site, order) => {
     const output = site.output;
-    if (order >= protectedFrom || site.isError || site.isStub || output === null) return;
-    if (!longerThan(output, options.sizeThreshold) || excluded.has(site.toolName)) return;
+    if (isProtected(order) || site.isError || site.isStub || output === null) return;
+    if (isExcluded(options, site.toolName) || !longerThan(output, thresholdFor(options, site.toolName))) return;
     const toolUseId = site.callId ?? derivedCallId(conversationId, site);
     if (seen.has(toolUseId)) return;
     seen.add(toolUseId);
     candidates.push({
+      kind: 'result',
       site,
       toolUseId,
       toolName: site.toolName,
@@ -43,6 +44,68 @@ export function findCompactionCandidates(
     });
   });
   return candidates;
+}
+
+/** Suffix of the id a call's arguments are stored under: the call's own id names its result. */
+export const INPUT_ID_SUFFIX = '#input';
+
+/**
+ * The calls whose arguments are compacted (`clearToolInputs`, or the tool's rule): arguments
+ * longer than the threshold, in calls older than the last `keepLastN` calls, not already a stub,
+ * not of an excluded tool. One candidate per call id, in list order.
+ */
+export function findInputCandidates(reading: HistoryReading, options: CompactionOptions, conversationId: string): InputCandidate[] {
+  const cleared = new Set(options.clearToolInputs ?? []);
+  const clears = (name: string) => options.toolRules?.get(name)?.clearInputs ?? (cleared.has('*') || cleared.has(name));
+  const isProtected = protection(reading.calls, (call) => call.name, options);
+  const seen = new Set<string>();
+  const candidates: InputCandidate[] = [];
+  reading.calls.forEach((call, order) => {
+    if (isProtected(order) || call.inputIsStub || !clears(call.name) || isExcluded(options, call.name)) return;
+    if (call.inputChars <= thresholdFor(options, call.name)) return;
+    const toolUseId = `${call.id ?? derivedInputCallId(conversationId, call)}${INPUT_ID_SUFFIX}`;
+    if (seen.has(toolUseId)) return;
+    seen.add(toolUseId);
+    candidates.push({ kind: 'input', call, toolUseId, toolName: call.name, payload: call.input, assistantMessageId: call.entryId });
+  });
+  return candidates;
+}
+
+/** Results and arguments together, oldest (first in the list) first. */
+export function inListOrder(results: readonly CompactionCandidate[], inputs: readonly InputCandidate[]): Replacement[] {
+  const position = (r: Replacement) => (r.kind === 'result' ? r.site : r.call);
+  return [...results, ...inputs].sort((a, b) => {
+    const pa = position(a);
+    const pb = position(b);
+    return pa.entryIndex - pb.entryIndex || (pa.partIndex ?? -1) - (pb.partIndex ?? -1);
+  });
+}
+
+/** Whether the item at a list position is among the last N: of the whole list, or of its tool when the tool has its own N. */
+function protection<T>(items: readonly T[], nameOf: (item: T) => string, options: CompactionOptions): (order: number) => boolean {
+  const protectedFrom = items.length - Math.max(0, Math.floor(options.keepLastN));
+  const rules = options.toolRules;
+  if (rules === undefined || ![...rules.values()].some((rule) => rule.keepLastN !== undefined)) return (order) => order >= protectedFrom;
+  // How many items of the same tool come after each one.
+  const later = new Array<number>(items.length);
+  const counts = new Map<string, number>();
+  for (let order = items.length - 1; order >= 0; order--) {
+    const name = nameOf(items[order]);
+    later[order] = counts.get(name) ?? 0;
+    counts.set(name, later[order] + 1);
+  }
+  return (order) => {
+    const own = rules.get(nameOf(items[order]))?.keepLastN;
+    return own === undefined ? order >= protectedFrom : later[order] < own;
+  };
+}
+
+function isExcluded(options: CompactionOptions, toolName: string): boolean {
+  return options.toolRules?.get(toolName)?.exclude ?? options.excludeTools.includes(toolName);
+}
+
+function thresholdFor(options: CompactionOptions, toolName: string): number {
+  return options.toolRules?.get(toolName)?.sizeThreshold ?? options.sizeThreshold;
 }
 
 /**
@@ -61,7 +124,38 @@ export function derivedCallId(conversationId: string, site: ToolResultSite): str
   return `call_${digest.slice(0, 32)}`;
 }
 
+/**
+ * The id a call's arguments are stored under when the call has none: from the conversation, the
+ * tool name and a hash of the arguments.
+ */
+export function derivedInputCallId(conversationId: string, call: ToolCallSite): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify(['recall-ledger/tool-input', conversationId, call.name, call.input ?? null]))
+    .digest('hex');
+  return `call_${digest.slice(0, 32)}`;
+}
+
 /** The payload's length in characters (a JSON payload's serialization) is over the limit. */
 function longerThan(output: ToolOutput, limit: number): boolean {
   return output.kind === 'text' ? output.text.length > limit : jsonLongerThan(output.value, limit);
+}
+
+/**
+ * How many replacements to make, oldest first (R-LG-3), given each one's saving in tokens: the
+ * fewest that bring the history down to `targetTokens` (all of them when they cannot; all when
+ * there is no target), then more while the saving is under `clearAtLeastTokens`; none when even
+ * all of them save less than that (a cached prefix is worth more than a small saving).
+ */
+export function replacementsNeeded(
+  beforeTokens: number,
+  savings: readonly number[],
+  targetTokens: number | null,
+  clearAtLeastTokens: number,
+): number {
+  let saved = 0;
+  let count = 0;
+  const reached = () => (targetTokens === null ? count === savings.length : beforeTokens - saved <= targetTokens);
+  while (count < savings.length && !reached()) saved += savings[count++];
+  while (count < savings.length && saved < clearAtLeastTokens) saved += savings[count++];
+  return count > 0 && saved >= clearAtLeastTokens ? count : 0;
 }

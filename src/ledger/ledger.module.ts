@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ToolResultsModule } from '../tool-results';
 import { CompactionService } from './compaction.service';
+import { CompactionPoliciesService } from './compaction-policies';
 import { LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
 import { JSON_PATH_METRIC_PROVIDERS, JsonPathMetrics } from './json-path/json-path.metrics';
@@ -15,7 +16,15 @@ export const LEDGER_RESOLVERS = [LedgerResolver];
  */
 @Module({
   imports: [ToolResultsModule],
-  providers: [LedgerService, CompactionService, JsonPathPool, JsonPathMetrics, ...JSON_PATH_METRIC_PROVIDERS, ...LEDGER_RESOLVERS],
+  providers: [
+    LedgerService,
+    CompactionService,
+    CompactionPoliciesService,
+    JsonPathPool,
+    JsonPathMetrics,
+    ...JSON_PATH_METRIC_PROVIDERS,
+    ...LEDGER_RESOLVERS,
+  ],
   exports: [LedgerService, CompactionService],
 })
 export class LedgerModule {}

@@ -63,10 +63,23 @@ export function serializeEach(items: readonly object[], serialized: WeakMap<obje
  * with a letter.
  */
 export function countJsonParts(parts: readonly string[]): number {
-  if (parts.length === 0 || !parts.every((part) => ELEMENT_START.test(part))) return countTokens(`[${parts.join(',')}]`);
+  if (!countsPieceByPiece(parts)) return countTokens(`[${parts.join(',')}]`);
   let tokens = countTokens(HEAD);
   parts.forEach((part, index) => {
-    tokens += countPiece(`${part.slice(2)}${index < parts.length - 1 ? ',{"' : ']'}`);
+    tokens += countPiece(jsonArrayPiece(part, index === parts.length - 1));
   });
   return tokens;
+}
+
+/** Whether the array's count is the sum of its elements' pieces (every element an object whose first key starts with a letter). */
+export function countsPieceByPiece(parts: readonly string[]): boolean {
+  return parts.length > 0 && parts.every((part) => ELEMENT_START.test(part));
+}
+
+/**
+ * The piece of an element's JSON the array's count adds up: from its first key's letter to the
+ * next element's `{"` (or the closing `]`). Replacing one element changes only its piece's count.
+ */
+export function jsonArrayPiece(part: string, isLast: boolean): string {
+  return `${part.slice(2)}${isLast ? ']' : ',{"'}`;
 }

@@ -1,5 +1,11 @@
 import { AppError, BadUserInputError, ErrorCode, NotFoundError } from '../../common/errors/app-error';
-import { checkCompactMessagesInput, recordItemsOf, relocateRecordError } from '../compact-messages.rules';
+import {
+  checkCompactMessagesInput,
+  policiesMayApply,
+  recordItemsOf,
+  relocateRecordError,
+  withTeamPolicies,
+} from '../compact-messages.rules';
 import { deterministicMessageId, findCompactionCandidates } from '../compaction';
 import { MessageFormat } from '../history/history.types';
 import { BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
@@ -129,5 +135,44 @@ describe('relocateRecordError', () => {
     expect(relocateRecordError(notFound, 'compaction', candidates)).toBe(notFound);
     const plain = new Error('boom');
     expect(relocateRecordError(plain, 'compaction', candidates)).toBe(plain);
+  });
+});
+
+describe('trigger, target and team policies', () => {
+  const base = { spaceId: SPACE, conversationId: CONVERSATION, messages: buildProductResearchTrace() };
+
+  it('R-LG-3 a target alone is also the trigger; a target over the trigger is refused naming both', () => {
+    expect(checkCompactMessagesInput({ ...base, targetTokens: 500 })).toMatchObject({ triggerTokens: 500, targetTokens: 500 });
+    expect(checkCompactMessagesInput(base)).toMatchObject({ triggerTokens: null, targetTokens: null });
+    expect(fieldOf(() => checkCompactMessagesInput({ ...base, triggerTokens: 100, targetTokens: 500 }))).toMatchObject({
+      field: 'input.targetTokens',
+      message: expect.stringContaining('must not exceed input.triggerTokens (100)'),
+    });
+    expect(fieldOf(() => checkCompactMessagesInput({ ...base, triggerTokens: -1 }))).toMatchObject({ field: 'input.triggerTokens' });
+    expect(fieldOf(() => checkCompactMessagesInput({ ...base, clearToolInputs: [''] }))).toMatchObject({
+      field: 'input.clearToolInputs.0',
+      message: expect.stringContaining('(or "*" for every tool)'),
+    });
+  });
+
+  it('R-LG-4 a team policy fills only what the request left unsaid', () => {
+    const policies = new Map([
+      ['read_file', { neverCompact: true, keepLastN: null, sizeThreshold: null, clearInputs: false }],
+      ['write_file', { neverCompact: false, keepLastN: 1, sizeThreshold: 500, clearInputs: true }],
+    ]);
+    const unsaid = withTeamPolicies(checkCompactMessagesInput(base), policies);
+    expect(unsaid.toolRules).toEqual(
+      new Map([
+        ['read_file', { exclude: true }],
+        ['write_file', { keepLastN: 1, sizeThreshold: 500, clearInputs: true }],
+      ]),
+    );
+    const said = checkCompactMessagesInput({ ...base, excludeTools: [], keepLastN: 3, sizeThreshold: 2000, clearToolInputs: [] });
+    expect(policiesMayApply(said)).toBe(false);
+    expect(withTeamPolicies(said, policies)).toBe(said.options);
+    expect(withTeamPolicies(checkCompactMessagesInput({ ...base, sizeThreshold: 10 }), policies).toolRules?.get('write_file')).toEqual({
+      keepLastN: 1,
+      clearInputs: true,
+    });
   });
 });

@@ -8,6 +8,8 @@ import { type AnthropicMessage } from '../../../test/fixtures/agent-trace.fixtur
 import { compactPure, PURE_DEFAULTS as DEFAULTS } from '../../../test/support/compact-pure';
 import { MessageFormat } from '../history/history.types';
 import { parseJsonPath } from '../keyed-slice';
+import { replacementsNeeded } from '../compaction';
+import type { CompactionOptions } from '../compaction.types';
 
 function blockAt(messages: readonly object[], messageIndex: number, blockIndex: number): Record<string, unknown> {
   const content = (messages[messageIndex] as AnthropicMessage).content;
@@ -150,5 +152,46 @@ describe('writing stubs back', () => {
     const trace = buildProductResearchTrace();
     const { messages: compacted } = compactPure(trace);
     expect(JSON.stringify(compacted).length).toBeLessThanOrEqual(0.25 * JSON.stringify(trace).length);
+  });
+});
+
+describe('replacementsNeeded', () => {
+  it('R-LG-3 takes the fewest oldest replacements that reach the target, all when it cannot be reached', () => {
+    const savings = [100, 50, 200, 10];
+    expect(replacementsNeeded(1000, savings, 900, 0)).toBe(1);
+    expect(replacementsNeeded(1000, savings, 899, 0)).toBe(2);
+    expect(replacementsNeeded(1000, savings, 850, 0)).toBe(2);
+    expect(replacementsNeeded(1000, savings, 650, 0)).toBe(3);
+    expect(replacementsNeeded(1000, savings, 0, 0)).toBe(4);
+    expect(replacementsNeeded(1000, savings, null, 0)).toBe(4);
+    expect(replacementsNeeded(1000, [], 10, 0)).toBe(0);
+  });
+
+  it('R-LG-3 goes on past the target until the saving reaches clearAtLeastTokens, and makes none when all save less', () => {
+    const savings = [100, 50, 200, 10];
+    expect(replacementsNeeded(1000, savings, 900, 300)).toBe(3);
+    expect(replacementsNeeded(1000, savings, 900, 360)).toBe(4);
+    expect(replacementsNeeded(1000, savings, 900, 361)).toBe(0);
+    expect(replacementsNeeded(1000, savings, null, 361)).toBe(0);
+  });
+});
+
+describe('per-tool rules (R-LG-4)', () => {
+  /** Four read_file results and two grep results, each 3,000 chars, alternating at the end. */
+  function trace(): AnthropicMessage[] {
+    const names = ['read_file', 'read_file', 'grep', 'read_file', 'grep', 'read_file'];
+    return names.flatMap((name, index): AnthropicMessage[] => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: `tu_${index}`, name, input: { n: index } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `tu_${index}`, content: `${index}`.repeat(3000) }] },
+    ]);
+  }
+  const ids = (options: CompactionOptions) => candidatesOf(trace(), options).map((c) => c.toolUseId);
+
+  it('R-LG-4 never compact, its own threshold, its own last N counted among its own results', () => {
+    expect(ids(DEFAULTS)).toEqual(['tu_0', 'tu_1', 'tu_2']);
+    expect(ids({ ...DEFAULTS, toolRules: new Map([['read_file', { exclude: true }]]) })).toEqual(['tu_2']);
+    expect(ids({ ...DEFAULTS, toolRules: new Map([['grep', { sizeThreshold: 5000 }]]) })).toEqual(['tu_0', 'tu_1']);
+    // read_file keeps its own last one: tu_0, tu_1 and tu_3 go; grep keeps the list's last three.
+    expect(ids({ ...DEFAULTS, toolRules: new Map([['read_file', { keepLastN: 1 }]]) })).toEqual(['tu_0', 'tu_1', 'tu_2', 'tu_3']);
   });
 });

@@ -23,14 +23,45 @@ export class CompactMessagesInput {
   @Field(() => MessageFormat, { nullable: true, defaultValue: MessageFormat.AUTO })
   messageFormat?: MessageFormat | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: COMPACTION_DEFAULTS.sizeThreshold })
+  // No schema defaults for the per-tool settings: left out, the team's compaction policy for a tool applies (R-LG-4).
+  @Field(() => Int, {
+    nullable: true,
+    description: `Results (and arguments) longer than this many characters are candidates. Unset: the team's policy for the tool, else ${COMPACTION_DEFAULTS.sizeThreshold}.`,
+  })
   sizeThreshold?: number | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: COMPACTION_DEFAULTS.keepLastN })
+  @Field(() => Int, {
+    nullable: true,
+    description: `The last N tool results (and calls) stay as they are. Unset: the team's policy for the tool (its own last N), else ${COMPACTION_DEFAULTS.keepLastN}.`,
+  })
   keepLastN?: number | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], {
+    nullable: true,
+    description: "Tools whose results are never compacted. Unset: the tools the team's policies say never to compact.",
+  })
   excludeTools?: string[] | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Compact only when the history is over this many tokens; at or under it the list comes back unchanged (triggered: false). Unset: always (or over targetTokens when that is given).',
+  })
+  triggerTokens?: number | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'When compacting, replace eligible results oldest first, only as many as bring the history to this many tokens (all of them when it cannot be reached). Unset: every eligible result.',
+  })
+  targetTokens?: number | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Tool names (or "*") whose call arguments longer than the threshold are recorded and replaced by a stub too, the call id, name and pairing kept valid for the format; FULL recall of the stub\'s mem id gives the arguments back. Unset: the tools the team\'s policies say to clear.',
+  })
+  clearToolInputs?: string[] | null;
 
   @Field(() => Int, {
     nullable: true,
@@ -50,8 +81,14 @@ export class CompactMessagesPayload {
   })
   messageFormat: MessageFormat;
 
-  @Field(() => Int)
+  @Field({ description: 'False when the history was at or under triggerTokens and came back unchanged.' })
+  triggered: boolean;
+
+  @Field(() => Int, { description: 'Tool results replaced by their stubs.' })
   compactedCount: number;
+
+  @Field(() => Int, { description: 'Tool calls whose arguments were replaced by a stub (clearToolInputs).' })
+  clearedInputCount: number;
 
   @Field(() => Int)
   charsBefore: number;

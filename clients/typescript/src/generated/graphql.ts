@@ -7,14 +7,23 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type CompactMessagesInput = {
   /** Skip compaction unless it saves at least this many tokens (keeps a cached prefix when the gain is small). */
   clearAtLeastTokens?: number | null | undefined;
+  /** Tool names (or "*") whose call arguments longer than the threshold are recorded and replaced by a stub too, the call id, name and pairing kept valid for the format; FULL recall of the stub's mem id gives the arguments back. Unset: the tools the team's policies say to clear. */
+  clearToolInputs?: Array<string> | null | undefined;
   conversationId: string;
+  /** Tools whose results are never compacted. Unset: the tools the team's policies say never to compact. */
   excludeTools?: Array<string> | null | undefined;
+  /** The last N tool results (and calls) stay as they are. Unset: the team's policy for the tool (its own last N), else 3. */
   keepLastN?: number | null | undefined;
   messageFormat?: MessageFormat | null | undefined;
   /** The history in messageFormat: Anthropic Messages [{role, content: [...blocks], id?}], OpenAI Chat messages, Responses input items, Gemini contents or AI SDK ModelMessages */
   messages: unknown;
+  /** Results (and arguments) longer than this many characters are candidates. Unset: the team's policy for the tool, else 2000. */
   sizeThreshold?: number | null | undefined;
   spaceId: string;
+  /** When compacting, replace eligible results oldest first, only as many as bring the history to this many tokens (all of them when it cannot be reached). Unset: every eligible result. */
+  targetTokens?: number | null | undefined;
+  /** Compact only when the history is over this many tokens; at or under it the list comes back unchanged (triggered: false). Unset: always (or over targetTokens when that is given). */
+  triggerTokens?: number | null | undefined;
 };
 
 export type FeedbackEventFilter = {
