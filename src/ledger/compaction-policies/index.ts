@@ -1,0 +1,2 @@
+// Team compaction policies (R-LG-4): what the rest of the Ledger module uses.
+export { TeamCompactionPolicy } from './team-compaction-policy.entity';
