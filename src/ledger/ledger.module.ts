@@ -1,14 +1,19 @@
 import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ToolResultsModule } from '../tool-results';
-import { TeamCompactionPolicy } from './compaction-policies';
+import {
+  CompactionPoliciesRepository,
+  CompactionPoliciesResolver,
+  CompactionPoliciesService,
+  TeamCompactionPolicy,
+} from './compaction-policies';
 import { CompactionService } from './compaction.service';
 import { LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
 import { JSON_PATH_METRIC_PROVIDERS, JsonPathMetrics } from './json-path/json-path.metrics';
 import { JsonPathPool } from './json-path/json-path-pool';
 
-export const LEDGER_RESOLVERS = [LedgerResolver];
+export const LEDGER_RESOLVERS = [LedgerResolver, CompactionPoliciesResolver];
 
 export const LEDGER_ENTITIES = [TeamCompactionPolicy];
 
@@ -22,6 +27,8 @@ export const LEDGER_ENTITIES = [TeamCompactionPolicy];
   providers: [
     LedgerService,
     CompactionService,
+    CompactionPoliciesRepository,
+    CompactionPoliciesService,
     JsonPathPool,
     JsonPathMetrics,
     ...JSON_PATH_METRIC_PROVIDERS,
