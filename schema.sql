@@ -318,6 +318,26 @@ CREATE POLICY owner_rows ON public.teams FOR ALL TO CURRENT_USER USING (true) WI
 CREATE POLICY tenant_rows ON public.teams FOR ALL TO recall_ledger_app USING ((id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((id = ( SELECT public.rl_team() AS rl_team)));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.teams TO recall_ledger_app;
 
+-- Table tool_compaction_policies
+
+CREATE TABLE public.tool_compaction_policies (
+    team_id uuid NOT NULL,
+    tool_name character varying(128) NOT NULL,
+    never_compact boolean NOT NULL,
+    keep_last_n integer,
+    size_threshold integer,
+    clear_inputs boolean NOT NULL,
+    version integer NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE ONLY public.tool_compaction_policies ADD CONSTRAINT tool_compaction_policies_pkey PRIMARY KEY (team_id, tool_name);
+ALTER TABLE ONLY public.tool_compaction_policies ADD CONSTRAINT tool_compaction_policies_team_id_foreign FOREIGN KEY (team_id) REFERENCES public.teams(id) ON DELETE CASCADE;
+ALTER TABLE public.tool_compaction_policies ENABLE ROW LEVEL SECURITY;
+ALTER TABLE public.tool_compaction_policies FORCE ROW LEVEL SECURITY;
+CREATE POLICY owner_rows ON public.tool_compaction_policies FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY tenant_rows ON public.tool_compaction_policies FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
+GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.tool_compaction_policies TO recall_ledger_app;
+
 -- Table tool_summary_rules
 
 CREATE TABLE public.tool_summary_rules (
@@ -629,6 +649,19 @@ CREATE OR REPLACE FUNCTION public.tenancy_team_ids()
 AS $function$ select id from teams order by id $function$;
 REVOKE EXECUTE ON FUNCTION public.tenancy_team_ids() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION public.tenancy_team_ids() TO recall_ledger_app;
+
+CREATE OR REPLACE FUNCTION public.tool_compaction_policies_of(p_team uuid)
+ RETURNS TABLE(tool_name character varying, never_compact boolean, keep_last_n integer, size_threshold integer, clear_inputs boolean)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+begin
+  perform rl_enter(p_team, null);
+  return query
+    select p.tool_name, p.never_compact, p.keep_last_n, p.size_threshold, p.clear_inputs
+      from tool_compaction_policies p where p.team_id = p_team;
+end
+$function$;
 
 CREATE OR REPLACE FUNCTION public.tool_results_conversation_space(p_team uuid, p_user_id uuid, p_space_ids uuid[], p_conversation_id uuid)
  RETURNS TABLE(space_id uuid)

@@ -49,6 +49,9 @@ describe('operation scopes', () => {
       'Query.priorToolResults': ['memory:read'],
       'Query.recallToolResult': ['memory:read'],
       'Mutation.compactMessages': ['memory:write'],
+      'Query.toolCompactionPolicies': ['admin'],
+      'Mutation.setToolCompactionPolicy': ['admin'],
+      'Mutation.deleteToolCompactionPolicy': ['admin'],
       'Query.recallMemory': ['memory:read'],
       // Any token; the service then requires memory:read (own events) or admin (the team's).
       'Query.recallEvent': [],

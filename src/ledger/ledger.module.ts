@@ -1,24 +1,33 @@
 import { Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ToolResultsModule } from '../tool-results';
+import {
+  CompactionPoliciesRepository,
+  CompactionPoliciesResolver,
+  CompactionPoliciesService,
+  TeamCompactionPolicy,
+} from './compaction-policies';
 import { CompactionService } from './compaction.service';
-import { CompactionPoliciesService } from './compaction-policies';
 import { LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
 import { JSON_PATH_METRIC_PROVIDERS, JsonPathMetrics } from './json-path/json-path.metrics';
 import { JsonPathPool } from './json-path/json-path-pool';
 
-export const LEDGER_RESOLVERS = [LedgerResolver];
+export const LEDGER_RESOLVERS = [LedgerResolver, CompactionPoliciesResolver];
+
+export const LEDGER_ENTITIES = [TeamCompactionPolicy];
 
 /**
- * The ledger (R-LG-1..3): handles in use. Keyed recall of one snapshot by mem id, answered in
+ * The ledger (R-LG-1..4): handles in use. Keyed recall of one snapshot by mem id, answered in
  * bounded windows, and compaction of a message list into stubs. It reads and records snapshots
- * through ToolResults only; it stores nothing of its own.
+ * through ToolResults only; the one table it owns holds the teams' compaction policies.
  */
 @Module({
-  imports: [ToolResultsModule],
+  imports: [ToolResultsModule, MikroOrmModule.forFeature(LEDGER_ENTITIES)],
   providers: [
     LedgerService,
     CompactionService,
+    CompactionPoliciesRepository,
     CompactionPoliciesService,
     JsonPathPool,
     JsonPathMetrics,

@@ -13,6 +13,7 @@ export type { JsonSelection, PathValue } from './path-value';
 export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf, toolNamesArguments } from './snapshot-scope';
 export type { ReturnedSnapshot } from './returned-snapshot';
 export { formatUtcDate } from './summarizer/date-values';
+export { toolNameProblem } from './summarizer/summary-rule-document';
 export { MAX_BATCH_ITEMS } from './tool-result-batch.rules';
 export {
   type SnapshotColumns,

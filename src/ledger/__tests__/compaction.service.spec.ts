@@ -7,7 +7,7 @@ import { tokenCounterFor, toolResultsServiceFor } from '../../../test/support/to
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { BIG_PAYLOAD_TOOL_USE_ID, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
 import { CompactionService } from '../compaction.service';
-import { CompactionPoliciesService } from '../compaction-policies';
+import { CompactionPoliciesRepository, CompactionPoliciesService } from '../compaction-policies';
 import { deterministicMessageId } from '../compaction';
 import type { AnthropicMessage as Message } from '../../../test/fixtures/agent-trace.fixture';
 
@@ -34,7 +34,7 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork();
     toolResults = toolResultsServiceFor(em);
-    service = new CompactionService(toolResults, tokenCounterFor(), new CompactionPoliciesService());
+    service = new CompactionService(toolResults, tokenCounterFor(), new CompactionPoliciesService(new CompactionPoliciesRepository(em)));
     await em.execute(
       `insert into teams (id) values (?), (?);
        insert into spaces (id, team_id, name) values (?, ?, 's'), (?, ?, 'other');`,

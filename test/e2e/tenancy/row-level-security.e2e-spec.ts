@@ -4,6 +4,7 @@ import { fine, newTeam, recallEvent, submitOk, type Team } from '../../support/f
 import { RECORD, toolResult } from '../../support/fixtures';
 import { ok } from '../../support/graphql';
 import { EXEMPT_MARKER } from '../../support/query-audit/plan-audit';
+import { setCompactionPolicy } from '../../support/compaction-policies';
 import { ORDERS_RULE, setSummaryRule } from '../../support/summary-rules';
 import { newMember } from '../../support/tenancy';
 import { createTestApp, type TestApp, type TestIdentity } from '../../support/test-app';
@@ -26,6 +27,7 @@ const TENANT_TABLES: Record<string, { key: string; team: string }> = {
   recall_events: { key: "team_id || '/' || id", team: 'team_id' },
   feedback_events: { key: "team_id || '/' || id", team: 'team_id' },
   tool_summary_rules: { key: "team_id || '/' || tool_name", team: 'team_id' },
+  tool_compaction_policies: { key: "team_id || '/' || tool_name", team: 'team_id' },
   user_tombstones: { key: "team_id || '/' || user_id", team: 'team_id' },
 };
 const TABLES = Object.keys(TENANT_TABLES);
@@ -38,14 +40,15 @@ describe('Row-level security (R-TN-8)', () => {
   let app: Client;
 
   /**
-   * A tool result, a recall event and a feedback event of the member, a summary rule of the team,
-   * a deleted user's tombstone: a row in every tenant table.
+   * A tool result, a recall event and a feedback event of the member, a summary rule and a
+   * compaction policy of the team, a deleted user's tombstone: a row in every tenant table.
    */
   async function fillTeam(team: Team, who: TestIdentity = team.member): Promise<void> {
     await ok(t, RECORD, { input: [toolResult(team.spaces[0], crypto.randomUUID())] }, who.token);
     const eventId = await recallEvent(t, who, { spaceId: team.spaces[0] });
     await submitOk(t, who, [fine(eventId)]);
     await setSummaryRule(t, team.admin, 'search_orders', ORDERS_RULE);
+    await setCompactionPolicy(t, team.admin, 'search_orders', { keepLastN: 1 });
     await ok(t, `mutation($u: ID!) { deleteUserData(userId: $u) { userId } }`, { u: crypto.randomUUID() }, team.admin.token);
   }
 

@@ -52,6 +52,7 @@ export const TENANT_TABLES: TenantTables = {
   recall_events: 'team_id',
   feedback_events: 'team_id',
   tool_summary_rules: 'team_id',
+  tool_compaction_policies: 'team_id',
   user_tombstones: 'team_id',
 };
 

@@ -28,6 +28,7 @@ type Documents = {
   'query RecallMemory($spaceId: ID!, $query: String!, $conversationId: ID, $toolName: String, $sinceDays: Int, $limit: Int) {\n  recallMemory(\n    spaceId: $spaceId\n    query: $query\n    conversationId: $conversationId\n    toolName: $toolName\n    sinceDays: $sinceDays\n    limit: $limit\n  ) {\n    recallEventId\n    degradations\n    results {\n      line\n      score\n      ref {\n        id\n        type\n        rank\n      }\n      snapshot {\n        id\n        memId\n        toolName\n        conversationId\n        createdAt\n      }\n    }\n    suggestedActions {\n      action\n      recallEventId\n    }\n  }\n}': typeof types.RecallMemoryDocument;
   'query RecallToolResult($memId: String!, $format: RecallFormat, $query: String, $offset: Int, $maxChars: Int, $jsonPath: String, $lineStart: Int, $lineCount: Int, $maxTokens: Int) {\n  recallToolResult(\n    memId: $memId\n    format: $format\n    query: $query\n    offset: $offset\n    maxChars: $maxChars\n    jsonPath: $jsonPath\n    lineStart: $lineStart\n    lineCount: $lineCount\n    maxTokens: $maxTokens\n  )\n}': typeof types.RecallToolResultDocument;
   'mutation RecordToolResults($input: [ToolResultInput!]!) {\n  recordToolResults(input: $input) {\n    createdCount\n    duplicateCount\n    snapshots {\n      id\n      memId\n      toolUseId\n      toolName\n      conversationId\n      spaceId\n      createdAt\n      sizeChars\n      handle {\n        stub\n        summaryOneliner\n        sizeTokens\n      }\n    }\n  }\n}': typeof types.RecordToolResultsDocument;
+  'mutation SetToolCompactionPolicy($toolName: String!, $policy: ToolCompactionPolicyInput!) {\n  setToolCompactionPolicy(toolName: $toolName, policy: $policy) {\n    toolName\n    neverCompact\n    keepLastN\n    sizeThreshold\n    clearInputs\n    version\n    updatedAt\n  }\n}': typeof types.SetToolCompactionPolicyDocument;
   'mutation SetToolSummaryRule($toolName: String!, $rule: JSON!) {\n  setToolSummaryRule(toolName: $toolName, rule: $rule) {\n    toolName\n    version\n    updatedAt\n    rule\n  }\n}': typeof types.SetToolSummaryRuleDocument;
   'query Spaces {\n  spaces {\n    id\n    name\n    generation\n    status\n    memberIds\n  }\n}': typeof types.SpacesDocument;
   'mutation SubmitRecallFeedback($input: RecallFeedbackBatchInput!) {\n  submitRecallFeedback(input: $input) {\n    recordedCount\n    feedbackEventIds\n    error {\n      code\n      message\n      failedIndex\n      nextAction\n      remediation\n    }\n  }\n}': typeof types.SubmitRecallFeedbackDocument;
@@ -60,6 +61,8 @@ const documents: Documents = {
     types.RecallToolResultDocument,
   'mutation RecordToolResults($input: [ToolResultInput!]!) {\n  recordToolResults(input: $input) {\n    createdCount\n    duplicateCount\n    snapshots {\n      id\n      memId\n      toolUseId\n      toolName\n      conversationId\n      spaceId\n      createdAt\n      sizeChars\n      handle {\n        stub\n        summaryOneliner\n        sizeTokens\n      }\n    }\n  }\n}':
     types.RecordToolResultsDocument,
+  'mutation SetToolCompactionPolicy($toolName: String!, $policy: ToolCompactionPolicyInput!) {\n  setToolCompactionPolicy(toolName: $toolName, policy: $policy) {\n    toolName\n    neverCompact\n    keepLastN\n    sizeThreshold\n    clearInputs\n    version\n    updatedAt\n  }\n}':
+    types.SetToolCompactionPolicyDocument,
   'mutation SetToolSummaryRule($toolName: String!, $rule: JSON!) {\n  setToolSummaryRule(toolName: $toolName, rule: $rule) {\n    toolName\n    version\n    updatedAt\n    rule\n  }\n}':
     types.SetToolSummaryRuleDocument,
   'query Spaces {\n  spaces {\n    id\n    name\n    generation\n    status\n    memberIds\n  }\n}': types.SpacesDocument,
@@ -157,6 +160,12 @@ export function graphql(
 export function graphql(
   source: 'mutation RecordToolResults($input: [ToolResultInput!]!) {\n  recordToolResults(input: $input) {\n    createdCount\n    duplicateCount\n    snapshots {\n      id\n      memId\n      toolUseId\n      toolName\n      conversationId\n      spaceId\n      createdAt\n      sizeChars\n      handle {\n        stub\n        summaryOneliner\n        sizeTokens\n      }\n    }\n  }\n}',
 ): typeof import('./graphql').RecordToolResultsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: 'mutation SetToolCompactionPolicy($toolName: String!, $policy: ToolCompactionPolicyInput!) {\n  setToolCompactionPolicy(toolName: $toolName, policy: $policy) {\n    toolName\n    neverCompact\n    keepLastN\n    sizeThreshold\n    clearInputs\n    version\n    updatedAt\n  }\n}',
+): typeof import('./graphql').SetToolCompactionPolicyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -103,6 +103,18 @@ export type ResultRefType = 'COMMUNITY' | 'ENTITY' | 'EVIDENCE' | 'HYPOTHESIS' |
 
 export type SpaceStatus = 'ACTIVE' | 'RETIRED' | 'SEALED';
 
+/** The whole policy for one tool (an unset setting is none): at least one setting; neverCompact true goes with no other. */
+export type ToolCompactionPolicyInput = {
+  /** Record and stub its call arguments over the threshold. */
+  clearInputs?: boolean | null | undefined;
+  /** 0 to 1000. */
+  keepLastN?: number | null | undefined;
+  /** Never compact the tool's results or inputs. */
+  neverCompact?: boolean | null | undefined;
+  /** 1 to 10,000,000 characters. */
+  sizeThreshold?: number | null | undefined;
+};
+
 export type ToolResultInput = {
   conversationId: string;
   /** Optional, for imports; not in the future, not past the retention window. */
@@ -379,6 +391,23 @@ export type RecordToolResultsMutation = {
       sizeChars: number;
       handle: { stub: string; summaryOneliner: string; sizeTokens: number };
     }>;
+  };
+};
+
+export type SetToolCompactionPolicyMutationVariables = Exact<{
+  toolName: string;
+  policy: ToolCompactionPolicyInput;
+}>;
+
+export type SetToolCompactionPolicyMutation = {
+  setToolCompactionPolicy: {
+    toolName: string;
+    neverCompact: boolean;
+    keepLastN: number | null;
+    sizeThreshold: number | null;
+    clearInputs: boolean;
+    version: number;
+    updatedAt: string;
   };
 };
 
@@ -748,6 +777,19 @@ export const RecordToolResultsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RecordToolResultsMutation, RecordToolResultsMutationVariables>;
+export const SetToolCompactionPolicyDocument = new TypedDocumentString(`
+    mutation SetToolCompactionPolicy($toolName: String!, $policy: ToolCompactionPolicyInput!) {
+  setToolCompactionPolicy(toolName: $toolName, policy: $policy) {
+    toolName
+    neverCompact
+    keepLastN
+    sizeThreshold
+    clearInputs
+    version
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<SetToolCompactionPolicyMutation, SetToolCompactionPolicyMutationVariables>;
 export const SetToolSummaryRuleDocument = new TypedDocumentString(`
     mutation SetToolSummaryRule($toolName: String!, $rule: JSON!) {
   setToolSummaryRule(toolName: $toolName, rule: $rule) {

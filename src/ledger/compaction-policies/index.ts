@@ -1,0 +1,6 @@
+// Team compaction policies (R-LG-4): what the rest of the Ledger module uses.
+export { CompactionPoliciesResolver } from './compaction-policies.resolver';
+export { CompactionPoliciesRepository } from './compaction-policies.repository';
+export { CompactionPoliciesService } from './compaction-policies.service';
+export type { ToolCompactionPolicy } from './compaction-policy.rules';
+export { TeamCompactionPolicy } from './team-compaction-policy.entity';
