@@ -163,7 +163,7 @@ function pathsOf(
       messageId: `${field}.messages.${call.entryIndex}.id`,
       toolInput: `${field}.${call.inputPath}`,
       toolName: `${field}.${call.namePath}`,
-      toolUseId: `${field}.${call.namePath}`,
+      toolUseId: `${field}.${call.idPath}`,
       toolOutput: `${field}.${call.inputPath}`,
     };
   }

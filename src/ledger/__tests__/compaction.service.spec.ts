@@ -175,7 +175,8 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
       code: ErrorCode.BAD_USER_INPUT,
       details: { field: 'input.messages.0.content.1.name' },
     });
-    expect(statements).toEqual([]);
+    // Only the team's compaction policies were read (they decide the candidates).
+    expect(statements).toEqual([expect.stringMatching(/^\[query\] select .* from tool_compaction_policies_of\(/)]);
   });
 
   it("R-LG-3 re-points a write-path error at the client's message", async () => {

@@ -109,6 +109,7 @@ function callSite(part: ToolCallPart, entryIndex: number, partIndex: number): To
     entryIndex,
     entryId: null,
     partIndex,
+    idPath: `${path}.toolCallId`,
     namePath: `${path}.toolName`,
     inputPath: `${path}.input`,
   };

@@ -80,6 +80,7 @@ function callSite(block: ToolUseBlockParam, entryIndex: number, entryId: string 
     entryIndex,
     entryId,
     partIndex,
+    idPath: `${path}.id`,
     namePath: `${path}.name`,
     inputPath: `${path}.input`,
   };

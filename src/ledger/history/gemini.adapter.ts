@@ -94,6 +94,7 @@ function callSite(value: unknown, entryIndex: number, partIndex: number, path: s
     entryIndex,
     entryId: null,
     partIndex,
+    idPath: `${path}.${call.id === undefined ? 'name' : 'id'}`,
     namePath: `${path}.name`,
     inputPath: `${path}.args`,
   };

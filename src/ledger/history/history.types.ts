@@ -38,7 +38,8 @@ export interface ToolCallSite {
   inputChars: number;
   /** The arguments are already one of our input stubs: clearing them again would store the stub. */
   inputIsStub: boolean;
-  /** Paths (`messages.3.tool_calls.0.function.name`) for error messages. */
+  /** Paths (`messages.3.tool_calls.0.function.name`) for error messages; `idPath` the call id's (its name's when it has none). */
+  idPath: string;
   namePath: string;
   inputPath: string;
 }

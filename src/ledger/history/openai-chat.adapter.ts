@@ -73,7 +73,7 @@ function callSite(
   if (!isRecord(value)) return problem(path, 'must be an object');
   const idProblem = requireString(value, 'id', path);
   if (idProblem) return idProblem;
-  const site = { id: value.id as string, entryIndex, entryId, partIndex };
+  const site = { id: value.id as string, entryIndex, entryId, partIndex, idPath: `${path}.id` };
   if (value.type === 'function') {
     if (!isRecord(value.function)) return problem(`${path}.function`, 'must be an object');
     const fn = value.function as unknown as ChatCompletionMessageFunctionToolCall.Function;

@@ -91,6 +91,7 @@ function callSite(item: JsonRecord, entryIndex: number, inputKey: 'arguments' | 
     entryIndex,
     entryId: typeof call.id === 'string' ? call.id : null,
     partIndex: null,
+    idPath: `${path}.call_id`,
     namePath: `${path}.name`,
     inputPath: `${path}.${inputKey}`,
   };
