@@ -5,9 +5,11 @@ import { readHistory } from '../../../src/ledger/history/read-history';
 import type { AnthropicMessage } from '../../fixtures/agent-trace.fixture';
 import { ALL_FORMATS, anthropicTraceIn } from '../../fixtures/history-formats.fixture';
 import { PURE_DEFAULTS } from '../../support/compact-pure';
+import { setCompactionPolicy } from '../../support/compaction-policies';
 import { memberOfNewSpace, type SpaceMember } from '../../support/fixtures';
 import { gql, ok } from '../../support/graphql';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { newMember, newSpace } from '../../support/tenancy';
+import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
 interface Compacted {
   messages: object[];
@@ -221,6 +223,40 @@ describe('compactMessages under pressure: trigger, target, tool inputs (e2e)', (
       const resent = await compacted(member, { ...request, messages: out.messages });
       expect(resent).toMatchObject({ compactedCount: 0, clearedInputCount: 0 });
       expect(JSON.stringify(resent.messages)).toBe(JSON.stringify(out.messages));
+    });
+  });
+
+  describe('team compaction policies', () => {
+    const toolsCompacted = (out: Compacted) => [...new Set(out.handles.map((h) => h.toolCallId.replace(/_\d+$/, '')))].sort();
+
+    it('R-LG-4 "never compact read_file" and "clear write_file inputs" are honoured when the request says nothing; another team is unaffected', async () => {
+      const admin = await identity(['admin']);
+      const spaceId = await newSpace(t, admin);
+      const member = { ...(await newMember(t, admin, [spaceId], ['memory:read', 'memory:write'])), spaceId };
+      await setCompactionPolicy(t, admin, 'read_file', { neverCompact: true });
+      await setCompactionPolicy(t, admin, 'write_file', { clearInputs: true, keepLastN: 0 });
+      const stranger = await memberOfNewSpace(t);
+      const input = pressureTrace();
+      const request = (who: SpaceMember, extra: Record<string, unknown> = {}) => ({
+        spaceId: who.spaceId,
+        conversationId: crypto.randomUUID(),
+        messages: input,
+        ...extra,
+      });
+
+      const governed = await compacted(member, request(member));
+      // Only the grep results (modules 2 and 5) and the write_file arguments go.
+      expect(governed.handles.map((h) => h.toolCallId)).toEqual(['toolu_read_2', 'toolu_read_5', `${WRITE_FILE_ID}${INPUT_ID_SUFFIX}`]);
+      expect(governed).toMatchObject({ compactedCount: 2, clearedInputCount: 1 });
+
+      // A request that names the setting itself gives it for every tool.
+      const overridden = await compacted(member, request(member, { excludeTools: [], clearToolInputs: [] }));
+      expect(overridden).toMatchObject({ compactedCount: 8, clearedInputCount: 0 });
+
+      // Another team: the defaults, read_file compacted, the arguments left alone.
+      const elsewhere = await compacted(stranger, request(stranger));
+      expect(elsewhere).toMatchObject({ compactedCount: 8, clearedInputCount: 0 });
+      expect(toolsCompacted(elsewhere)).toEqual(['toolu_read']);
     });
   });
 });
