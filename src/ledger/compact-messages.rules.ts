@@ -2,14 +2,12 @@ import { AppError, BadUserInputError } from '../common/errors/app-error';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 import type { ToolResultInput } from '../tool-results';
 import { deterministicMessageId, INPUT_ID_SUFFIX } from './compaction';
-import type { CompactionOptions, Replacement, ToolRules } from './compaction.types';
+import { ALL_TOOLS, type CompactionOptions, type Replacement, type ToolRules } from './compaction.types';
 import { type HistoryProblem, isProblem, MessageFormat } from './history/history.types';
 import { type History, readHistory } from './history/read-history';
 
 export const COMPACTION_DEFAULTS = { sizeThreshold: 2000, keepLastN: 3, clearAtLeastTokens: 0 } as const;
 export const MAX_EXCLUDE_TOOLS = 100;
-/** The names `clearToolInputs` takes: every tool. */
-export const ALL_TOOLS = '*';
 const MAX_TOOL_NAME_CHARS = 128;
 const MAX_TOOL_USE_ID_CHARS = 256;
 

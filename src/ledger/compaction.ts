@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CompactionCandidate, CompactionOptions, InputCandidate, Replacement } from './compaction.types';
+import { ALL_TOOLS, type CompactionCandidate, type CompactionOptions, type InputCandidate, type Replacement } from './compaction.types';
 import { jsonLongerThan } from '../common/text/json-text';
 import type { HistoryReading, ToolCallSite, ToolOutput, ToolResultSite } from './history/history.types';
 
@@ -56,7 +56,7 @@ export const INPUT_ID_SUFFIX = '#input';
  */
 export function findInputCandidates(reading: HistoryReading, options: CompactionOptions, conversationId: string): InputCandidate[] {
   const cleared = new Set(options.clearToolInputs ?? []);
-  const clears = (name: string) => options.toolRules?.get(name)?.clearInputs ?? (cleared.has('*') || cleared.has(name));
+  const clears = (name: string) => options.toolRules?.get(name)?.clearInputs ?? (cleared.has(ALL_TOOLS) || cleared.has(name));
   const isProtected = protection(reading.calls, (call) => call.name, options);
   const seen = new Set<string>();
   const candidates: InputCandidate[] = [];
@@ -128,7 +128,7 @@ export function derivedCallId(conversationId: string, site: ToolResultSite): str
  * The id a call's arguments are stored under when the call has none: from the conversation, the
  * tool name and a hash of the arguments.
  */
-export function derivedInputCallId(conversationId: string, call: ToolCallSite): string {
+function derivedInputCallId(conversationId: string, call: ToolCallSite): string {
   const digest = createHash('sha256')
     .update(JSON.stringify(['recall-ledger/tool-input', conversationId, call.name, call.input ?? null]))
     .digest('hex');

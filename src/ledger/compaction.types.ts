@@ -1,5 +1,8 @@
 import type { ToolCallSite, ToolResultSite } from './history/history.types';
 
+/** The name `clearToolInputs` takes for every tool. */
+export const ALL_TOOLS = '*';
+
 /** What a team's compaction policy says about one tool, where the request said nothing (R-LG-4). */
 export interface ToolRules {
   exclude?: boolean;
