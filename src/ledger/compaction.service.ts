@@ -113,8 +113,8 @@ export class CompactionService {
       triggered: true,
       compactedCount: used.filter((r) => r.kind === 'result').length,
       clearedInputCount: used.filter((r) => r.kind === 'input').length,
-      charsBefore: before.json.length,
-      charsAfter: after.json.length,
+      charsBefore: before.chars,
+      charsAfter: after.chars,
       tokensBefore: before.tokens,
       tokensAfter: after.tokens,
       handles: snapshots.slice(0, count).map((snapshot) => snapshot.handle),
@@ -143,7 +143,7 @@ export class CompactionService {
       const index = entryIndexOf(replacement);
       texts.push(textOf(JSON.stringify(write(order + 1)[index]), index));
     });
-    const counts = await this.tokens.countEach(texts);
+    const counts = await this.tokens.countCached(texts);
     const current = new Map(touched.map((index, order) => [index, counts[order]]));
     return replacements.map((replacement, order) => {
       const index = entryIndexOf(replacement);
@@ -221,8 +221,8 @@ function unchangedOutcome(
     triggered,
     compactedCount: 0,
     clearedInputCount: 0,
-    charsBefore: measured.json.length,
-    charsAfter: measured.json.length,
+    charsBefore: measured.chars,
+    charsAfter: measured.chars,
     tokensBefore: measured.tokens,
     tokensAfter: measured.tokens,
     handles: [],

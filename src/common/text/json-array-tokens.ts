@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { countTokens } from './tokenizer';
 
-/** A JSON array serialized once, with its exact token count. */
+/** A JSON array's length in characters (of `JSON.stringify`) and its exact token count. */
 export interface CountedJson {
-  json: string;
+  chars: number;
   tokens: number;
 }
 
@@ -18,31 +18,71 @@ export interface CountedJson {
 const ELEMENT_START = /^\{"[A-Za-z]/;
 const HEAD = '[{"';
 
-/** Pieces shorter than this are counted directly: hashing them would cost about as much. */
-const CACHED_FROM_CHARS = 2048;
+/** Pieces shorter than this are counted directly: tokenizing them costs about what a lookup does. */
+const CACHED_FROM_CHARS = 256;
 
 /** Token counts of recently seen pieces by content hash (counts only: no text is kept). */
 const pieceCounts = new LRUCache<string, number>({ max: 20_000 });
 
-function countPiece(piece: string): number {
-  if (piece.length < CACHED_FROM_CHARS) return countTokens(piece);
-  const key = createHash('sha256').update(piece).digest('base64');
-  let tokens = pieceCounts.get(key);
-  if (tokens === undefined) {
-    tokens = countTokens(piece);
-    pieceCounts.set(key, tokens);
-  }
-  return tokens;
+function pieceKey(piece: string): string | null {
+  return piece.length < CACHED_FROM_CHARS ? null : createHash('sha256').update(piece).digest('base64');
 }
 
 /**
- * `JSON.stringify(items)` and `countTokens` of it, exactly, element by element. `serialized`
- * remembers each element's JSON across calls of one request, so an element shared by two lists
- * (a message compaction left alone) is serialized once.
+ * Each text's count where it is known without tokenizing (a short text is not looked up:
+ * `undefined`, like a piece not seen lately), and a function that remembers counts made since.
+ */
+export function knownCounts(texts: readonly string[]): {
+  counts: (number | undefined)[];
+  remember: (index: number, tokens: number) => void;
+} {
+  const keys = texts.map(pieceKey);
+  return {
+    counts: keys.map((key) => (key === null ? undefined : pieceCounts.get(key))),
+    remember: (index, tokens) => {
+      const key = keys[index];
+      if (key !== null) pieceCounts.set(key, tokens);
+    },
+  };
+}
+
+/** `countTokens` of each text, with the counts of pieces seen lately reused. */
+function countEachCached(texts: readonly string[]): number[] {
+  const { counts, remember } = knownCounts(texts);
+  return counts.map((known, index) => {
+    if (known !== undefined) return known;
+    const tokens = countTokens(texts[index]);
+    remember(index, tokens);
+    return tokens;
+  });
+}
+
+/**
+ * `JSON.stringify(items)`'s length and `countTokens` of it, exactly, element by element.
+ * `serialized` remembers each element's JSON across calls of one request, so an element shared by
+ * two lists (a message compaction left alone) is serialized once.
  */
 export function countJsonArray(items: readonly object[], serialized: WeakMap<object, string> = new WeakMap()): CountedJson {
   const parts = serializeEach(items, serialized);
-  return { json: `[${parts.join(',')}]`, tokens: countJsonParts(parts) };
+  return { chars: jsonArrayChars(parts), tokens: sum(countEachCached(countedTexts(parts))) };
+}
+
+/** The length of `[parts joined by ,]`. */
+export function jsonArrayChars(parts: readonly string[]): number {
+  return parts.reduce((chars, part) => chars + part.length, 2 + Math.max(0, parts.length - 1));
+}
+
+/**
+ * The texts whose counts add up to the count of `[parts joined by ,]`: its pieces, one per
+ * element, or the whole text when a part is not an object whose first key starts with a letter.
+ */
+export function countedTexts(parts: readonly string[]): string[] {
+  if (!countsPieceByPiece(parts)) return [`[${parts.join(',')}]`];
+  return [HEAD, ...parts.map((part, index) => jsonArrayPiece(part, index === parts.length - 1))];
+}
+
+export function sum(counts: readonly number[]): number {
+  return counts.reduce((total, count) => total + count, 0);
 }
 
 /** Each item's JSON, from `serialized` when it was serialized before. */
@@ -55,20 +95,6 @@ export function serializeEach(items: readonly object[], serialized: WeakMap<obje
     }
     return json;
   });
-}
-
-/**
- * `countTokens` of `[parts joined by ,]`, counted piece by piece with the pieces' counts cached.
- * Falls back to counting the whole text when a part is not an object whose first key starts
- * with a letter.
- */
-export function countJsonParts(parts: readonly string[]): number {
-  if (!countsPieceByPiece(parts)) return countTokens(`[${parts.join(',')}]`);
-  let tokens = countTokens(HEAD);
-  parts.forEach((part, index) => {
-    tokens += countPiece(jsonArrayPiece(part, index === parts.length - 1));
-  });
-  return tokens;
 }
 
 /** Whether the array's count is the sum of its elements' pieces (every element an object whose first key starts with a letter). */

@@ -3,15 +3,10 @@
  * JSON takes the tokenizer about half a second, which on the main thread would stall every
  * other request of every team for as long.
  */
-import { countJsonParts } from './json-array-tokens';
 import { countTokens } from './tokenizer';
 
 export function countText(text: string): number {
   return countTokens(text);
-}
-
-export function countJsonArrayParts(parts: string[]): number {
-  return countJsonParts(parts);
 }
 
 export function countTexts(texts: string[]): number[] {

@@ -5,7 +5,7 @@ import type { Gauge } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { AppError, ErrorCode } from '../errors/app-error';
 import { workerModule } from '../workers/worker-module';
-import { type CountedJson, countJsonParts, serializeEach } from './json-array-tokens';
+import { type CountedJson, countedTexts, jsonArrayChars, knownCounts, serializeEach, sum } from './json-array-tokens';
 import { countTokens } from './tokenizer';
 
 /** Below this many characters a text is counted where it is: a worker's round trip would cost more (~2 ms of counting). */
@@ -59,12 +59,27 @@ export class TokenCounter implements OnModuleDestroy {
     return this.run<number[]>(texts, 'countTexts');
   }
 
-  /** `JSON.stringify(items)` and its exact token count (json-array-tokens' countJsonArray). */
+  /**
+   * `countTokens` of each text, the counts of pieces seen lately reused: only the others are
+   * tokenized (off the main thread when they are large), so a history resent every turn costs the
+   * hashing of its old messages and the counting of its new ones.
+   */
+  async countCached(texts: readonly string[]): Promise<number[]> {
+    const { counts, remember } = knownCounts(texts);
+    const missing = counts.flatMap((known, index) => (known === undefined ? [index] : []));
+    if (missing.length === 0) return counts as number[];
+    const counted = await this.countEach(missing.map((index) => texts[index]));
+    missing.forEach((index, order) => {
+      counts[index] = counted[order];
+      remember(index, counted[order]);
+    });
+    return counts as number[];
+  }
+
+  /** `JSON.stringify(items)`'s length and its exact token count (json-array-tokens' countJsonArray). */
   async countJsonArray(items: readonly object[], serialized: WeakMap<object, string>): Promise<CountedJson> {
     const parts = serializeEach(items, serialized);
-    const json = `[${parts.join(',')}]`;
-    const tokens = json.length < OFF_THREAD_FROM_CHARS ? countJsonParts(parts) : await this.run<number>(parts, 'countJsonArrayParts');
-    return { json, tokens };
+    return { chars: jsonArrayChars(parts), tokens: sum(await this.countCached(countedTexts(parts))) };
   }
 
   async onModuleDestroy(): Promise<void> {

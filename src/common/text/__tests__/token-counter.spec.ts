@@ -53,6 +53,14 @@ describe('TokenCounter: token counts of large texts off the event loop (R-TN-10)
     expect(await counter.countJsonArray(messages, new WeakMap())).toEqual(expected);
   });
 
+  it("R-TN-10: counts reused from pieces seen lately are the tokenizer's counts, large and small, seen and new", async () => {
+    const seen = JSON.stringify(payload(OFF_THREAD_FROM_CHARS * 2, 5));
+    await counter.countCached([seen]);
+    const texts = [seen, JSON.stringify(payload(OFF_THREAD_FROM_CHARS, 6)), 'short', 'x'.repeat(300), ''];
+    expect(await counter.countCached(texts)).toEqual(texts.map(countTokens));
+    expect(await counter.countCached(texts)).toEqual(texts.map(countTokens));
+  });
+
   it('R-TN-10: past its threads and queue the pool answers RATE_LIMITED instead of waiting without bound', async () => {
     const small = tokenCounterFor(testConfig({ TOKEN_COUNT_THREADS: '1', TOKEN_COUNT_QUEUE_MAX: '1' }));
     try {
