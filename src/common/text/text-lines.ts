@@ -31,3 +31,13 @@ export function lineOffset(text: string, number: number): number {
   for (let line = 1; line < number; line += 1) from = text.indexOf('\n', from) + 1;
   return from;
 }
+
+/** Where the line `lines` lines before the one starting at `from` starts (`from` a line start; never before 0). */
+export function lineOffsetBefore(text: string, from: number, lines: number): number {
+  let start = from;
+  for (let line = 0; line < lines && start > 0; line += 1) {
+    // `start - 1` is the break ending the line before; that line starts after the break before it.
+    start = start >= 2 ? text.lastIndexOf('\n', start - 2) + 1 : 0;
+  }
+  return start;
+}
