@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { parsePatternRow, type PatternRow } from '../../../test/support/pattern-rows';
 import { countLines } from '../../common/text/text-lines';
 import { o200kTokenizer } from '../../common/text/tokenizer';
 import type { WindowLimits } from '../answer-window';
@@ -41,19 +42,6 @@ function answer(text: string, pattern: string, lineStart = 1, lineCount: number 
   );
 }
 
-interface Shown {
-  number: number;
-  match: boolean;
-  text: string;
-}
-
-/** `  4998:\tGET /a` → line 4998, a match. */
-function parseRow(row: string): Shown {
-  const head = /^ *(\d+)([:-])\t/.exec(row);
-  if (head === null) throw new Error(`not a numbered line: ${JSON.stringify(row)}`);
-  return { number: Number(head[1]), match: head[2] === ':', text: row.slice(head[0].length) };
-}
-
 /** The lines as a line range reads them. */
 function linesOf(text: string): string[] {
   const lines = text.split(/\r?\n/);
@@ -65,7 +53,7 @@ function linesOf(text: string): string[] {
  * shown in part is read on with character windows), and every answer.
  */
 function walk(text: string, pattern: string, contextLines: number, limits: WindowLimits, lineStart = 1, lineCount: number | null = null) {
-  const shown: Shown[] = [];
+  const shown: PatternRow[] = [];
   const answers: string[] = [];
   const all = linesOf(text);
   for (let next: { start: number; count: number | null } | null = { start: lineStart, count: lineCount }; next !== null;) {
@@ -80,7 +68,7 @@ function walk(text: string, pattern: string, contextLines: number, limits: Windo
     const marker = part ?? MARKER.exec(`\n${body}`);
     const rows = (marker === null ? body : `\n${body}`.slice(1, marker.index)).split('\n').filter((row) => row !== '' && row !== '--');
     if (part !== null) {
-      const row = parseRow(rows[0]);
+      const row = parsePatternRow(rows[0]);
       expect(rows).toHaveLength(1);
       expect(row.match).toBe(true);
       // The rest of the line, by character windows, up to where the marker says it ends.
@@ -89,7 +77,7 @@ function walk(text: string, pattern: string, contextLines: number, limits: Windo
       next = part[4] === undefined ? null : { start: Number(part[4]), count: part[5] === undefined ? null : Number(part[5]) };
       continue;
     }
-    shown.push(...rows.filter((row) => row.length > 0).map(parseRow));
+    shown.push(...rows.filter((row) => row.length > 0).map(parsePatternRow));
     next = marker === null ? null : { start: Number(marker[1]), count: marker[2] === undefined ? null : Number(marker[2]) };
   }
   return { shown, answers };
@@ -141,8 +129,8 @@ describe('patternWindowAnswer (R-LG-2 pattern)', () => {
     expect(marker).not.toBeNull();
     expect(got.split('\n').filter((line) => line.startsWith('[… more'))).toHaveLength(1);
     const last = got.slice(0, marker.index).split('\n').pop()!;
-    expect(Number(marker[1])).toBe(parseRow(last).number + 1);
-    expect(Number(marker[5])).toBe(parseRow(last).number);
+    expect(Number(marker[1])).toBe(parsePatternRow(last).number + 1);
+    expect(Number(marker[5])).toBe(parsePatternRow(last).number);
     expect(Number(marker[4])).toBe(ERRORS.length);
     expect(got.startsWith(`[${ERRORS.length} matching lines of 3000]\n`)).toBe(true);
     expect(got).toContain(`recall_tool_result(mem_id='${MEM}', pattern="ERROR", line_start=${marker[1]})`);

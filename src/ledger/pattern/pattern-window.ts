@@ -7,7 +7,7 @@ import { fitRows, lineInPart, type LinePart, numberedLine, type Rows, rowsAnswer
 /** The longest pattern read at all: it is compiled on every call. */
 export const PATTERN_MAX_CHARS = 1_000;
 /** Most lines of context before and after each matching line. */
-export const CONTEXT_LINES_MAX = 50;
+const CONTEXT_LINES_MAX = 50;
 /** Most milliseconds a pattern's compile and search may run. */
 export const PATTERN_TIMEOUT_MS = 1_000;
 

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../../../src/common/text/tokenizer';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
 import { ok } from '../../support/graphql';
+import { parsePatternRow, type PatternRow } from '../../support/pattern-rows';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { listenForMcp } from '../mcp/support/mcp';
 
@@ -30,18 +31,6 @@ interface RecallArgs {
   c?: number;
   q?: string;
   t?: number;
-}
-
-interface Row {
-  number: number;
-  match: boolean;
-  text: string;
-}
-
-function parseRow(row: string): Row {
-  const head = /^ *(\d+)([:-])\t/.exec(row);
-  if (head === null) throw new Error(`not a numbered line: ${JSON.stringify(row)}`);
-  return { number: Number(head[1]), match: head[2] === ':', text: row.slice(head[0].length) };
 }
 
 describe('Pattern search through the API (e2e)', () => {
@@ -69,8 +58,8 @@ describe('Pattern search through the API (e2e)', () => {
     (await ok<{ recallToolResult: string }>(t, RECALL, { m: id, ...args }, token)).recallToolResult;
 
   /** Follows the markers from line_start; every line shown, in order, and every answer. */
-  async function walk(args: RecallArgs): Promise<{ rows: Row[]; answers: string[] }> {
-    const rows: Row[] = [];
+  async function walk(args: RecallArgs): Promise<{ rows: PatternRow[]; answers: string[] }> {
+    const rows: PatternRow[] = [];
     const answers: string[] = [];
     for (let next: RecallArgs | null = args; next !== null;) {
       const answer = await recall(next);
@@ -78,7 +67,7 @@ describe('Pattern search through the API (e2e)', () => {
       expect(countTokens(answer)).toBeLessThanOrEqual(args.t ?? 8000);
       const marker = MARKER.exec(answer);
       const [, ...body] = (marker === null ? answer : answer.slice(0, marker.index)).split('\n');
-      rows.push(...body.filter((row) => row !== '--').map(parseRow));
+      rows.push(...body.filter((row) => row !== '--').map(parsePatternRow));
       next = marker === null ? null : { ...args, s: Number(marker[1]), c: marker[2] === undefined ? undefined : Number(marker[2]) };
     }
     return { rows, answers };
