@@ -33,6 +33,20 @@ export class LedgerResolver {
       description: 'Lowers the token bound of this answer (RECALL_ANSWER_MAX_TOKENS); at least 100.',
     })
     maxTokens: number | null,
+    @Args('pattern', {
+      type: () => String,
+      nullable: true,
+      description:
+        'RE2 regular expression (case-sensitive; (?i) for case-insensitive, at most 1,000 characters): the numbered lines matching it, ' +
+        'searched from lineStart for lineCount lines, matches counted.',
+    })
+    pattern: string | null,
+    @Args('contextLines', {
+      type: () => Int,
+      nullable: true,
+      description: 'With pattern: lines of context before and after each matching line, 0 (the default) to 50.',
+    })
+    contextLines: number | null,
   ): Promise<string> {
     return this.ledger.recall(actor, {
       memId,
@@ -44,6 +58,8 @@ export class LedgerResolver {
       lineStart: lineStart ?? null,
       lineCount: lineCount ?? null,
       maxTokens: maxTokens ?? null,
+      pattern: pattern ?? null,
+      contextLines: contextLines ?? null,
     });
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { countLines } from '../common/text/text-lines';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import type { ActorContext } from '../tenancy';
@@ -6,19 +7,24 @@ import { payloadText, ToolResultsService } from '../tool-results';
 import { windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
-import { lineWindowAnswer } from './line-window';
+import { lineStartProblem, lineWindowAnswer } from './line-window';
+import { PATTERN_TIMEOUT_MS, patternWindowAnswer } from './pattern/pattern-window';
 import { ServedTextCache } from './served-text-cache';
 import { currentRequestBudget, inPayloadReadTurn } from '../observability/request-context';
 
 import { JsonPathPool } from './json-path/json-path-pool';
 import { JSON_PATH_LIBRARY_MAX_CHARS, JSON_PATH_MAX_NODES, JSON_PATH_TIMEOUT_MS } from './json-path/plan-json-path';
 import {
+  badPatternText,
   memNotFoundText,
   overRequestBudgetText,
   payloadBudgetText,
   pathNotFoundText,
   pathTimedOutText,
   pathTooLargeText,
+  patternBusyText,
+  patternOverRequestBudgetText,
+  patternTimedOutText,
   planLookup,
   poolBusyText,
   type LookupArguments,
@@ -71,6 +77,7 @@ export class LedgerService {
     const pieces = kept ?? this.texts.put(memId, payloadText(snapshot.toolOutput));
     const payload = pieces.text;
     if (plan.mode === 'lines') return lineWindowAnswer(payload, plan.lineStart, plan.lineCount, plan.bounds, plan.calls, o200kTokenizer);
+    if (plan.mode === 'pattern') return this.lookupPattern(actor, payload, plan);
     if (plan.mode === 'query') {
       const text = sliceByQuery(payload, plan.query, memId);
       return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
@@ -119,6 +126,34 @@ export class LedgerService {
     return (
       offsetProblem(plan.offset, whole.complete ? text.length : found.value.bodyLength) ??
       windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, whole)
+    );
+  }
+
+  /** The lines matching a pattern, searched in a worker thread (RE2, linear time, under a time budget); numbered and windowed here. */
+  private async lookupPattern(actor: ActorContext, payload: string, plan: Extract<LookupPlan, { mode: 'pattern' }>): Promise<string> {
+    const { pattern, lineStart, lineCount } = plan;
+    const total = countLines(payload);
+    const pastTheEnd = lineStartProblem(lineStart, total);
+    if (pastTheEnd !== null) return pastTheEnd;
+    const lineEnd = lineCount === null ? total : Math.min(total, lineStart + lineCount - 1);
+    const found = await this.jsonPaths.searchLines(actor.teamId, {
+      text: payload,
+      pattern,
+      lineStart,
+      lineEnd,
+      timeoutMs: PATTERN_TIMEOUT_MS,
+    });
+    if ('busy' in found) return patternBusyText();
+    if ('overRequestBudget' in found) return patternOverRequestBudgetText(found.overRequestBudget);
+    if ('timedOut' in found) return patternTimedOutText(pattern);
+    if ('problem' in found) return badPatternText(pattern, found.problem);
+    return patternWindowAnswer(
+      payload,
+      { total, lineStart, lineEnd, lines: found.lines, starts: found.starts },
+      { contextLines: plan.contextLines, lineCount },
+      plan.bounds,
+      plan.calls,
+      o200kTokenizer,
     );
   }
 

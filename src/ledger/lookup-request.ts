@@ -10,6 +10,7 @@ import {
   planJsonPath,
 } from './json-path/plan-json-path';
 import { elide, toSingleLine } from '../common/text/text-bounds';
+import { contextLinesProblem, PATTERN_MAX_CHARS, PATTERN_TIMEOUT_MS } from './pattern/pattern-window';
 
 /** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
 export interface LookupArguments {
@@ -25,6 +26,10 @@ export interface LookupArguments {
   lineCount?: number | null;
   /** Lowers the token bound of this one answer (never raises it). */
   maxTokens?: number | null;
+  /** RE2 pattern: the numbered lines matching it, from `lineStart` for `lineCount` lines (R-LG-2). */
+  pattern?: string | null;
+  /** Lines of context before and after each matching line (0 to CONTEXT_LINES_MAX; default 0). */
+  contextLines?: number | null;
 }
 
 /** The bounds of one answer: the smaller of the caller's and the service's. */
@@ -42,6 +47,15 @@ export type LookupPlan =
   | { mode: 'summary' }
   | { mode: 'range'; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
   | { mode: 'lines'; lineStart: number; lineCount: number | null; bounds: AnswerBounds; calls: LineCalls }
+  | {
+      mode: 'pattern';
+      pattern: string;
+      contextLines: number;
+      lineStart: number;
+      lineCount: number | null;
+      bounds: AnswerBounds;
+      calls: LineCalls;
+    }
   | { mode: 'query'; query: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
   | {
       mode: 'path';
@@ -62,21 +76,39 @@ export interface LookupLimits {
 const QUOTED_MAX_CHARS = 80;
 const JSON_PATH_EXAMPLES =
   'write RFC 9535 JSONPath such as $.items[0].price, $.items[*].sku, $..price or $.items[?(@.price < 10)], or a dotted path such as items.0.price';
+const PATTERN_EXAMPLES =
+  'write RE2 syntax such as ERROR|WARN, ^\\d{4}-\\d\\d-\\d\\d, timeout after \\d+ ms or (?i)connection reset (no backreferences or lookaround)';
 const MEM_ID_ECHO_MAX_CHARS = 64;
 
 /**
- * Picks the retrieval mode (R-LG-2). At most one of `query` and `jsonPath` may be given; `offset`,
- * `maxChars` and `maxTokens` window any answer (alone, `offset`/`maxChars` read a range of the
- * payload); `format` only matters without a key. A malformed mem id gets the very text an unknown
- * one gets, and arguments that can never be valid are refused here, so neither costs a query.
+ * Picks the retrieval mode (R-LG-2). At most one of `query`, `jsonPath` and `pattern` may be given;
+ * `pattern` takes `lineStart`/`lineCount` as the lines it searches; `offset`, `maxChars` and
+ * `maxTokens` window any answer but the line-based ones, which `maxChars` and `maxTokens` bound
+ * (alone, `offset`/`maxChars` read a range of the payload); `format` only matters without a key. A
+ * malformed mem id gets the very text an unknown one gets, and arguments that can never be valid
+ * are refused here, so neither costs a query.
  */
 export function planLookup(args: LookupArguments, limits: LookupLimits): LookupPlan {
   if (args.query !== null && args.jsonPath !== null) {
     return { mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' };
   }
+  const pattern = args.pattern ?? null;
+  const contextLines = args.contextLines ?? null;
+  if (pattern !== null && (args.query !== null || args.jsonPath !== null || args.offset !== null)) {
+    return {
+      mode: 'answer',
+      text: '[tool_memory bad arguments: pattern searches lines (from line_start, for line_count lines); give it without query, json_path or offset]',
+    };
+  }
+  if (pattern === null && contextLines !== null) {
+    return {
+      mode: 'answer',
+      text: '[tool_memory bad arguments: context_lines goes with pattern; give a pattern, or leave context_lines out]',
+    };
+  }
   const lineStart = args.lineStart ?? null;
   const lineCount = args.lineCount ?? null;
-  const lines = lineStart !== null || lineCount !== null;
+  const lines = pattern === null && (lineStart !== null || lineCount !== null);
   if (lines && (args.query !== null || args.jsonPath !== null || args.offset !== null)) {
     return {
       mode: 'answer',
@@ -101,6 +133,28 @@ export function planLookup(args: LookupArguments, limits: LookupLimits): LookupP
   const bound = `${args.maxChars !== null ? `, max_chars=${args.maxChars}` : ''}${maxTokens !== null ? `, max_tokens=${maxTokens}` : ''}`;
   const nextCall = (key: string) => (next: number) => `recall_tool_result(mem_id='${args.memId}'${key}, offset=${next}${bound})`;
 
+  if (pattern !== null) {
+    const problem =
+      (pattern.length > PATTERN_MAX_CHARS ? badPatternText(pattern, `longer than ${PATTERN_MAX_CHARS} characters`) : null) ??
+      contextLinesProblem(contextLines ?? 0) ??
+      lineArgumentProblem(lineStart ?? 1, lineCount);
+    if (problem !== null) return { mode: 'answer', text: problem };
+    const key = `, pattern=${JSON.stringify(pattern)}${contextLines !== null ? `, context_lines=${contextLines}` : ''}`;
+    const calls: LineCalls = {
+      lines: (start, count) =>
+        `recall_tool_result(mem_id='${args.memId}'${key}, line_start=${start}${count !== null ? `, line_count=${count}` : ''}${bound})`,
+      chars: (from) => `recall_tool_result(mem_id='${args.memId}', offset=${from}${bound})`,
+    };
+    return known(args.memId, {
+      mode: 'pattern',
+      pattern,
+      contextLines: contextLines ?? 0,
+      lineStart: lineStart ?? 1,
+      lineCount,
+      bounds,
+      calls,
+    });
+  }
   if (lines) {
     const problem = lineArgumentProblem(lineStart ?? 1, lineCount);
     if (problem !== null) return { mode: 'answer', text: problem };
@@ -163,6 +217,24 @@ export function poolBusyText(): string {
   return '[tool_memory json_path not evaluated: the service is busy with other JSONPath evaluations; retry in a moment]';
 }
 
+/** A pattern RE2 refuses (or one refused before compiling), with what to write instead. */
+export function badPatternText(pattern: string, problem: string): string {
+  return `[tool_memory bad pattern: ${quoted(pattern)}: ${problem}; ${PATTERN_EXAMPLES}]`;
+}
+
+/** A pattern search stopped at its time bound. */
+export function patternTimedOutText(pattern: string): string {
+  return (
+    `[tool_memory pattern search took too long: ${quoted(pattern)} was stopped after ${PATTERN_TIMEOUT_MS} ms; ` +
+    `search fewer lines with line_start/line_count, or use fewer counted repeats such as {100}]`
+  );
+}
+
+/** Every worker thread busy and the queue full (or this team's share of them used): nothing was searched. */
+export function patternBusyText(): string {
+  return '[tool_memory pattern not searched: the service is busy with other searches; retry in a moment]';
+}
+
 /** This HTTP request already read as many payload characters as one request may. */
 export function payloadBudgetText(readChars: number, maxChars: number): string {
   return (
@@ -177,6 +249,14 @@ export function overRequestBudgetText(limit: number): string {
     `[tool_memory json_path not evaluated: one request may start ${limit} JSONPath evaluations that PostgreSQL cannot run ` +
     `(JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST) and this one has; send the rest in another request, or use names, ` +
     `indexes, [*], .. and filters comparing a value with a literal, which PostgreSQL evaluates]`
+  );
+}
+
+/** This HTTP request already started as many worker-thread tasks as one request may. */
+export function patternOverRequestBudgetText(limit: number): string {
+  return (
+    `[tool_memory pattern not searched: one request may start ${limit} pattern searches and JSONPath evaluations in worker threads ` +
+    `(JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST) and this one has; send the rest in another request]`
   );
 }
 

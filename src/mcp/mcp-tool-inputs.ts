@@ -32,6 +32,14 @@ export const recallToolResultShape = {
     .optional()
     .describe('1-based first line to read, numbered in the answer (continue a cut answer with the line it names).'),
   line_count: int().optional().describe('How many lines from line_start (default: to the last line).'),
+  pattern: z
+    .string()
+    .optional()
+    .describe(
+      'RE2 regular expression, like grep -n: the numbered lines matching it (from line_start for line_count lines), matches counted. ' +
+        'Case-sensitive; (?i) for case-insensitive. No backreferences or lookaround.',
+    ),
+  context_lines: int().optional().describe('With pattern: lines of context before and after each matching line (0 to 50; default 0).'),
   max_tokens: int().optional().describe('Lowers the token bound of this answer (at least 100).'),
 };
 

@@ -78,7 +78,8 @@ export class McpToolsService {
         title: 'Read a stored tool result',
         description:
           'Read back a stored tool result by its mem id (from a stub or a listing): the stub (summary), the payload windowed (full, offset/max_chars), ' +
-          'a line range (line_start/line_count), only the parts matching a query, or what a json_path selects. Needs memory:read.',
+          'a line range (line_start/line_count), the lines matching a regular expression (pattern, context_lines), only the parts matching a query, ' +
+          'or what a json_path selects. Needs memory:read.',
         inputSchema: recallToolResultShape,
         outputSchema: recallToolResultOutputShape,
         annotations: { readOnlyHint: true, openWorldHint: false },
@@ -95,6 +96,8 @@ export class McpToolsService {
             lineStart: args.line_start ?? null,
             lineCount: args.line_count ?? null,
             maxTokens: args.max_tokens ?? null,
+            pattern: args.pattern ?? null,
+            contextLines: args.context_lines ?? null,
           });
           const output = recallToolResultOutput(args.mem_id, text);
           return structuredResult(output, output.text);

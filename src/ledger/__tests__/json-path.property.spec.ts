@@ -40,6 +40,8 @@ const recallArguments: fc.Arbitrary<LookupArguments> = fc.record({
   lineStart: nullable(number),
   lineCount: nullable(number),
   maxTokens: nullable(number),
+  pattern: nullable(anyText),
+  contextLines: nullable(number),
 });
 
 describe('recallToolResult arguments, property-based', () => {
@@ -72,9 +74,13 @@ describe('recallToolResult arguments, property-based', () => {
         }
         expect(args.memId).toMatch(/^mem_[a-z2-7]{16}$/);
         if (plan.mode === 'summary') return;
-        if (plan.mode === 'lines') {
+        if (plan.mode === 'lines' || plan.mode === 'pattern') {
           expect(Number.isSafeInteger(plan.lineStart) && plan.lineStart >= 1).toBe(true);
           expect(typeof plan.calls.lines(plan.lineStart + 1, plan.lineCount)).toBe('string');
+          if (plan.mode === 'pattern') {
+            expect(plan.pattern.length).toBeLessThanOrEqual(1000);
+            expect(Number.isSafeInteger(plan.contextLines) && plan.contextLines >= 0 && plan.contextLines <= 50).toBe(true);
+          }
           return;
         }
         expect(Number.isSafeInteger(plan.offset) && plan.offset >= 0).toBe(true);

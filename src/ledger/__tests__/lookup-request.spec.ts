@@ -121,3 +121,69 @@ describe('json_path length and nesting', () => {
     expect(badPath(`$['${'['.repeat(100)}']`)).toBe('path');
   });
 });
+
+describe('pattern', () => {
+  /** The plan without its calls, plus the search call it names from line 42 and the chars call from 7. */
+  const planPattern = (args: Partial<LookupArguments>) => {
+    const planned = planLookup({ ...NONE, ...args }, LIMITS);
+    if (planned.mode !== 'pattern') return planned;
+    const { calls, ...rest } = planned;
+    return { ...rest, next: calls.lines(42, null), counted: calls.lines(42, 10), chars: calls.chars(7) };
+  };
+
+  it('R-LG-2 a pattern searches from line_start for line_count lines; the call it names repeats pattern, context_lines and bounds', () => {
+    expect(planPattern({ pattern: 'ERROR|WARN' })).toEqual({
+      mode: 'pattern',
+      pattern: 'ERROR|WARN',
+      contextLines: 0,
+      lineStart: 1,
+      lineCount: null,
+      bounds: BOUNDS,
+      next: `recall_tool_result(mem_id='${MEM}', pattern="ERROR|WARN", line_start=42)`,
+      counted: `recall_tool_result(mem_id='${MEM}', pattern="ERROR|WARN", line_start=42, line_count=10)`,
+      chars: `recall_tool_result(mem_id='${MEM}', offset=7)`,
+    });
+    expect(
+      planPattern({ pattern: '^\\d+ "x"', contextLines: 2, lineStart: 5, lineCount: 100, maxChars: 900, maxTokens: 500, format: 'FULL' }),
+    ).toEqual({
+      mode: 'pattern',
+      pattern: '^\\d+ "x"',
+      contextLines: 2,
+      lineStart: 5,
+      lineCount: 100,
+      bounds: { maxTokens: 500, maxChars: 900 },
+      next: `recall_tool_result(mem_id='${MEM}', pattern="^\\\\d+ \\"x\\"", context_lines=2, line_start=42, max_chars=900, max_tokens=500)`,
+      counted: `recall_tool_result(mem_id='${MEM}', pattern="^\\\\d+ \\"x\\"", context_lines=2, line_start=42, line_count=10, max_chars=900, max_tokens=500)`,
+      chars: `recall_tool_result(mem_id='${MEM}', offset=7, max_chars=900, max_tokens=500)`,
+    });
+  });
+
+  it('R-LG-2 a pattern with query, json_path or offset, or context_lines without a pattern, is refused without a query', () => {
+    const pattern =
+      '[tool_memory bad arguments: pattern searches lines (from line_start, for line_count lines); give it without query, json_path or offset]';
+    expect(planPattern({ pattern: 'a', query: 'a' })).toEqual({ mode: 'answer', text: pattern });
+    expect(planPattern({ pattern: 'a', jsonPath: '$.a' })).toEqual({ mode: 'answer', text: pattern });
+    expect(planPattern({ pattern: 'a', offset: 0 })).toEqual({ mode: 'answer', text: pattern });
+    expect(planPattern({ contextLines: 2, lineStart: 3 })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad arguments: context_lines goes with pattern; give a pattern, or leave context_lines out]',
+    });
+  });
+
+  it('R-LG-2 an over-long pattern, a bad context_lines or a bad line range is refused before anything is compiled', () => {
+    expect(planPattern({ pattern: `(${'a'.repeat(1000)})` })).toEqual({
+      mode: 'answer',
+      text: `[tool_memory bad pattern: "(${'a'.repeat(78)}…": longer than 1000 characters; write RE2 syntax such as ERROR|WARN, ^\\d{4}-\\d\\d-\\d\\d, timeout after \\d+ ms or (?i)connection reset (no backreferences or lookaround)]`,
+    });
+    expect(planPattern({ pattern: 'a'.repeat(1000) })).toMatchObject({ mode: 'pattern' });
+    expect(planPattern({ pattern: 'a', contextLines: 51 })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad context_lines: must be an integer from 0 to 50, got 51]',
+    });
+    expect(planPattern({ pattern: 'a', lineStart: 0 })).toEqual({
+      mode: 'answer',
+      text: '[tool_memory bad range: line_start must be a positive integer, got 0]',
+    });
+    expect(planPattern({ pattern: 'a', memId: 'mem_X' })).toEqual({ mode: 'answer', text: '[tool_memory not found: mem_X]' });
+  });
+});

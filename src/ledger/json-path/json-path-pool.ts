@@ -4,34 +4,39 @@ import { Piscina } from 'piscina';
 import { workerModule } from '../../common/workers/worker-module';
 import { AppConfig } from '../../config/app-config';
 import { currentRequestBudget } from '../../observability/request-context';
-import { JsonPathMetrics, type LibraryOutcome } from './json-path.metrics';
+import type { LineSearchAnswer, LineSearchTask } from '../pattern/line-search';
+import { JsonPathMetrics, type LibraryOutcome, type PatternOutcome, type PoolOutcome } from './json-path.metrics';
 import type { LibraryAnswer, LibraryTask } from './library-evaluation';
 import { TeamFairSlots } from './team-fair-slots';
 
 /**
  * After the worker's own `vm` timeout (the first line, which answers cleanly), how much longer a
  * thread may stay busy before it is terminated: JSON.parse of the payload and the answer's
- * JSON.stringify run outside that timeout.
+ * JSON.stringify (or a search's list of lines) run outside that timeout.
  */
 const BACKSTOP_MARGIN_MS = 500;
 
 /** A thread idle this long exits; the next evaluation starts another. */
 const IDLE_THREAD_MS = 60_000;
 
-/** A task as a thread receives it: with the port it says "started" on. */
-export type PooledTask = LibraryTask & { started: MessagePort };
+/** The work a thread does: a JSONPath library evaluation, or a pattern search over lines. */
+type PoolTask = ({ kind: 'json_path' } & LibraryTask) | ({ kind: 'pattern' } & LineSearchTask);
 
-/** What the pool answers: the evaluation's answer, or why it did not run. */
-export type PoolAnswer = LibraryAnswer | { busy: true } | { overRequestBudget: number };
+/** A task as a thread receives it: with the port it says "started" on. */
+export type PooledTask = PoolTask & { started: MessagePort };
+
+/** What the pool answers: the task's answer, or why it did not run. */
+export type PoolAnswer<A = LibraryAnswer> = A | { busy: true } | { overRequestBudget: number };
 
 /**
- * The JSONPath library's evaluations, off the event loop (R-TN-10): a fixed pool of worker
- * threads, a bounded queue with a deadline, a per-team share of both, a per-request count, and a
- * CPU budget that terminates a thread that outlives its evaluation's own timeout.
+ * The JSONPath library's evaluations and pattern searches over lines, off the event loop
+ * (R-TN-10, R-LG-2): a fixed pool of worker threads, a bounded queue with a deadline, a per-team
+ * share of both, a per-request count, and a CPU budget that terminates a thread that outlives its
+ * task's own timeout. Both kinds of task share threads, queue, shares and count.
  */
 @Injectable()
 export class JsonPathPool implements OnModuleDestroy {
-  private readonly pool: Piscina<PooledTask, LibraryAnswer>;
+  private readonly pool: Piscina<PooledTask, LibraryAnswer | LineSearchAnswer>;
   private readonly slots: TeamFairSlots;
   private readonly limits: AppConfig['lookup']['library'];
 
@@ -51,12 +56,27 @@ export class JsonPathPool implements OnModuleDestroy {
     });
   }
 
-  /** Evaluates one task for a team, or says why not; counts against the current HTTP request. */
-  async evaluate(team: string, task: LibraryTask): Promise<PoolAnswer> {
+  /** Evaluates one JSONPath task for a team, or says why not; counts against the current HTTP request. */
+  evaluate(team: string, task: LibraryTask): Promise<PoolAnswer> {
+    return this.run(team, { kind: 'json_path', ...task }, libraryOutcomeOf, (outcome) => this.metrics.evaluated(outcome));
+  }
+
+  /** Searches lines for a pattern for a team, or says why not; counts against the current HTTP request. */
+  searchLines(team: string, task: LineSearchTask): Promise<PoolAnswer<LineSearchAnswer>> {
+    return this.run(team, { kind: 'pattern', ...task }, patternOutcomeOf, (outcome) => this.metrics.searched(outcome));
+  }
+
+  /** Runs one task for a team, or says why not, and reports how it ended. */
+  private async run<A extends object, O extends string>(
+    team: string,
+    task: PoolTask,
+    outcomeOf: (answer: A) => O,
+    report: (outcome: O | PoolOutcome) => void,
+  ): Promise<PoolAnswer<A | { timedOut: true }>> {
     const budget = currentRequestBudget();
     if (budget !== undefined) {
       if (budget.libraryEvaluations >= this.limits.evaluationsPerRequest) {
-        this.metrics.evaluated('over_request_budget');
+        report('over_request_budget');
         return { overRequestBudget: this.limits.evaluationsPerRequest };
       }
       budget.libraryEvaluations++;
@@ -66,7 +86,7 @@ export class JsonPathPool implements OnModuleDestroy {
     const release = await slot;
     this.reportOccupancy();
     if (release === null) {
-      this.metrics.evaluated('busy');
+      report('busy');
       return { busy: true };
     }
     const backstop = new AbortController();
@@ -77,19 +97,20 @@ export class JsonPathPool implements OnModuleDestroy {
       timer = setTimeout(() => backstop.abort(), task.timeoutMs + BACKSTOP_MARGIN_MS);
     });
     try {
-      const answer = await this.pool.run(
+      // The thread answers the kind of task it was given (json-path.worker.ts).
+      const answer = (await this.pool.run(
         { ...task, started: startedInWorker },
         { signal: backstop.signal, transferList: [startedInWorker] },
-      );
-      this.metrics.evaluated(outcomeOf(answer));
+      )) as A;
+      report(outcomeOf(answer));
       return answer;
     } catch (error) {
       if (backstop.signal.aborted) {
         // Piscina terminated the thread; the next task gets a fresh one.
-        this.metrics.evaluated('terminated');
+        report('terminated');
         return { timedOut: true };
       }
-      this.metrics.evaluated('error');
+      report('error');
       throw error;
     } finally {
       clearTimeout(timer);
@@ -108,8 +129,14 @@ export class JsonPathPool implements OnModuleDestroy {
   }
 }
 
-function outcomeOf(answer: LibraryAnswer): LibraryOutcome {
+function libraryOutcomeOf(answer: LibraryAnswer): LibraryOutcome {
   if ('tooMany' in answer) return 'too_many';
+  if ('timedOut' in answer) return 'timed_out';
+  return 'ok';
+}
+
+function patternOutcomeOf(answer: LineSearchAnswer): PatternOutcome {
+  if ('problem' in answer) return 'bad_pattern';
   if ('timedOut' in answer) return 'timed_out';
   return 'ok';
 }

@@ -1,6 +1,6 @@
-import { createContext, runInContext } from 'node:vm';
 import type { JSONPathQuery, JSONValue } from 'json-p3';
 import { readJsonText } from '../../common/text/json-text';
+import { runWithTimeout } from '../../common/workers/timed-run';
 import { linearTimeEnvironment } from './i-regexp';
 
 interface LibraryLimits {
@@ -12,36 +12,20 @@ interface LibraryLimits {
 
 type LibraryResult = { nodes: unknown[] } | { tooMany: true } | { timedOut: true };
 
-// One context for every evaluation: the timeout is what matters, not isolation. Node's watchdog
-// stops whatever JavaScript runs inside runInContext, the library's code included.
-const evaluation: { run: () => void } = { run: () => undefined };
-const context = createContext({ evaluation });
-
 /**
  * The nodes of an RFC 9535 query (json-p3, which passes the compliance suite) in `document`,
  * stopped after `timeoutMs`, or as soon as there are more than `maxNodes`.
  */
 function evaluateWithLibrary(query: JSONPathQuery, document: JSONValue, limits: LibraryLimits): LibraryResult {
-  const nodes: unknown[] = [];
-  let tooMany = false;
-  evaluation.run = () => {
+  const run = runWithTimeout(() => {
+    const nodes: unknown[] = [];
     for (const node of query.lazyQuery(document)) {
-      if (nodes.length === limits.maxNodes) {
-        tooMany = true;
-        return;
-      }
+      if (nodes.length === limits.maxNodes) return { tooMany: true } as const;
       nodes.push(node.value);
     }
-  };
-  try {
-    runInContext('evaluation.run()', context, { timeout: limits.timeoutMs });
-    return tooMany ? { tooMany } : { nodes };
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { timedOut: true };
-    throw error;
-  } finally {
-    evaluation.run = () => undefined;
-  }
+    return { nodes };
+  }, limits.timeoutMs);
+  return 'timedOut' in run ? run : run.value;
 }
 
 /** One library evaluation as a worker thread receives it: plain data, the payload still JSON text. */

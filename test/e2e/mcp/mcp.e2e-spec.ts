@@ -95,6 +95,7 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
     expect(recall.description).toBeTruthy();
     expect(recall.inputSchema.type).toBe('object');
     expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual([
+      'context_lines',
       'format',
       'json_path',
       'line_count',
@@ -103,6 +104,7 @@ describe('R-MCP-1 MCP tools over streamable HTTP', () => {
       'max_tokens',
       'mem_id',
       'offset',
+      'pattern',
       'query',
     ]);
     expect(recall.inputSchema.required).toEqual(['mem_id']);

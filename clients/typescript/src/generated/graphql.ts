@@ -368,6 +368,8 @@ export type RecallToolResultQueryVariables = Exact<{
   lineStart?: number | null | undefined;
   lineCount?: number | null | undefined;
   maxTokens?: number | null | undefined;
+  pattern?: string | null | undefined;
+  contextLines?: number | null | undefined;
 }>;
 
 export type RecallToolResultQuery = { recallToolResult: string };
@@ -740,7 +742,7 @@ export const RecallMemoryDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<RecallMemoryQuery, RecallMemoryQueryVariables>;
 export const RecallToolResultDocument = new TypedDocumentString(`
-    query RecallToolResult($memId: String!, $format: RecallFormat, $query: String, $offset: Int, $maxChars: Int, $jsonPath: String, $lineStart: Int, $lineCount: Int, $maxTokens: Int) {
+    query RecallToolResult($memId: String!, $format: RecallFormat, $query: String, $offset: Int, $maxChars: Int, $jsonPath: String, $lineStart: Int, $lineCount: Int, $maxTokens: Int, $pattern: String, $contextLines: Int) {
   recallToolResult(
     memId: $memId
     format: $format
@@ -751,6 +753,8 @@ export const RecallToolResultDocument = new TypedDocumentString(`
     lineStart: $lineStart
     lineCount: $lineCount
     maxTokens: $maxTokens
+    pattern: $pattern
+    contextLines: $contextLines
   )
 }
     `) as unknown as TypedDocumentString<RecallToolResultQuery, RecallToolResultQueryVariables>;
