@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { format as prettierFormat, resolveConfig } from 'prettier';
 import type { ConcreteFormat } from '../../src/ledger/history/history.types';
 import { ALL_FORMATS } from '../../test/fixtures/history-formats.fixture';
 import { runToCompletion, type Teardown } from '../../bench/harness';
@@ -68,7 +69,9 @@ async function run(teardown: Teardown): Promise<boolean> {
   console.log(`\n${section}\n`);
   const complete = formats.length === ALL_FORMATS.length && strategies.length === STRATEGIES.length && !everywhere;
   if (process.env.COST_EVAL_WRITE_DOC !== '0' && complete) {
-    writeFileSync(DOC, withSection(readFileSync(DOC, 'utf8'), section));
+    // Formatted as `npm run lint:format` checks it, so a fresh run leaves nothing to fix.
+    const doc = withSection(readFileSync(DOC, 'utf8'), section);
+    writeFileSync(DOC, await prettierFormat(doc, { ...(await resolveConfig(DOC)), filepath: DOC }));
     console.log(`written into ${DOC}`);
   } else if (!complete) {
     console.log('not the default run (COST_EVAL_FORMATS, COST_EVAL_STRATEGIES or COST_EVAL_GRID): the document is left as it is');
