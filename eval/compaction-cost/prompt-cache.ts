@@ -83,7 +83,7 @@ export class RequestMeter {
  * changes only the previous list's closing bracket, anything else invalidates the cache from the
  * first changed element on.
  */
-export function changedBeforeEnd(previous: readonly string[], next: readonly string[]): boolean {
+function changedBeforeEnd(previous: readonly string[], next: readonly string[]): boolean {
   if (next.length < previous.length) return true;
   return previous.some((part, index) => part !== next[index]);
 }
@@ -93,7 +93,7 @@ export function changedBeforeEnd(previous: readonly string[], next: readonly str
  * head, the whole pieces they share, and the shared start of the first piece that differs, cut
  * where the tokenizer always cuts.
  */
-export function sharedPrefixTokens(before: readonly string[], after: readonly string[], tokensOf: (piece: string) => number): number {
+function sharedPrefixTokens(before: readonly string[], after: readonly string[], tokensOf: (piece: string) => number): number {
   let tokens = countTokens(HEAD);
   let index = 0;
   while (index < before.length && index < after.length && before[index] === after[index]) tokens += tokensOf(before[index++]);

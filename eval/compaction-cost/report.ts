@@ -30,7 +30,7 @@ function baseline(results: readonly RunResult[], format: ConcreteFormat, key: st
 }
 
 /** The run's cost over the baseline's, in the same format. */
-export function costRatio(results: readonly RunResult[], run: RunResult, key: string): number {
+function costRatio(results: readonly RunResult[], run: RunResult, key: string): number {
   return run.inputCost / baseline(results, run.format, key).inputCost;
 }
 
@@ -61,7 +61,7 @@ export function ranked(results: readonly RunResult[]): RankedStrategy[] {
 }
 
 /** One table, strategies by formats: the input cost of each ("—" where not replayed), and the mean ratios. */
-export function summaryTable(results: readonly RunResult[], formats: readonly ConcreteFormat[]): string {
+function summaryTable(results: readonly RunResult[], formats: readonly ConcreteFormat[]): string {
   const lines = [
     `| strategy | ${formats.join(' | ')} | × none | × every call |`,
     `| --- | ${formats.map(() => '---:').join(' | ')} | ---: | ---: |`,

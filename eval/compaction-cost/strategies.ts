@@ -10,7 +10,7 @@ import { MessageFormat } from '../../src/ledger/history/history.types';
  *   it (the pattern docs/lookup-and-compaction.md describes for trigger and target).
  */
 
-export type ClientMode = 'full' | 'view';
+type ClientMode = 'full' | 'view';
 
 /** compactMessages settings; what is left out takes the service's default. */
 export interface CompactionSettings {
