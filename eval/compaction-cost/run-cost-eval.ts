@@ -18,7 +18,7 @@ import { buildCostTrace, COST_TRACE_SEED, type TraceStep } from './trace';
  * compactMessages (its own process, a fresh embedded PostgreSQL), measured for a prompt cache and
  * priced. Prints the tables and writes them into docs/compaction-cost.md between its markers.
  * Environment: COST_EVAL_FORMATS (all), COST_EVAL_STRATEGIES (all; keys, comma-separated),
- * COST_EVAL_GRID (all: every strategy in every format, about three times as long; printed only),
+ * COST_EVAL_GRID (all: every strategy in every format, two to three times as long; printed only),
  * COST_EVAL_CONCURRENCY (3 runs at a time), COST_EVAL_WRITE_DOC (1; 0 prints only).
  */
 
