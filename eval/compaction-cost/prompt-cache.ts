@@ -45,10 +45,10 @@ export class RequestMeter {
     const previous = this.previous;
     this.previous = parts;
     if (!countsPieceByPiece(parts)) throw new Error('every message must be an object whose first key starts with a letter');
-    const pieces = parts.map((part, index) => jsonArrayPiece(part, index === parts.length - 1));
+    const pieces = parts.map((part, index) => jsonArrayPiece(part, index === parts.length - 1).text);
     const inputTokens = countTokens(HEAD) + pieces.reduce((sum, piece) => sum + this.tokensOf(piece), 0);
     if (previous === null) return { inputTokens, sharedTokens: 0, cacheBreak: false };
-    const before = previous.map((part, index) => jsonArrayPiece(part, index === previous.length - 1));
+    const before = previous.map((part, index) => jsonArrayPiece(part, index === previous.length - 1).text);
     return {
       inputTokens,
       sharedTokens: sharedPrefixTokens(before, pieces, (piece) => this.tokensOf(piece)),

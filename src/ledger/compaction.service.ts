@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import { type CountedJson, countsPieceByPiece, jsonArrayPiece, serializeEach } from '../common/text/json-array-tokens';
+import { type CountedJson, type CountedText, countsPieceByPiece, jsonArrayPiece, serializeEach } from '../common/text/json-array-tokens';
 import { TokenCounter } from '../common/text/token-counter';
 import type { ActorContext } from '../tenancy';
 import { type ToolResultHandle, MAX_BATCH_ITEMS, type ToolResultSnapshot, ToolResultsService } from '../tool-results';
@@ -136,7 +136,7 @@ export class CompactionService {
     const parts = serializeEach(entries, serialized);
     const byPiece = countsPieceByPiece(parts);
     const last = entries.length - 1;
-    const textOf = (json: string, index: number) => (byPiece ? jsonArrayPiece(json, index === last) : json);
+    const textOf = (json: string, index: number): CountedText => (byPiece ? jsonArrayPiece(json, index === last) : { text: json });
     const touched = [...new Set(replacements.map(entryIndexOf))];
     const texts = touched.map((index) => textOf(parts[index], index));
     replacements.forEach((replacement, order) => {

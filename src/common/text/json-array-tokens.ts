@@ -18,40 +18,57 @@ export interface CountedJson {
 const ELEMENT_START = /^\{"[A-Za-z]/;
 const HEAD = '[{"';
 
-/** Pieces shorter than this are counted directly: tokenizing them costs about what a lookup does. */
+/** Texts shorter than this are counted directly: tokenizing them costs about what a lookup does. */
 const CACHED_FROM_CHARS = 256;
 
-/** Token counts of recently seen pieces by content hash (counts only: no text is kept). */
-const pieceCounts = new LRUCache<string, number>({ max: 20_000 });
+/** Token counts of recently seen texts by content hash (counts only: no text is kept). */
+const knownTokenCounts = new LRUCache<string, number>({ max: 20_000 });
 
-function pieceKey(piece: string): string | null {
-  return piece.length < CACHED_FROM_CHARS ? null : createHash('sha256').update(piece).digest('base64');
+/**
+ * A text to count, and how its cache key is hashed: a piece of an array element is a
+ * concatenation (`part.slice(2) + tail`), and hashing a concatenation of a large string is about
+ * five times slower than hashing the flat string it was cut from, so a piece is hashed from its
+ * element's JSON and its tail instead.
+ */
+export interface CountedText {
+  text: string;
+  /** The element's JSON and tail the text is the piece of; absent for a text counted as it is. */
+  piece?: { part: string; tail: string };
+}
+
+function cacheKey({ text, piece }: CountedText): string | null {
+  if (text.length < CACHED_FROM_CHARS) return null;
+  // The tags keep a piece's key apart from a whole text's that happens to read the same.
+  const hash = piece
+    ? createHash('sha256').update('piece\0').update(piece.part).update(piece.tail)
+    : createHash('sha256').update('text\0').update(text);
+  return hash.digest('base64');
 }
 
 /**
  * Each text's count where it is known without tokenizing (a short text is not looked up:
- * `undefined`, like a piece not seen lately), and a function that remembers counts made since.
+ * `undefined`, like a text not seen lately), and a function that remembers counts made since.
  */
-export function knownCounts(texts: readonly string[]): {
+export function knownCounts(texts: readonly CountedText[]): {
   counts: (number | undefined)[];
   remember: (index: number, tokens: number) => void;
 } {
-  const keys = texts.map(pieceKey);
+  const keys = texts.map(cacheKey);
   return {
-    counts: keys.map((key) => (key === null ? undefined : pieceCounts.get(key))),
+    counts: keys.map((key) => (key === null ? undefined : knownTokenCounts.get(key))),
     remember: (index, tokens) => {
       const key = keys[index];
-      if (key !== null) pieceCounts.set(key, tokens);
+      if (key !== null) knownTokenCounts.set(key, tokens);
     },
   };
 }
 
-/** `countTokens` of each text, with the counts of pieces seen lately reused. */
-function countEachCached(texts: readonly string[]): number[] {
+/** `countTokens` of each text, with the counts of texts seen lately reused. */
+function countEachCached(texts: readonly CountedText[]): number[] {
   const { counts, remember } = knownCounts(texts);
   return counts.map((known, index) => {
     if (known !== undefined) return known;
-    const tokens = countTokens(texts[index]);
+    const tokens = countTokens(texts[index].text);
     remember(index, tokens);
     return tokens;
   });
@@ -76,9 +93,9 @@ export function jsonArrayChars(parts: readonly string[]): number {
  * The texts whose counts add up to the count of `[parts joined by ,]`: its pieces, one per
  * element, or the whole text when a part is not an object whose first key starts with a letter.
  */
-export function countedTexts(parts: readonly string[]): string[] {
-  if (!countsPieceByPiece(parts)) return [`[${parts.join(',')}]`];
-  return [HEAD, ...parts.map((part, index) => jsonArrayPiece(part, index === parts.length - 1))];
+export function countedTexts(parts: readonly string[]): CountedText[] {
+  if (!countsPieceByPiece(parts)) return [{ text: `[${parts.join(',')}]` }];
+  return [{ text: HEAD }, ...parts.map((part, index) => jsonArrayPiece(part, index === parts.length - 1))];
 }
 
 export function sum(counts: readonly number[]): number {
@@ -106,6 +123,7 @@ export function countsPieceByPiece(parts: readonly string[]): boolean {
  * The piece of an element's JSON the array's count adds up: from its first key's letter to the
  * next element's `{"` (or the closing `]`). Replacing one element changes only its piece's count.
  */
-export function jsonArrayPiece(part: string, isLast: boolean): string {
-  return `${part.slice(2)}${isLast ? ']' : ',{"'}`;
+export function jsonArrayPiece(part: string, isLast: boolean): CountedText {
+  const tail = isLast ? ']' : ',{"';
+  return { text: `${part.slice(2)}${tail}`, piece: { part, tail } };
 }

@@ -5,7 +5,7 @@ import type { Gauge } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { AppError, ErrorCode } from '../errors/app-error';
 import { workerModule } from '../workers/worker-module';
-import { type CountedJson, countedTexts, jsonArrayChars, knownCounts, serializeEach, sum } from './json-array-tokens';
+import { type CountedJson, type CountedText, countedTexts, jsonArrayChars, knownCounts, serializeEach, sum } from './json-array-tokens';
 import { countTokens } from './tokenizer';
 
 /** Below this many characters a text is counted where it is: a worker's round trip would cost more (~2 ms of counting). */
@@ -64,11 +64,11 @@ export class TokenCounter implements OnModuleDestroy {
    * tokenized (off the main thread when they are large), so a history resent every turn costs the
    * hashing of its old messages and the counting of its new ones.
    */
-  async countCached(texts: readonly string[]): Promise<number[]> {
+  async countCached(texts: readonly CountedText[]): Promise<number[]> {
     const { counts, remember } = knownCounts(texts);
     const missing = counts.flatMap((known, index) => (known === undefined ? [index] : []));
     if (missing.length === 0) return counts as number[];
-    const counted = await this.countEach(missing.map((index) => texts[index]));
+    const counted = await this.countEach(missing.map((index) => texts[index].text));
     missing.forEach((index, order) => {
       counts[index] = counted[order];
       remember(index, counted[order]);

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '../../errors/app-error';
 import { testConfig, tokenCounterFor } from '../../../../test/support/tool-results-service';
-import { countJsonArray } from '../json-array-tokens';
+import { countJsonArray, jsonArrayPiece } from '../json-array-tokens';
 import { OFF_THREAD_FROM_CHARS, type TokenCounter } from '../token-counter';
 import { countTokens } from '../tokenizer';
 
@@ -53,12 +53,21 @@ describe('TokenCounter: token counts of large texts off the event loop (R-TN-10)
     expect(await counter.countJsonArray(messages, new WeakMap())).toEqual(expected);
   });
 
-  it("R-TN-10: counts reused from pieces seen lately are the tokenizer's counts, large and small, seen and new", async () => {
+  it("R-TN-10: counts reused from texts seen lately are the tokenizer's counts, large and small, seen and new", async () => {
     const seen = JSON.stringify(payload(OFF_THREAD_FROM_CHARS * 2, 5));
-    await counter.countCached([seen]);
-    const texts = [seen, JSON.stringify(payload(OFF_THREAD_FROM_CHARS, 6)), 'short', 'x'.repeat(300), ''];
-    expect(await counter.countCached(texts)).toEqual(texts.map(countTokens));
-    expect(await counter.countCached(texts)).toEqual(texts.map(countTokens));
+    await counter.countCached([{ text: seen }]);
+    const texts = [seen, JSON.stringify(payload(OFF_THREAD_FROM_CHARS, 6)), 'short', 'x'.repeat(300), ''].map((text) => ({ text }));
+    expect(await counter.countCached(texts)).toEqual(texts.map(({ text }) => countTokens(text)));
+    expect(await counter.countCached(texts)).toEqual(texts.map(({ text }) => countTokens(text)));
+  });
+
+  it('R-TN-10: a piece and a whole text that read alike keep their own counts', async () => {
+    const part = `{"role":"tool","content":"${'z'.repeat(400)}"}`;
+    const piece = jsonArrayPiece(part, false);
+    // A whole text equal to what the piece's key is hashed from.
+    const lookalike = { text: `${part},{"` };
+    expect(await counter.countCached([piece, lookalike])).toEqual([countTokens(piece.text), countTokens(lookalike.text)]);
+    expect(await counter.countCached([lookalike, piece])).toEqual([countTokens(lookalike.text), countTokens(piece.text)]);
   });
 
   it('R-TN-10: past its threads and queue the pool answers RATE_LIMITED instead of waiting without bound', async () => {
