@@ -4,7 +4,8 @@ import { readHistory } from '../../../src/ledger/history/read-history';
 import { ALL_FORMATS, oddTranscript, traceIn } from '../../fixtures/history-formats.fixture';
 import { PURE_DEFAULTS } from '../../support/compact-pure';
 import { memberOfNewSpace, type SpaceMember } from '../../support/fixtures';
-import { gql, ok } from '../../support/graphql';
+import { gql } from '../../support/graphql';
+import { stubRecall } from '../../support/stub-recall';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 interface Compacted {
@@ -19,9 +20,6 @@ interface Compacted {
 const COMPACT = `mutation($input: CompactMessagesInput!) {
   compactMessages(input: $input) { messages messageFormat compactedCount tokensBefore tokensAfter handles { memId toolCallId stub } }
 }`;
-const RECALL = `query($m: String!, $f: RecallFormat, $o: Int) { recallToolResult(memId: $m, format: $f, offset: $o) }`;
-const CONTINUE_MARKER =
-  /\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}'[^\n]*, offset=(\d+)[^\n]*\); chars \d+–\d+ of ≈?\d+ shown\]$/;
 
 /** The history as this repository's own reader sees it, the test's oracle for ids and payloads. */
 function readOrFail(messages: unknown, format: MessageFormat) {
@@ -35,23 +33,7 @@ describe('compactMessages in every message format (e2e)', () => {
 
   const compact = (who: SpaceMember, input: Record<string, unknown>) =>
     gql<{ compactMessages: Compacted }>(t, COMPACT, { input }, who.token);
-  const recall = async (who: SpaceMember, memId: string, variables: { f?: string; o?: number }) =>
-    (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, ...variables }, who.token)).recallToolResult;
-  const rowsOf = async (userId: string) =>
-    Number((await t.sql.query('select count(*) from message_tool_results where user_id = $1', [userId])).rows[0].count);
-
-  /** FULL recall followed window by window to the end: the stored payload as the model gets it back. */
-  const fullPayload = async (who: SpaceMember, memId: string): Promise<string> => {
-    let answer = await recall(who, memId, { f: 'FULL' });
-    let rebuilt = '';
-    for (let calls = 0; calls < 200; calls++) {
-      const marker = CONTINUE_MARKER.exec(answer);
-      rebuilt += marker ? answer.slice(0, marker.index) : answer;
-      if (!marker) return rebuilt;
-      answer = await recall(who, memId, { o: Number(marker[1]) });
-    }
-    throw new Error('FULL recall did not end');
-  };
+  const { rowsOf, fullPayload } = stubRecall(() => t);
 
   beforeAll(async () => {
     t = await createTestApp({ HTTP_BODY_LIMIT: '10mb' });

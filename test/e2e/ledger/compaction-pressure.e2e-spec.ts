@@ -7,7 +7,8 @@ import { ALL_FORMATS, anthropicTraceIn } from '../../fixtures/history-formats.fi
 import { PURE_DEFAULTS } from '../../support/compact-pure';
 import { setCompactionPolicy } from '../../support/compaction-policies';
 import { memberOfNewSpace, type SpaceMember } from '../../support/fixtures';
-import { gql, ok } from '../../support/graphql';
+import { gql } from '../../support/graphql';
+import { stubRecall } from '../../support/stub-recall';
 import { newMember, newSpace } from '../../support/tenancy';
 import { createTestApp, identity, type TestApp } from '../../support/test-app';
 
@@ -27,9 +28,6 @@ const COMPACT = `mutation($input: CompactMessagesInput!) {
     messages messageFormat triggered compactedCount clearedInputCount tokensBefore tokensAfter handles { memId toolCallId stub }
   }
 }`;
-const RECALL = `query($m: String!, $f: RecallFormat, $o: Int) { recallToolResult(memId: $m, format: $f, offset: $o) }`;
-const CONTINUE_MARKER =
-  /\n\[… more: continue with recall_tool_result\(mem_id='mem_[a-z2-7]{16}'[^\n]*, offset=(\d+)[^\n]*\); chars \d+–\d+ of ≈?\d+ shown\]$/;
 
 const WRITE_FILE_ID = 'toolu_write_report';
 
@@ -115,21 +113,7 @@ describe('compactMessages under pressure: trigger, target, tool inputs (e2e)', (
     expect(res.errors).toBeUndefined();
     return res.data!.compactMessages;
   };
-  const recall = async (who: SpaceMember, memId: string, variables: { f?: string; o?: number }) =>
-    (await ok<{ recallToolResult: string }>(t, RECALL, { m: memId, ...variables }, who.token)).recallToolResult;
-  const rowsOf = async (userId: string) =>
-    Number((await t.sql.query('select count(*) from message_tool_results where user_id = $1', [userId])).rows[0].count);
-  const fullPayload = async (who: SpaceMember, memId: string): Promise<string> => {
-    let answer = await recall(who, memId, { f: 'FULL' });
-    let rebuilt = '';
-    for (let calls = 0; calls < 200; calls++) {
-      const marker = CONTINUE_MARKER.exec(answer);
-      rebuilt += marker ? answer.slice(0, marker.index) : answer;
-      if (!marker) return rebuilt;
-      answer = await recall(who, memId, { o: Number(marker[1]) });
-    }
-    throw new Error('FULL recall did not end');
-  };
+  const { rowsOf, fullPayload } = stubRecall(() => t);
 
   beforeAll(async () => {
     t = await createTestApp({ HTTP_BODY_LIMIT: '10mb' });
