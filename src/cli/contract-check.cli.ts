@@ -2,9 +2,10 @@
 // for coordinates listed in contract-pending.txt: operations of later issues, listed explicitly, a
 // list that shrinks as they land.
 //   npm run contract:check [-- --contract path/to/contract.graphql] [--require]
-// The contract is not part of this repository: CI lays it beside the clone (shared/contract.graphql
-// next to the repository folder), the default path. Without the file the check does not run: it
-// says so on stderr and exits 0, or 1 with --require, which .ci/run passes in CI (missingContract).
+// The contract is vendored in contract/contract.graphql (the default path), so a clone checks itself
+// with nothing beside it; --contract checks against another copy (a newer one, before vendoring it).
+// Without the named file the check does not run: it says so on stderr and exits 0, or 1 with
+// --require, which .ci/run passes in CI (missingContract).
 import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,7 +16,7 @@ import { checkContract, missingContract } from '../common/graphql/contract-check
 
 const root = resolve(__dirname, '..', '..');
 const { values } = parseArgs({ options: { contract: { type: 'string' }, require: { type: 'boolean', default: false } } });
-const contractFile = values.contract ?? resolve(root, '..', 'shared', 'contract.graphql');
+const contractFile = values.contract ?? resolve(root, 'contract', 'contract.graphql');
 
 async function main(): Promise<number> {
   if (!existsSync(contractFile)) {
