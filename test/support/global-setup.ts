@@ -11,6 +11,7 @@ import { REQUEST_ROLE } from '../../src/database/request-role';
 import { APP_PASSWORD_ENV, SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from './test-database';
 import { AUDIT_LOG_DIR_ENV, AUDIT_LOG_FOLDER, AUDIT_SERVER_SETTINGS, enableQueryAudit, queryAuditDecision } from './query-audit/collector';
 import { registerServer } from './test-server';
+import { freePort } from './free-port';
 
 /**
  * Starts one PostgreSQL for the whole run (embedded, unless TEST_DATABASE_URL or DATABASE_URL
@@ -27,7 +28,7 @@ export default async function globalSetup(): Promise<void> {
   } else {
     const parent = mkdtempSync(join(tmpdir(), 'recall-ledger-test-'));
     chmodSync(parent, 0o755); // the postgres system user must reach its data folder
-    const port = 55000 + Math.floor(Math.random() * 5000);
+    const port = await freePort();
     const dataDir = join(parent, 'pg');
     const server = await startEmbeddedPostgres({
       dataDir,

@@ -4,7 +4,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
@@ -13,6 +12,7 @@ import { RECORD, type SpaceMember, toolResult } from '../../support/fixtures';
 import type { GraphqlError } from '../../support/graphql';
 import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from './support/row-lock';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { freePort } from '../../support/free-port';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CHILD_SECRET = 'faults-spec-secret-that-is-long-enough-0000';
@@ -22,18 +22,6 @@ interface Started {
   port: number;
   output: () => string;
   exited: Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Started> {

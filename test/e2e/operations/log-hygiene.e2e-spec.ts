@@ -17,6 +17,7 @@ import { Pool } from 'pg';
 import { signToken } from '../../../src/tenancy/token-signer';
 import type { GraphqlResponse } from '../../support/graphql';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { freePort } from '../../support/free-port';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'log-hygiene-secret-that-is-long-enough-000';
@@ -39,7 +40,7 @@ describe('Log hygiene (process)', () => {
     database = await createTestDatabase();
     sql = new Pool({ connectionString: database.url, max: 2 });
     dataDir = mkdtempSync(join(tmpdir(), 'rl-logs-'));
-    const port = 40000 + Math.floor(Math.random() * 10000);
+    const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
     child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {

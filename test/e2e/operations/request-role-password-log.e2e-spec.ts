@@ -18,6 +18,7 @@ import { withDatabase } from '../../../src/database/database-url';
 import type { EmbeddedPostgresOptions } from '../../../src/database/embedded-postgres';
 import { prepareDatabase, REQUEST_ROLE, withCredentials } from '../../../src/database/request-role';
 import { scramSha256Verifier } from '../../../src/database/scram-verifier';
+import { freePort } from '../../support/free-port';
 
 const LOG_FOLDER = 'statement-log';
 const DATABASE = 'rl_password_log';
@@ -98,7 +99,7 @@ describe('The request role’s password and PostgreSQL’s log (log_statement = 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'rl-password-log-'));
     chmodSync(folder, 0o755); // the postgres system user must reach its data folder
-    const port = 50000 + Math.floor(Math.random() * 5000);
+    const port = await freePort();
     server = await startOwnPostgres({ dataDir: join(folder, 'pg'), port, password: passwords.superuser, settings: SETTINGS });
     const admin = new Client({ connectionString: server.url });
     await admin.connect();

@@ -8,6 +8,7 @@ import { withDatabase } from '../../../src/database/database-url';
 import { connectionRefusal } from '../../../src/database/embedded-postgres';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
+import { freePort } from '../../support/free-port';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -147,7 +148,7 @@ describe('Start-up (process)', () => {
   it('R-OP-2 starts on embedded PostgreSQL, keeps data across restarts and stops PostgreSQL on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-start-'));
     chmodSync(dataDir, 0o755);
-    const port = 40000 + Math.floor(Math.random() * 10000);
+    const port = await freePort();
     const env = { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) };
     const url = `http://127.0.0.1:${port}`;
     try {
@@ -187,7 +188,7 @@ describe('Start-up (process)', () => {
   it('R-OP-2 a data folder an earlier version made with the fixed superuser password is moved to a generated one on its first start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-legacy-'));
     chmodSync(dataDir, 0o755);
-    const port = 40000 + Math.floor(Math.random() * 10000);
+    const port = await freePort();
     try {
       // What earlier versions made: the same cluster, with the superuser password every install shared.
       await initialiseAsEarlierVersion(dataDir, ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8']);
@@ -231,7 +232,7 @@ describe('Start-up (process)', () => {
   it('R-LG-2 refuses an embedded data folder an earlier version created as SQL_ASCII, and stops its PostgreSQL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-ascii-'));
     chmodSync(dataDir, 0o755);
-    const port = 40000 + Math.floor(Math.random() * 10000);
+    const port = await freePort();
     try {
       // What initdb made before the cluster's encoding was fixed, in a shell without LANG.
       await initialiseAsEarlierVersion(dataDir, ['--encoding=SQL_ASCII', '--no-locale']);
