@@ -8,6 +8,7 @@ const { join } = require('node:path');
 const { Client } = require('pg');
 require('@swc-node/register');
 const { startEmbeddedPostgres } = require('../src/database/embedded-postgres');
+const { freePort } = require('../test/support/free-port');
 
 /** Calls `work` with the URL of a new database `name` (a plain identifier) on a new server. */
 async function withThrowawayDatabase(name, work) {
@@ -15,7 +16,7 @@ async function withThrowawayDatabase(name, work) {
   chmodSync(folder, 0o755); // as root, the postgres system user must reach its data folder
   const server = await startEmbeddedPostgres({
     dataDir: join(folder, 'pg'),
-    port: 45000 + Math.floor(Math.random() * 5000),
+    port: await freePort(),
     password: randomBytes(24).toString('base64url'),
   });
   try {
