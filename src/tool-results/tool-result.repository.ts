@@ -162,12 +162,16 @@ export class ToolResultRepository {
     return rows.map((row) => toToolResultSnapshot(row, columns));
   }
 
-  /** The full-text search over the scope's snapshots in one space, ranked (R-RC-8; see `tool_results_search`). */
+  /**
+   * The full-text search over the scope's snapshots in one space, ranked (R-RC-8; see
+   * `tool_results_search`, which runs as the owner to use the GIN index and enters the scope itself).
+   */
   async search(scope: SnapshotScope, search: SnapshotSearch, columns: SnapshotColumns = {}): Promise<SnapshotSearchHit[]> {
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
       'select * from tool_results_search(?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?, ?, ?) order by rank',
       searchArguments(scope, search, columns),
+      { setsOwnScope: true },
     );
     return rows.map((row) => toSearchHit(row, columns));
   }

@@ -15,21 +15,23 @@ export interface PlanNode {
 }
 
 /** A plan's nodes, depth first. */
-export function planNodes(plan: PlanNode): PlanNode[] {
+function planNodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(planNodes)];
 }
 
-/**
- * Who plans a statement. The request role is the one that matters (R-TN-8): its plans carry the
- * row-level security policies, and under them an operator that is not leakproof (`@@`, jsonb,
- * LIKE, array operators) cannot be an index condition, and the policies' clauses change the
- * estimates. The owner's policy is `using (true)`: its plan is the one the statement is written
- * for, which the request role may not get.
- */
-export type PlanRole = 'owner' | 'request role';
+/** The tenant settings a request makes (run-sql's, transaction-local): its team, and its user or ''. */
+const TENANT_SETTINGS = `select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`;
 
 /** The URLs a plan needs: the owner's, and the request role's for the same database. */
 type PlanDatabase = Pick<TestDatabase, 'url' | 'appUrl' | 'name'>;
+
+/*
+ * Plans are taken as the request role only (R-TN-8), the role requests run as: under its
+ * row-level security policies an operator that is not leakproof (`@@`, jsonb, LIKE, array
+ * operators) cannot be an index condition, and the policies' clauses change the estimates. The
+ * owner's policy is `using (true)`, so a plan taken as the owner can pass while requests miss the
+ * index (issue 40 found the search doing just that).
+ */
 
 /**
  * The plan the request role gets for `sql` under `scope`, the tenant settings a request makes
@@ -41,10 +43,7 @@ export async function requestPlanOf(database: Pick<PlanDatabase, 'appUrl'>, scop
   await client.connect();
   try {
     await client.query('begin');
-    await client.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [
-      scope.teamId,
-      scope.userId ?? '',
-    ]);
+    await client.query(TENANT_SETTINGS, [scope.teamId, scope.userId ?? '']);
     const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`);
     await client.query('rollback');
     return planNodes(rows[0]['QUERY PLAN'][0].Plan);
@@ -63,35 +62,27 @@ const AUTO_EXPLAIN: [string, string][] = [
 
 /**
  * The plan of a statement that runs inside a database function (`inner` names it): `call` is run
- * on a new connection `as` the owner or the request role, in a transaction rolled back, with
- * auto_explain reporting nested statements to the client. No tenant settings are made first: the
- * functions this is for set the scope from their arguments (`rl_enter`), as in a request. The
- * connection is new, so a function with `plan_cache_mode` settings shows the plan its first call
- * gets (a generic one under `force_generic_plan`).
+ * as the request role on a new connection, in a transaction rolled back, with auto_explain
+ * reporting nested statements to the client. `scope` is the tenant settings the request makes
+ * first (null for the functions that set the scope from their arguments, `rl_enter`, as in a
+ * request). The connection is new, so a function with `plan_cache_mode` settings shows the plan
+ * its first call gets (a generic one under `force_generic_plan`).
  *
  * The request role may not load auto_explain itself: for the call the owner gives the role's
  * sessions in this database (only) the library and its settings, and takes them back after.
  */
-export async function nestedPlanOf(database: PlanDatabase, as: PlanRole, call: string, inner: string): Promise<PlanNode[]> {
+export async function nestedPlanOf(database: PlanDatabase, scope: TenantScope | null, call: string, inner: string): Promise<PlanNode[]> {
   const notices: string[] = [];
-  if (as === 'owner') {
-    await withClient(database.url, notices, async (client) => {
-      await client.query(`load 'auto_explain'`);
-      for (const [name, value] of AUTO_EXPLAIN) await client.query(`select set_config($1, $2, false)`, [name, value]);
-      await runRolledBack(client, call);
-    });
-  } else {
-    const settings: [string, string][] = [['session_preload_libraries', 'auto_explain'], ...AUTO_EXPLAIN];
-    const alterRole = `alter role ${REQUEST_ROLE} in database "${database.name}"`;
-    await withClient(database.url, [], async (owner) => {
-      for (const [name, value] of settings) await owner.query(`${alterRole} set ${name} = '${value}'`);
-      try {
-        await withClient(database.appUrl, notices, (client) => runRolledBack(client, call));
-      } finally {
-        for (const [name] of settings) await owner.query(`${alterRole} reset ${name}`);
-      }
-    });
-  }
+  const settings: [string, string][] = [['session_preload_libraries', 'auto_explain'], ...AUTO_EXPLAIN];
+  const alterRole = `alter role ${REQUEST_ROLE} in database "${database.name}"`;
+  await withClient(database.url, [], async (owner) => {
+    for (const [name, value] of settings) await owner.query(`${alterRole} set ${name} = '${value}'`);
+    try {
+      await withClient(database.appUrl, notices, (client) => runRolledBack(client, scope, call));
+    } finally {
+      for (const [name] of settings) await owner.query(`${alterRole} reset ${name}`);
+    }
+  });
   const plans = notices.map((m) => JSON.parse(m.slice(m.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode });
   const plan = plans.find((p) => p['Query Text'].includes(inner));
   if (!plan) throw new Error(`no plan of a statement with "${inner}" among ${plans.length} reported`);
@@ -109,9 +100,10 @@ async function withClient<T>(url: string, notices: string[], work: (client: Clie
   }
 }
 
-async function runRolledBack(client: Client, call: string): Promise<void> {
+async function runRolledBack(client: Client, scope: TenantScope | null, call: string): Promise<void> {
   await client.query('begin');
   try {
+    if (scope) await client.query(TENANT_SETTINGS, [scope.teamId, scope.userId ?? '']);
     await client.query(call);
   } finally {
     await client.query('rollback');

@@ -15,13 +15,7 @@ import {
   SEARCH_RANKING_VERSION,
 } from '../recall-event.rules';
 import type { TenantScope } from '../../database/tenant-scope';
-import {
-  nestedPlanOf as nestedPlanOfCall,
-  type PlanNode,
-  type PlanRole,
-  planNodes as nodes,
-  requestPlanOf,
-} from '../../../test/support/plans';
+import { nestedPlanOf as nestedPlanOfCall, type PlanNode, requestPlanOf } from '../../../test/support/plans';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 
 /**
@@ -42,8 +36,10 @@ const SEARCH_INDEX = 'message_tool_results_user_search';
  * realistic spread of rows, as the request role with the settings its request makes (R-TN-8): the
  * read is a primary-key lookup on (team_id, id). A search is written to answer the user and the
  * words with one scan of the (team_id, user_id, search_vector) GIN index instead of walking every
- * snapshot of the user or of the space: the owner gets that plan; the request role, today, does
- * not (`@@` is not leakproof; see `expectSearchWithoutGin`), which issue 40 restores.
+ * snapshot of the user or of the space. Under the request role's policies `@@` (not leakproof)
+ * could not be an index condition, so `tool_results_search` runs as the owner and applies the
+ * tenant's predicates itself (issue 40); its statement is planned inside the function, so these
+ * pins read it with auto_explain (`searchPlanOf`).
  */
 describe('recall event and search plans (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
@@ -141,28 +137,36 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
 
   /**
    * Runs `work`, takes the first statement it ran containing `marker`, and returns the plan of that
-   * statement: as the request role under `settings` (the tenant settings its request makes), or as the owner.
+   * statement as the request role under `settings` (the tenant settings its request makes).
    */
-  async function planOf(marker: string, settings: TenantScope | 'owner', work: () => Promise<unknown>): Promise<PlanNode[]> {
-    const sql = await statementOf(marker, work);
-    if (settings !== 'owner') return requestPlanOf(db.database, settings, sql);
-    const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
-    return nodes(explained['QUERY PLAN'][0].Plan);
+  async function planOf(marker: string, settings: TenantScope, work: () => Promise<unknown>): Promise<PlanNode[]> {
+    return requestPlanOf(db.database, settings, await statementOf(marker, work));
   }
 
   /**
    * The plan of a statement that runs inside a database function (`inner` names it): the
-   * repository's call is run again `as` the request role (or the owner) with auto_explain reporting
-   * nested statements to the client. These functions set the tenant settings themselves (rl_enter).
+   * repository's call is run again as the request role, after the tenant settings `settings` (null
+   * for the functions that make them from their arguments, rl_enter), with auto_explain reporting
+   * nested statements to the client.
    */
-  async function nestedPlanOf(marker: string, inner: string, as: PlanRole, work: () => Promise<unknown>): Promise<PlanNode[]> {
+  async function nestedPlanOf(
+    marker: string,
+    inner: string,
+    settings: TenantScope | null,
+    work: () => Promise<unknown>,
+  ): Promise<PlanNode[]> {
     const call = await statementOf(marker, work);
     // Under a new event id: the event the first run stored keeps its own.
-    return nestedPlanOfCall(db.database, as, call.replace(/rec_[0-9A-Z]{26}/g, newRecallEventId()), inner);
+    return nestedPlanOfCall(db.database, settings, call.replace(/rec_[0-9A-Z]{26}/g, newRecallEventId()), inner);
   }
 
   /** The tenant settings of the searcher's request: its team and its user. */
   const searcherRequest = (): TenantScope => ({ teamId: searcher.teamId, userId: searcher.userId });
+
+  /** The search statement inside `tool_results_search`, as the searcher's request plans it. */
+  const SEARCH_STATEMENT = 'websearch_to_tsquery';
+  const searchPlanOf = (work: () => Promise<unknown>): Promise<PlanNode[]> =>
+    nestedPlanOf('tool_results_search', SEARCH_STATEMENT, searcherRequest(), work);
   const scope = () => ({ teamId: searcher.teamId, userId: searcher.userId, spaceIds: searcher.spaceIds });
   const search = (query: string, extra: Partial<SnapshotSearch> = {}): SnapshotSearch => ({
     spaceId: searcher.spaceId,
@@ -196,28 +200,6 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     // No other way into the table: neither a heap walk nor another index.
     expect(scans.filter(([type]) => type === 'Seq Scan')).toEqual([]);
     expect(scans.map(([, index]) => index).filter((index) => index !== null)).toEqual([SEARCH_INDEX]);
-  }
-
-  /*
-   * The search as the request role plans it today: no GIN at all. `@@` (ts_match_vq) is not
-   * leakproof, and under row-level security a clause that is not leakproof is evaluated after the
-   * policy's own (which stay in the plan: the user-deep clause is a Filter) and cannot be an index
-   * condition; the owner's policy is `using (true)`, which leaves nothing to wait for. So the words
-   * are a Filter: the plan takes the team's conversations of the space (conversations_space_age),
-   * keeps the user's by the policy, and reads each one's current generation through the
-   * conversation recency index, testing every snapshot of the user in the space for the words.
-   * Never a Seq Scan. Issue 40 (performance) restores the GIN index for the words; these pins fail
-   * then: assert `expectGinSearch` as the request role instead.
-   */
-  function expectSearchWithoutGin(plan: PlanNode[]): void {
-    const scans = scansOf(plan, 'message_tool_results');
-    expect(scans.filter(([type]) => type === 'Seq Scan')).toEqual([]);
-    expect(new Set(scans.map(([, index]) => index).filter((index) => index !== null))).toEqual(
-      new Set(['message_tool_results_conversation_user_generation_recency']),
-    );
-    const reads = plan.filter((n) => n['Relation Name'] === 'message_tool_results' || n['Index Name']?.startsWith('message_tool_results_'));
-    expect(reads.flatMap((n) => [n['Index Cond'], n['Recheck Cond']]).filter((c) => c?.includes('@@'))).toEqual([]);
-    expect(reads.filter((n) => n.Filter?.includes('search_vector @@'))).toHaveLength(1);
   }
 
   // A member's request makes its team and user the settings; so does a team admin's (its own user).
@@ -265,10 +247,10 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   ];
 
   it.each(searches)(
-    'R-RC-8 §9 the search for %s is a Bitmap Index Scan of message_tool_results_user_search, no Seq Scan, as the owner',
+    'R-RC-8 §9 the search for %s is a Bitmap Index Scan of message_tool_results_user_search, no Seq Scan, as the request role',
     async (_what, query, hits) => {
       let rows: unknown[] = [];
-      const plan = await planOf('tool_results_search', 'owner', async () => {
+      const plan = await searchPlanOf(async () => {
         rows = await toolResultRepositoryFor(em).search(scope(), search(query()), { input: true });
       });
       if (hits !== null) expect(rows).toHaveLength(hits);
@@ -276,26 +258,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     },
   );
 
-  it.each(searches)(
-    'R-RC-8 §9 the search for %s, as the request role, tests the words as a Filter on the recency index, no Seq Scan (today; issue 40 restores the GIN index)',
-    async (_what, query, hits) => {
-      let rows: unknown[] = [];
-      const plan = await planOf('tool_results_search', searcherRequest(), async () => {
-        rows = await toolResultRepositoryFor(em).search(scope(), search(query()), { input: true });
-      });
-      if (hits !== null) expect(rows).toHaveLength(hits);
-      expectSearchWithoutGin(plan);
-    },
-  );
-
-  it.each([
-    ['as the owner, through the GIN index', 'owner' as const, expectGinSearch],
-    [
-      'as the request role, with the words a Filter on the recency index (today; issue 40 restores the GIN index)',
-      'request role' as const,
-      expectSearchWithoutGin,
-    ],
-  ])('R-RC-8 R-RC-9 §9 recallMemory’s one round trip (search and event insert) reads snapshots %s', async (_as, as, expectSearch) => {
+  it('R-RC-8 R-RC-9 §9 recallMemory’s one round trip (search and event insert) reads snapshots through the GIN index, as the request role', async () => {
     const draft: RecallEventDraft = {
       ...eventDraft(SEARCH_RANKING_VERSION, SEARCH_FRESHNESS_SYNCHRONOUS),
       spaceId: searcher.spaceId,
@@ -303,16 +266,15 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
       queryFingerprint: queryFingerprint('topic7'),
     };
     let rows: unknown[] = [];
-    const plan = await nestedPlanOf('recall_events_search_and_record', 'with hits as', as, async () => {
+    const plan = await nestedPlanOf('recall_events_search_and_record', SEARCH_STATEMENT, null, async () => {
       rows = await new RecallEventRepository(em).searchAndRecord(scope(), search('topic7'), { input: true }, draft);
     });
     expect(rows).toHaveLength(10);
-    expectSearch(plan);
-    expect(plan.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'recall_events')).toBe(false);
+    expectGinSearch(plan);
   });
 
-  /** The plan of recallBlock's one round trip (`recall_events_recent_and_record`) `as` the owner or the request role. */
-  async function recentAndRecordPlan(as: PlanRole): Promise<PlanNode[]> {
+  /** The plan of recallBlock's one round trip (`recall_events_recent_and_record`) as the request role. */
+  async function recentAndRecordPlan(): Promise<PlanNode[]> {
     const [{ config }] = await em.execute<{ config: string[] }[]>(
       `select proconfig as config from pg_proc where proname = 'recall_events_recent_and_record'`,
     );
@@ -320,7 +282,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
     const draft = eventDraft(BLOCK_RANKING_VERSION, null);
     let rows: unknown[] = [];
-    const plan = await nestedPlanOf('recall_events_recent_and_record', 'with conv as', as, async () => {
+    const plan = await nestedPlanOf('recall_events_recent_and_record', 'with conv as', null, async () => {
       rows = await new RecallEventRepository(em).recentAndRecord(
         scope(),
         new Map(searcher.spaceIds.map((id) => [id, 1])),
@@ -332,17 +294,12 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     return plan;
   }
 
-  it.each<PlanRole>(['request role', 'owner'])(
-    'R-RC-1 R-RC-9 §9 recallBlock’s one round trip (top K and event insert) walks the recency index on its kept generic plan, as the %s',
-    async (as) => {
-      const plan = await recentAndRecordPlan(as);
-      expect(scansOf(plan, 'message_tool_results')).toEqual([['Index Scan', 'message_tool_results_conversation_user_generation_recency']]);
-      expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
-      expect(plan.some((n) => n['Node Type'] === 'Sort' && n.Plans?.some((c) => c['Relation Name'] === 'message_tool_results'))).toBe(
-        false,
-      );
-    },
-  );
+  it('R-RC-1 R-RC-9 §9 recallBlock’s one round trip (top K and event insert) walks the recency index on its kept generic plan, as the request role', async () => {
+    const plan = await recentAndRecordPlan();
+    expect(scansOf(plan, 'message_tool_results')).toEqual([['Index Scan', 'message_tool_results_conversation_user_generation_recency']]);
+    expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
+    expect(plan.some((n) => n['Node Type'] === 'Sort' && n.Plans?.some((c) => c['Relation Name'] === 'message_tool_results'))).toBe(false);
+  });
 
   // Not a GIN pin: a word in every snapshot of the user, or a conversation filter, may rightly
   // start elsewhere; what holds is that the table is never walked.
@@ -354,9 +311,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
         search('topic7', { conversationId: searcher.conversationId, toolName: 'search_docs', since: new Date(Date.now() - 86_400_000) }),
     ],
   ])('R-RC-8 §9 the search for %s never does a Seq Scan of message_tool_results, as the request role', async (_what, statement) => {
-    const plan = await planOf('tool_results_search', searcherRequest(), () =>
-      toolResultRepositoryFor(em).search(scope(), statement(), { input: true }),
-    );
+    const plan = await searchPlanOf(() => toolResultRepositoryFor(em).search(scope(), statement(), { input: true }));
     const scans = scansOf(plan, 'message_tool_results');
     expect(scans.length).toBeGreaterThan(0);
     expect(scans.filter(([type]) => type === 'Seq Scan')).toEqual([]);

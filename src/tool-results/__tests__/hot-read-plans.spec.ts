@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolResultJsonPathRepository } from '../tool-result-json-path.repository';
 import { ToolResultRepository } from '../tool-result.repository';
-import { nestedPlanOf, type PlanNode, type PlanRole, planNodes as nodes, requestPlanOf } from '../../../test/support/plans';
+import { nestedPlanOf, type PlanNode, requestPlanOf } from '../../../test/support/plans';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 
 /**
@@ -10,9 +10,9 @@ import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/t
  * request role with the settings a member's request makes (its team and user): the plans that
  * matter, under row-level security (R-TN-8). The top-K read of a conversation walks the (team_id,
  * conversation_id, user_id, space_generation, created_at desc, id desc) index at the current
- * generation instead of AND-ing two bitmaps over the whole conversation and sorting it. The owner
- * (whose policy is `using (true)`) gets the same plans: the user-deep policies are CASEs, which the
- * planner does not take for a second user filter (an OR it did, and sorted whole conversations).
+ * generation instead of AND-ing two bitmaps over the whole conversation and sorting it: the
+ * user-deep policies are CASEs, which the planner does not take for a second user filter (an OR it
+ * did, and sorted whole conversations).
  */
 describe('hot read plans (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
@@ -71,38 +71,33 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
 
   /**
    * The plan of the first statement `work` ran that reads snapshots, in SQL or through a read
-   * function: as the request role, with a member's settings (the team and the user), or as the owner.
+   * function, as the request role with a member's settings (the team and the user).
    */
-  async function planOf(work: () => Promise<unknown>, as: PlanRole = 'request role'): Promise<PlanNode[]> {
+  async function planOf(work: () => Promise<unknown>): Promise<PlanNode[]> {
     statements.length = 0;
     await RequestContext.create(em, work);
     const sql = statements
       .filter((s) => /from (message_tool_results|tool_results_)/.test(s))[0]
       .replace(/^\[query\] /, '')
       .replace(/ \[took .*$/s, '');
-    if (as === 'request role') return requestPlanOf(db.database, { teamId: team, userId }, sql);
-    const [explained] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
-    return nodes(explained['QUERY PLAN'][0].Plan);
+    return requestPlanOf(db.database, { teamId: team, userId }, sql);
   }
 
   const recent = () =>
     new ToolResultRepository(em).recentInConversation({ teamId: team, userId, spaceIds: [space] }, conversationId, 5, { input: true });
   const history = () => new ToolResultRepository(em).history({ teamId: team, userId, spaceIds: [space] }, {}, null, 21);
 
-  it.each<PlanRole>(['request role', 'owner'])(
-    'R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index, as the %s',
-    async (as) => {
-      const plan = await planOf(recent, as);
-      // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
-      const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
-      expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);
-      expect(plan.some((n) => n['Node Type'] === 'Function Scan')).toBe(false);
-      const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
-      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
-        ['Index Scan', 'message_tool_results_conversation_user_generation_recency'],
-      ]);
-    },
-  );
+  it('R-RC-1 R-RC-6 the top-K read of a conversation is a limited scan of the scoped recency index', async () => {
+    const plan = await planOf(recent);
+    // Inlined from tool_results_recent: K rows off the index; above the Limit at most a sort of those K by rank.
+    const limit = plan.findIndex((n) => n['Node Type'] === 'Limit');
+    expect(plan.slice(0, limit).map((n) => n['Node Type'])).toEqual(limit === 0 ? [] : ['Sort', 'Subquery Scan']);
+    expect(plan.some((n) => n['Node Type'] === 'Function Scan')).toBe(false);
+    const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
+    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+      ['Index Scan', 'message_tool_results_conversation_user_generation_recency'],
+    ]);
+  });
 
   it('R-LG-2 §9 a json_path value is one call of tool_results_path_value, whose kept generic plan finds the row by its mem id', async () => {
     const [snapshot] = await em.execute<{ mem_id: string; team_id: string }[]>(
@@ -127,13 +122,13 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
     const call = calls[0].replace(/^\[query\] /, '').replace(/ \[took .*$/s, '');
     // The function sets the scope itself (rl_enter): no settings are made before the call.
-    const plan = await nestedPlanOf(db.database, 'request role', call, 'cross join lateral');
+    const plan = await nestedPlanOf(db.database, null, call, 'cross join lateral');
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_mem_id_unique']]);
   });
 
-  it.each<PlanRole>(['request role', 'owner'])('R-TR-7 history of a user walks the user recency index, as the %s', async (as) => {
-    const plan = await planOf(history, as);
+  it('R-TR-7 history of a user walks the user recency index', async () => {
+    const plan = await planOf(history);
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
     expect(scans.map((n) => n['Index Name'])).toEqual(['message_tool_results_user_recency']);
     expect(plan.some((n) => n['Node Type'] === 'Sort')).toBe(false);
