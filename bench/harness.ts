@@ -173,6 +173,38 @@ export async function startService(
   };
 }
 
+export interface RunningBareStack {
+  baseUrl: URL;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The bare stack (bare-app-process.ts) in a process of its own on 127.0.0.1, with `adapter`
+ * (`express`, the service's, or `fastify`), on the database at `databaseUrl`.
+ */
+export async function startBareStack(teardown: Teardown, databaseUrl: string, adapter: 'express' | 'fastify'): Promise<RunningBareStack> {
+  const child = fork(join(__dirname, 'bare-app-process.ts'), [adapter], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.send({ type: 'close' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  teardown.add(`stop the bare ${adapter} stack`, stop);
+  const ready = await new Promise<{ type: string; port?: number; message?: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bare ${adapter} stack exited (${code}) before it answered`)));
+    child.once('message', resolve);
+  });
+  if (ready.type !== 'ready' || !ready.port) throw new Error(`the bare ${adapter} stack did not start: ${ready.message ?? ready.type}`);
+  return { baseUrl: new URL(`http://127.0.0.1:${ready.port}`), pid: child.pid ?? 0, stop };
+}
+
 async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();

@@ -8,7 +8,7 @@ import { explainHotReads } from './explain';
 import { watchServiceCpu } from './cpu';
 import { GraphqlClient } from './graphql-client';
 import { type LoadResult, runLoad } from './load-runner';
-import { BENCH_JWT_SECRET, runToCompletion, startDatabase, startService, type Teardown } from './harness';
+import { BENCH_JWT_SECRET, runToCompletion, startBareStack, startDatabase, startService, type Teardown } from './harness';
 import type { BenchContext, BenchSettings, ResultRow } from './ops/context';
 import { compactMessagesOps } from './ops/compact-messages';
 import { graphqlFloorOps } from './ops/graphql-floor';
@@ -116,6 +116,19 @@ async function run(teardown: Teardown): Promise<boolean> {
     tokens,
     settings,
     log,
+    bareStack: async (adapter) => {
+      const bare = await startBareStack(teardown, database.url, adapter);
+      const bareClient = new GraphqlClient(bare.baseUrl, settings.concurrency * 2);
+      watchServiceCpu(bare.pid);
+      return {
+        client: bareClient,
+        stop: async () => {
+          bareClient.close();
+          watchServiceCpu(service.pid);
+          await bare.stop();
+        },
+      };
+    },
     beforePhase: () => stats.reset(),
     afterPhase: (label) => stats.print(label, log),
   };

@@ -20,6 +20,11 @@ export interface BenchContext {
   tokens: string[];
   settings: BenchSettings;
   log(line: string): void;
+  /**
+   * Starts the bare stack (bench/bare-app-process.ts) on the same database and points the
+   * service-CPU reading at it until `stop`.
+   */
+  bareStack(adapter: 'express' | 'fastify'): Promise<{ client: GraphqlClient; stop(): Promise<void> }>;
   /** Called after each measured phase (pg_stat_statements, when enabled). */
   afterPhase(label: string): Promise<void>;
   beforePhase(): Promise<void>;
