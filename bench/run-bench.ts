@@ -29,10 +29,11 @@ import { type BenchReport, formatTable, writeJson } from './report';
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
  * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
  * BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1 (a CPU profile of the service per op, summarized by package),
- * BENCH_RLS=off (row-level security disabled on every table after loading: what the policies cost).
+ * BENCH_RLS=off (row-level security disabled on every table after loading: what the policies cost),
+ * BENCH_RESULTS (bench/results/latest.json: where the report is written).
  */
 
-const RESULTS = join(__dirname, 'results', 'latest.json');
+const RESULTS = process.env.BENCH_RESULTS ?? join(__dirname, 'results', 'latest.json');
 const PROFILES = join(__dirname, 'results', 'profiles');
 const SERVICE_WARMUP_MS = 5000;
 
