@@ -116,9 +116,16 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
         toolOutput: v.toolOutput,
       }),
     );
+    // Storage external: no value is compressed here, since a compressed value is copied into
+    // message_tool_results as it is, and the service's writes compress (or not) under that table's settings.
     await client.query(
-      `create temp table bench_payloads on commit preserve rows as
-       select (ord - 1)::int as ord, tool_name, tool_input::jsonb, tool_output::jsonb, size_chars, summary_oneliner, schema_hint, head_preview, stub, size_tokens
+      `create temp table bench_payloads (ord int primary key, tool_name text, tool_input jsonb storage external, tool_output jsonb storage external,
+         size_chars int, summary_oneliner text storage external, schema_hint text storage external, head_preview text storage external,
+         stub text storage external, size_tokens int, search_vector tsvector storage external) on commit preserve rows`,
+    );
+    await client.query(
+      `insert into bench_payloads (ord, tool_name, tool_input, tool_output, size_chars, summary_oneliner, schema_hint, head_preview, stub, size_tokens)
+       select (ord - 1)::int, tool_name, tool_input::jsonb, tool_output::jsonb, size_chars, summary_oneliner, schema_hint, head_preview, stub, size_tokens
          from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
               with ordinality as t(tool_name, tool_input, tool_output, size_chars, summary_oneliner, schema_hint, head_preview, stub, size_tokens, ord)`,
       [
@@ -133,9 +140,7 @@ export async function loadDataSet(url: string, size: DataSetSize, log: (line: st
         handles.map((h) => h.sizeTokens),
       ],
     );
-    await client.query('alter table bench_payloads add primary key (ord)');
     // The search document is a trigger's work, and triggers are off for this load: computed once a variant.
-    await client.query(`alter table bench_payloads add column search_vector tsvector`);
     await client.query(
       `update bench_payloads set search_vector = message_tool_results_search_document(tool_name, tool_input, tool_output)`,
     );

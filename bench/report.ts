@@ -49,7 +49,8 @@ export function formatTable(rows: readonly ResultRow[]): string {
       );
     if (row.raw)
       spent.push(`raw node ${row.raw.clientCpuMsPerRequest.toFixed(2)} ms + postgres ${row.raw.postgresCpuMsPerRequest.toFixed(2)} ms`);
-    out.push(`    · CPU per request: ${spent.join('; ')}`);
+    // A row with neither side (storage) measured no requests.
+    if (spent.length > 0) out.push(`    · CPU per request: ${spent.join('; ')}`);
     for (const note of row.notes) out.push(`    · ${note}`);
   }
   return out.join('\n');

@@ -15,6 +15,7 @@ import { graphqlFloorOps } from './ops/graphql-floor';
 import { recallBlockOps } from './ops/recall-block';
 import { recallMemoryOps } from './ops/recall-memory';
 import { retentionSweepOps } from './ops/retention-sweep';
+import { storageOps } from './ops/storage';
 import { submitFeedbackOps } from './ops/submit-feedback';
 import { recallToolResultOps } from './ops/recall-tool-result';
 import { recordToolResultsOps } from './ops/record-tool-results';
@@ -27,7 +28,7 @@ import { type BenchReport, formatTable, writeJson } from './report';
  * seeded data set, and measures each operation next to the raw SQL doing the same work.
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
- * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
+ * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (storage,floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
  * BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1 (a CPU profile of the service per op, summarized by package),
  * BENCH_RLS=off (row-level security disabled on every table after loading: what the policies cost),
  * BENCH_RESULTS (bench/results/latest.json: where the report is written).
@@ -136,6 +137,8 @@ async function run(teardown: Teardown): Promise<boolean> {
   const rows: ResultRow[] = [];
   const only = process.env.BENCH_OPS?.split(',');
   const table = {
+    // First: it measures the data set as loaded, before any op writes or deletes.
+    storage: storageOps,
     floor: graphqlFloorOps,
     record: recordToolResultsOps,
     block: recallBlockOps,

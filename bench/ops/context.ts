@@ -30,14 +30,14 @@ export interface BenchContext {
   beforePhase(): Promise<void>;
 }
 
-type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens';
+type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens' | 'bytes';
 
 export interface ResultRow {
   op: string;
   concurrency: number;
   service: LoadResult | null;
   raw: LoadResult | null;
-  /** service/raw: rps for throughput ops, p50 for latency ops; tokensAfter/tokensBefore for compaction. */
+  /** service/raw: rps for throughput ops, p50 for latency ops; tokensAfter/tokensBefore for compaction; stored/raw payload bytes for storage. */
   ratio: number | null;
   ratioBasis: RatioBasis;
   target: string;
