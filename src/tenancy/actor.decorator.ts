@@ -1,5 +1,6 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { graphqlRequest } from './graphql-request';
+import type { ActorOrToken } from './token-actor';
 
 /**
  * Hands the request's `ActorContext` to a resolver. Throws when the auth guard never ran, so a
@@ -9,4 +10,25 @@ export const Actor = createParamDecorator((_data: unknown, context: ExecutionCon
   const actor = graphqlRequest(context).actor;
   if (!actor) throw new Error('@Actor() used on an operation the auth guard did not resolve');
   return actor;
+});
+
+export const ACTOR_IN_STATEMENT = 'recall-ledger:actor-in-statement';
+
+/**
+ * Marks an operation whose own statement resolves the actor (one round trip instead of the
+ * guard's and its own): the guard verifies the token, its scopes and the team's admission, enters
+ * the tenant scope, and leaves the database read to the operation (`TokenActor`). Used on hot
+ * reads only; see docs/tenancy.md for how the actor's invariants hold on this path.
+ */
+export const ActorInStatement = () => SetMetadata(ACTOR_IN_STATEMENT, true);
+
+/**
+ * Hands an `@ActorInStatement()` operation its caller: the actor when another operation of the
+ * same request already resolved it, otherwise the `TokenActor` the guard left.
+ */
+export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): ActorOrToken => {
+  const req = graphqlRequest(context);
+  const caller = req.actor ?? req.tokenActor;
+  if (!caller) throw new Error('@Caller() used on an operation the auth guard did not admit');
+  return caller;
 });

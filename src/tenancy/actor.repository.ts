@@ -2,13 +2,11 @@ import { runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { AllowedSpace } from './actor-context';
+import { TOKEN_OLDER_THAN_DELETION } from './token-actor';
 
 export interface ActorRecord {
   allowedSpaces: AllowedSpace[];
 }
-
-/** SQLSTATE actor_spaces raises for a token issued before its user's deletion. */
-const TOKEN_OLDER_THAN_DELETION = 'RL004';
 
 interface ActorRow {
   space_id: string | null;

@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors/app-error';
+import { ACTOR_IN_STATEMENT } from './actor.decorator';
 import { ActorService } from './actor.service';
 import { graphqlRequest } from './graphql-request';
 import { TeamAdmission } from './team-admission';
@@ -13,7 +14,8 @@ import { TokenVerifier } from './token-verifier';
  * scope it declares, and an `ActorContext` built from the database for this request. Operations
  * that declare nothing are refused. The actor is resolved once per request and reused by the
  * other operations of the same document. A team over its in-flight limit is refused between the
- * token check and the actor lookup: a refused request costs no SQL (R-TN-10).
+ * token check and the actor lookup: a refused request costs no SQL (R-TN-10). An operation marked
+ * `@ActorInStatement()` reads the actor in its own statement instead (`TokenActor`).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -35,6 +37,10 @@ export class AuthGuard implements CanActivate {
       const missing = required.filter((s) => !claims.scopes.includes(s));
       if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
       this.admission.admit(req, claims.teamId, 'graphql');
+      if (this.reflector.get<boolean | undefined>(ACTOR_IN_STATEMENT, context.getHandler())) {
+        req.tokenActor ??= this.actors.tokenActor(claims, (actor) => (req.actor ??= actor));
+        return true;
+      }
       req.actor = await this.actors.resolve(claims);
       return true;
     }

@@ -2,8 +2,10 @@ import type { ExecutionContext } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import type { Request } from 'express';
 import type { ActorContext } from './actor-context';
+import type { TokenActor } from './token-actor';
 
-export type RequestWithActor = Request & { actor?: ActorContext };
+/** `tokenActor`: left by the guard for an operation that resolves its actor in its own statement. */
+export type RequestWithActor = Request & { actor?: ActorContext; tokenActor?: TokenActor };
 
 export function graphqlRequest(context: ExecutionContext): RequestWithActor {
   return GqlExecutionContext.create(context).getContext<{ req: RequestWithActor }>().req;

@@ -1,6 +1,6 @@
 // The Tenancy module's public surface: what the modules above it may use.
-export { ActorContext } from './actor-context';
-export { Actor } from './actor.decorator';
+export { ActorContext, type AllowedSpace } from './actor-context';
+export { Actor, ActorInStatement, Caller } from './actor.decorator';
 export { ActorService } from './actor.service';
 export { Space, Team, TENANCY_ENTITIES, User } from './entities';
 export { FeatureFlagService } from './feature-flag.service';
@@ -11,6 +11,7 @@ export { Scope } from './scopes';
 export { TENANCY_RESOLVERS, TenancyModule } from './tenancy.module';
 export { TeamAdmission } from './team-admission';
 export { TeamService } from './team.service';
+export { type ActorOrToken, asActorError, TokenActor } from './token-actor';
 export { signToken } from './token-signer';
 export { TokenVerifier } from './token-verifier';
 export { UserService } from './user.service';

@@ -1,0 +1,62 @@
+import { UnauthenticatedError } from '../../common/errors/app-error';
+import { ActorContext } from '../actor-context';
+import { Scope } from '../scopes';
+import { asActorError, TokenActor } from '../token-actor';
+import type { VerifiedClaims } from '../token-verifier';
+
+const CLAIMS: VerifiedClaims = {
+  userId: '00000000-0000-4000-8000-000000000001',
+  teamId: '00000000-0000-4000-8000-000000000002',
+  scopes: [Scope.MEMORY_READ],
+  issuedAt: 1_800_000_000,
+};
+const SPACE = { id: '00000000-0000-4000-8000-000000000003', generation: 2 };
+
+function tokenActor() {
+  const settled: ActorContext[] = [];
+  const guardReads: VerifiedClaims[] = [];
+  const actor = new TokenActor(
+    CLAIMS,
+    (claims) => {
+      guardReads.push(claims);
+      return Promise.resolve(new ActorContext(claims.userId, claims.teamId, claims.scopes, []));
+    },
+    (a) => settled.push(a),
+  );
+  return { actor, settled, guardReads };
+}
+
+describe('TokenActor (R-TN-5)', () => {
+  it('R-TN-5 settles to the actor of the spaces its statement read, with the token’s user, team and scopes, and hands it on', () => {
+    const { actor, settled, guardReads } = tokenActor();
+    const context = actor.settle([SPACE]);
+    expect(context).toEqual(new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, [SPACE]));
+    expect(context.allowedGeneration(SPACE.id)).toBe(2);
+    expect(settled).toEqual([context]);
+    expect(guardReads).toEqual([]);
+  });
+
+  it('R-TN-5 once settled, resolving reads nothing more and gives the same actor', async () => {
+    const { actor, guardReads } = tokenActor();
+    const context = actor.settle([SPACE]);
+    await expect(actor.resolve()).resolves.toBe(context);
+    expect(actor.settle([])).toBe(context);
+    expect(guardReads).toEqual([]);
+  });
+
+  it('R-TN-5 R-TN-3 resolving an unsettled caller reads it the guard’s way, once', async () => {
+    const { actor, settled, guardReads } = tokenActor();
+    const first = await actor.resolve();
+    expect(await actor.resolve()).toBe(first);
+    expect(guardReads).toEqual([CLAIMS]);
+    expect(settled[0]).toBe(first);
+  });
+
+  it('R-RT-4 RL004 from a statement that reads its actor is the guard’s UNAUTHENTICATED answer; other errors pass as they are', () => {
+    const refused = asActorError(Object.assign(new Error('the token was issued before its user was deleted'), { code: 'RL004' }));
+    expect(refused).toBeInstanceOf(UnauthenticatedError);
+    expect((refused as Error).message).toBe("The token was issued before its user's data was deleted; get a new token.");
+    const other = Object.assign(new Error('x'), { code: '40001' });
+    expect(asActorError(other)).toBe(other);
+  });
+});
