@@ -1,5 +1,5 @@
 import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
+import { Actor, type ActorContext, ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
 import type { CompactMessagesArgs } from './compact-messages.rules';
 import { CompactionService } from './compaction.service';
 import { LedgerService } from './ledger.service';
@@ -15,8 +15,9 @@ export class LedgerResolver {
 
   @Query(() => String, { description: 'memory:read; never a GraphQL error for a bad mem id, path or range. R-LG-2' })
   @RequiresScope(Scope.MEMORY_READ)
+  @ActorInStatement()
   recallToolResult(
-    @Actor() actor: ActorContext,
+    @Caller() caller: ActorOrToken,
     @Args('memId') memId: string,
     @Args('format', { type: () => LookupFormat, nullable: true, defaultValue: LookupFormat.SUMMARY }) format: LookupFormat | null,
     @Args('query', { type: () => String, nullable: true }) query: string | null,
@@ -48,7 +49,7 @@ export class LedgerResolver {
     })
     contextLines: number | null,
   ): Promise<string> {
-    return this.ledger.recall(actor, {
+    return this.ledger.recall(caller, {
       memId,
       format: format ?? LookupFormat.SUMMARY,
       query: query ?? null,

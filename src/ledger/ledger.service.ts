@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { countLines } from '../common/text/text-lines';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
-import type { ActorContext } from '../tenancy';
-import { payloadText, ToolResultsService } from '../tool-results';
+import { type ActorContext, type ActorOrToken, TokenActor } from '../tenancy';
+import { type JsonSelection, type PathLookup, payloadText, ToolResultsService } from '../tool-results';
 import { windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
@@ -50,11 +50,17 @@ export class LedgerService {
     this.texts = new ServedTextCache(config.lookup.textCacheChars, o200kTokenizer);
   }
 
-  async recall(actor: ActorContext, args: LookupArguments): Promise<string> {
+  /** `caller`: the guard's actor, or a `TokenActor` a JSONPath's single value reads in its own statement. */
+  async recall(caller: ActorOrToken, args: LookupArguments): Promise<string> {
     const { answerMaxTokens, maxReturnChars } = this.config.lookup;
     const plan = planLookup(args, { maxTokens: answerMaxTokens, maxChars: maxReturnChars });
-    if (plan.mode === 'answer') return plan.text;
     const { memId } = args;
+    if (plan.mode === 'path' && plan.path.kind !== 'library' && plan.path.selection.kind !== 'nodes') {
+      return this.lookupPathValue(caller, memId, plan, plan.path.selection);
+    }
+    // Every other answer, a refusal of the arguments too, comes after the actor is read the guard's way.
+    const actor = caller instanceof TokenActor ? await caller.resolve() : caller;
+    if (plan.mode === 'answer') return plan.text;
 
     if (plan.mode === 'path') return this.lookupPath(actor, memId, plan);
 
@@ -88,7 +94,7 @@ export class LedgerService {
     );
   }
 
-  /** A json_path's value or node list, in PostgreSQL where it translates, else by the library on the fetched payload. */
+  /** A json_path's node list, in PostgreSQL where it translates, else by the library on the fetched payload (single values: lookupPathValue). */
   private async lookupPath(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'path' }>): Promise<string> {
     const { path, pathText } = plan;
     if (path.kind === 'library') {
@@ -116,8 +122,33 @@ export class LedgerService {
       );
     }
 
-    const fetchChars = pathFetchChars(plan.offset + plan.bounds.maxChars);
-    const found = await this.toolResults.findJsonPathValue(actor, memId, path.selection, fetchChars);
+    return this.answerPathValue(
+      memId,
+      plan,
+      await this.toolResults.findJsonPathValue(actor, memId, path.selection, this.pathFetchChars(plan)),
+    );
+  }
+
+  /** A single value (a dotted path's keys or a singular SQL/JSON path) in one statement, the actor's read included. */
+  private async lookupPathValue(
+    caller: ActorOrToken,
+    memId: string,
+    plan: Extract<LookupPlan, { mode: 'path' }>,
+    selection: Exclude<JsonSelection, { kind: 'nodes' }>,
+  ): Promise<string> {
+    return this.answerPathValue(
+      memId,
+      plan,
+      await this.toolResults.findJsonPathValueAs(caller, memId, selection, this.pathFetchChars(plan)),
+    );
+  }
+
+  private pathFetchChars(plan: Extract<LookupPlan, { mode: 'path' }>): number {
+    return pathFetchChars(plan.offset + plan.bounds.maxChars);
+  }
+
+  private answerPathValue(memId: string, plan: Extract<LookupPlan, { mode: 'path' }>, found: PathLookup | null): string {
+    const { pathText } = plan;
     if (found === null) return memNotFoundText(memId);
     if ('tooMany' in found) return tooManyNodesText(memId, pathText);
     if ('timedOut' in found) return pathTimedOutText(pathText);

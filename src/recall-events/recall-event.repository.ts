@@ -26,6 +26,13 @@ export interface RecallEventReader {
   profileId: string | null;
 }
 
+/** What a statement that reads its own actor adds to each row: the user's status and allowed spaces. */
+export interface ActorColumns {
+  actor_status: 'new' | 'missing' | 'ok';
+  actor_space_ids: string[];
+  actor_generations: number[];
+}
+
 /** An event whose space the storing statement decides (the space of the conversation read). */
 export type UnplacedRecallEvent = Omit<RecallEventDraft, 'spaceId' | 'spaceGeneration'>;
 
@@ -139,6 +146,36 @@ export class RecallEventRepository {
         eventJson(event),
         JSON.stringify(Object.fromEntries(generations)),
         ...recentArguments(scope, recent.conversationId, recent.limit, recent.columns),
+      ],
+      { setsOwnScope: true },
+    );
+  }
+
+  /**
+   * `recentAndRecord` for a caller not yet read from the database (`recall_block_for_token`): the
+   * same statement, after `actor_spaces` has read the token's user and its allowed spaces in the
+   * same round trip. `actor_status` on every row: 'new' (no such user yet; nothing read or
+   * stored), 'missing' (no such conversation of the user's in an allowed space; nothing stored) or
+   * 'ok' (the rows as `recentAndRecord` gives them). A token older than its user's deletion
+   * fails with RL004, as the guard's statement does.
+   */
+  recentAndRecordForToken(
+    claims: { userId: string; teamId: string; issuedAt: number },
+    recent: { conversationId: string; limit: number; columns: SnapshotColumns },
+    event: UnplacedRecallEvent,
+  ): Promise<(Omit<ToolResultSnapshotRow, 'id'> & ActorColumns & { id: string | null })[]> {
+    return runSql(
+      this.em,
+      `select * from recall_block_for_token(?::jsonb, ?::uuid, ?::uuid, to_timestamp(?), ?::uuid, ?::int, ?, ?)`,
+      [
+        eventJson(event),
+        claims.userId,
+        claims.teamId,
+        claims.issuedAt,
+        recent.conversationId,
+        recent.limit,
+        recent.columns.input === true,
+        recent.columns.output === true,
       ],
       { setsOwnScope: true },
     );

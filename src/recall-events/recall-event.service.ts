@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import { type ActorContext, FeatureFlagKey, FeatureFlagService, Scope } from '../tenancy';
+import { type ActorContext, type ActorOrToken, asActorError, FeatureFlagKey, FeatureFlagService, Scope, TokenActor } from '../tenancy';
 import {
   type ReturnedSnapshot,
   type SnapshotColumns,
@@ -8,6 +8,7 @@ import {
   type SnapshotSearchHit,
   snapshotScopeOf,
   type ToolResultSnapshot,
+  type ToolResultSnapshotRow,
   ToolResultsService,
   toSearchHit,
   toToolResultSnapshot,
@@ -82,7 +83,10 @@ export class RecallEventService {
   }
 
   /** A draft whose space the storing statement fills in (the space of the conversation read). */
-  async unplacedDraft(actor: ActorContext, recall: Omit<InternalRecall, 'spaceId'>): Promise<UnplacedRecallEvent> {
+  async unplacedDraft(
+    actor: Pick<ActorContext, 'teamId' | 'userId'>,
+    recall: Omit<InternalRecall, 'spaceId'>,
+  ): Promise<UnplacedRecallEvent> {
     const queryTextEnabled = recall.query !== null && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
     return {
       id: newRecallEventId(),
@@ -118,19 +122,35 @@ export class RecallEventService {
 
   /**
    * The `limit` newest snapshots of the actor's conversation and the event of them, stored in the
-   * conversation's space, in one statement. Null: the conversation is not the actor's in an
-   * allowed space (nothing stored). A failure to store throws: the caller answers degraded.
+   * conversation's space, in one statement. `snapshots` null: the conversation is not the actor's
+   * in an allowed space (nothing stored). A caller not yet read from the database (`TokenActor`)
+   * is read by the same statement, and comes back as the request's actor. A failure to store
+   * throws: the caller answers degraded.
    */
   async readRecentAndRecord(
-    actor: ActorContext,
+    caller: ActorOrToken,
     recent: { conversationId: string; limit: number; columns: SnapshotColumns },
     draft: UnplacedRecallEvent,
-  ): Promise<ToolResultSnapshot[] | null> {
-    const generations = new Map(actor.allowedSpaces.map((s) => [s.id, s.generation]));
-    const rows = await this.events.recentAndRecord(snapshotScopeOf(actor), generations, recent, draft);
+  ): Promise<{ actor: ActorContext; snapshots: ToolResultSnapshot[] | null }> {
+    let actor: ActorContext;
+    let rows: (Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[];
+    if (caller instanceof TokenActor) {
+      const read = await this.events.recentAndRecordForToken(caller.claims, recent, draft).catch((error: unknown) => {
+        throw asActorError(error);
+      });
+      // A new user: provisioned and read the guard's way, then the block's own statement as for any actor.
+      if (read[0].actor_status === 'new') return this.readRecentAndRecord(await caller.resolve(), recent, draft);
+      actor = caller.settle(read[0].actor_space_ids.map((id, index) => ({ id, generation: read[0].actor_generations[index] })));
+      rows = read[0].actor_status === 'missing' ? [] : read;
+    } else {
+      actor = caller;
+      const generations = new Map(actor.allowedSpaces.map((s) => [s.id, s.generation]));
+      rows = await this.events.recentAndRecord(snapshotScopeOf(actor), generations, recent, draft);
+    }
     // No row: no such conversation of the actor's. One row without an id: an empty conversation.
-    if (rows.length === 0) return null;
-    return rows.flatMap((row) => (row.id === null ? [] : [toToolResultSnapshot({ ...row, id: row.id }, recent.columns)]));
+    if (rows.length === 0) return { actor, snapshots: null };
+    const snapshots = rows.flatMap((row) => (row.id === null ? [] : [toToolResultSnapshot({ ...row, id: row.id }, recent.columns)]));
+    return { actor, snapshots };
   }
 
   /** Sets the refs of an event stored a moment ago to the rows finally shown, and its tool names to theirs. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/errors/app-error';
+import { NotFoundError, UnauthenticatedError } from '../common/errors/app-error';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import {
@@ -11,7 +11,7 @@ import {
   type ResultRef,
   ResultRefType,
 } from '../recall-events';
-import type { ActorContext } from '../tenancy';
+import { type ActorContext, type ActorOrToken, TokenActor } from '../tenancy';
 import { type ToolResultSnapshot, ToolResultsService } from '../tool-results';
 import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
@@ -36,10 +36,11 @@ export class RecallBlockService {
     private readonly events: RecallEventService,
   ) {}
 
-  async build(actor: ActorContext, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
+  /** `caller`: the guard's actor, or a `TokenActor` the block's statement reads (one round trip for the request). */
+  async build(caller: ActorOrToken, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
     const { blockRows, blockTokenBudget, intentGating } = this.config.recall;
     const gated = intentGating && !looksLikeRecall(userMessage);
-    const draft = await this.events.unplacedDraft(actor, {
+    const draft = await this.events.unplacedDraft(caller, {
       query: userMessage ?? null,
       rankingVersion: BLOCK_RANKING_VERSION,
       fusionMode: FUSION_MODE_SINGLE,
@@ -48,17 +49,20 @@ export class RecallBlockService {
     // The line needs the call's arguments and the stored summary, never the output.
     const limit = gated ? 0 : blockRows;
     const columns = { input: true };
+    let actor: ActorContext;
     let recent: ToolResultSnapshot[];
     let outcome: RecallEventOutcome | null = null;
     try {
       // The rows and their event in one round trip; the event's space is the conversation's.
-      const rows = await this.events.readRecentAndRecord(actor, { conversationId, limit, columns }, draft);
-      if (rows === null) throw new NotFoundError('Conversation', conversationId);
-      recent = rows;
+      const read = await this.events.readRecentAndRecord(caller, { conversationId, limit, columns }, draft);
+      if (read.snapshots === null) throw new NotFoundError('Conversation', conversationId);
+      actor = read.actor;
+      recent = read.snapshots;
     } catch (error) {
-      if (error instanceof NotFoundError) throw error;
+      if (error instanceof NotFoundError || error instanceof UnauthenticatedError) throw error;
       // R-RC-10: the block is answered without its event, degraded.
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
+      actor = caller instanceof TokenActor ? await caller.resolve() : caller;
       recent = await this.toolResults.recentInConversation(actor, conversationId, limit, columns);
       if (recent.length === 0) await this.checkOwnConversation(actor, conversationId);
     }

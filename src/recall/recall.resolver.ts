@@ -1,7 +1,7 @@
 import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
-import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
+import { Actor, type ActorContext, ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
 import { payloadColumnsOf, ToolResultSnapshotModel, ToolResultsService } from '../tool-results';
 import { RecallBlockModel } from './models/recall-block.model';
 import { RecallResultModel } from './models/recall-result.model';
@@ -19,12 +19,13 @@ export class RecallResolver {
 
   @Query(() => RecallBlockModel, { description: 'memory:read; records a recall event. R-RC-1..6, R-RC-9' })
   @RequiresScope(Scope.MEMORY_READ)
+  @ActorInStatement()
   async recallBlock(
-    @Actor() actor: ActorContext,
+    @Caller() caller: ActorOrToken,
     @Args('conversationId', { type: () => ID }, new UuidPipe('conversationId')) conversationId: string,
     @Args('userMessage', { type: () => String, nullable: true }) userMessage: string | null,
   ): Promise<RecallBlockModel> {
-    return this.blocks.build(actor, conversationId, userMessage);
+    return this.blocks.build(caller, conversationId, userMessage);
   }
 
   @Query(() => [ToolResultSnapshotModel], { description: 'memory:read. R-RC-7' })

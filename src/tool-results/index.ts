@@ -9,7 +9,7 @@ export { ToolResultHandleModel } from './models/tool-result-handle.model';
 export { ReturnedSnapshotModel } from './models/returned-snapshot.model';
 export { ToolResultInput } from './models/tool-result.input';
 export { ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
-export type { JsonSelection, PathValue } from './path-value';
+export type { JsonSelection, PathLookup, PathValue } from './path-value';
 export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf, toolNamesArguments } from './snapshot-scope';
 export type { ReturnedSnapshot } from './returned-snapshot';
 export { formatUtcDate } from './summarizer/date-values';

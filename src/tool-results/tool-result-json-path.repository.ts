@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { arrayLiteral, inTransactionWithTimeout, runSql } from '../database/run-sql';
+import type { AllowedSpace } from '../tenancy';
 import type { JsonSelection, PathLookup, PathValue } from './path-value';
 import { type SnapshotScope, spaceIdsParam } from './snapshot-scope';
 import { SCOPE_PREDICATE, scopeBindings, SNAPSHOTS_FROM } from './tool-result.repository';
@@ -16,6 +17,13 @@ function isNotJsonText(error: unknown): boolean {
 /** query_canceled: here, the statement timeout of a node-list evaluation. */
 function isCanceledByTimeout(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '57014';
+}
+
+/** What a statement that reads its own actor adds to its row: the user's status and allowed spaces. */
+interface ActorRow {
+  actor_status: 'new' | 'missing' | 'ok';
+  actor_space_ids: string[];
+  actor_generations: number[];
 }
 
 interface PathRow {
@@ -108,6 +116,46 @@ export class ToolResultJsonPathRepository {
       { setsOwnScope: true },
     );
     return rows.length === 0 ? null : { value: pathValueOf(rows[0]) };
+  }
+
+  /**
+   * `findJsonPathValue` of a single value for a caller not yet read from the database
+   * (`tool_results_path_value_for_token`): the token's user and allowed spaces are read with the
+   * guard's `actor_spaces` in the same round trip. 'unresolved': no such user yet, or a text output
+   * that is not JSON (the statement failed) — the caller reads its actor the guard's way and asks
+   * `findJsonPathValue`. A token older than its user's deletion fails with RL004, as the guard's
+   * statement does.
+   */
+  async findPathValueForToken(
+    claims: { userId: string; teamId: string; issuedAt: number },
+    memId: string,
+    selection: Exclude<JsonSelection, { kind: 'nodes' }>,
+    maxChars: number,
+  ): Promise<'unresolved' | { allowedSpaces: AllowedSpace[]; lookup: PathLookup | null }> {
+    let rows: (PathRow & ActorRow)[];
+    try {
+      rows = await runSql<(PathRow & ActorRow)[]>(
+        this.em,
+        'select * from tool_results_path_value_for_token(?::uuid, ?::uuid, to_timestamp(?), ?, ?::text[], ?::jsonpath, ?::int)',
+        [
+          claims.userId,
+          claims.teamId,
+          claims.issuedAt,
+          memId,
+          selection.kind === 'keys' ? arrayLiteral(selection.keys) : null,
+          selection.kind === 'value' ? selection.sqlPath : null,
+          maxChars,
+        ],
+        { setsOwnScope: true },
+      );
+    } catch (error) {
+      if (isNotJsonText(error)) return 'unresolved';
+      throw error;
+    }
+    const row = rows[0];
+    if (row.actor_status === 'new') return 'unresolved';
+    const allowedSpaces = row.actor_space_ids.map((id, index) => ({ id, generation: row.actor_generations[index] }));
+    return { allowedSpaces, lookup: row.actor_status === 'missing' ? null : { value: pathValueOf(row) } };
   }
 
   /**
