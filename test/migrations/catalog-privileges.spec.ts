@@ -1,6 +1,6 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { REQUEST_ROLE } from '../../src/database/request-role';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { ownerConnection } from '../support/test-database';
 
 /**
  * R-TN-8 and issue 37: what the request role can reach is under row-level security, and nothing in
@@ -166,30 +166,18 @@ async function allViolations(client: Client): Promise<Violations> {
 const NONE: Violations = { securityDefinerViolations: [], createViolations: [], defaultPrivilegeViolations: [], rowSecurityViolations: [] };
 
 describe('Catalog privileges of the request role (R-TN-8, issue 37)', () => {
-  let db: TestDatabase;
-  let client: Client;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    client = new Client({ connectionString: db.url });
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.end();
-    await db?.drop();
-  });
+  const conn = ownerConnection();
 
   it('R-TN-8 every SECURITY DEFINER function pins search_path; the request role can create nothing, has no default privilege, and reaches no table without forced row-level security but the reference tables', async () => {
-    expect(await allViolations(client)).toEqual(NONE);
+    expect(await allViolations(conn.client)).toEqual(NONE);
   });
 
   it('R-TN-8 each check names what is planted: a table without row-level security, a view, TRUNCATE, a definer without search_path, CREATE, a default privilege', async () => {
     // The migrations' role (the owner), whose default privileges the plants below change.
-    const owner = (await client.query<{ owner: string }>('select current_user as owner')).rows[0].owner;
-    await client.query('begin');
+    const owner = (await conn.client.query<{ owner: string }>('select current_user as owner')).rows[0].owner;
+    await conn.client.query('begin');
     try {
-      await client.query(`
+      await conn.client.query(`
         create table planted_open (id int);
         grant select on planted_open to ${REQUEST_ROLE};
         create table planted_unforced (id int);
@@ -209,17 +197,17 @@ describe('Catalog privileges of the request role (R-TN-8, issue 37)', () => {
         grant create on schema public to ${REQUEST_ROLE};
         create schema planted_schema;
         grant create on schema planted_schema to public;
-        grant create on database "${db.name}" to ${REQUEST_ROLE};
+        grant create on database "${conn.db.name}" to ${REQUEST_ROLE};
         alter default privileges in schema public grant select on tables to ${REQUEST_ROLE};
         alter default privileges grant usage on sequences to public;
       `);
-      expect(await allViolations(client)).toEqual({
+      expect(await allViolations(conn.client)).toEqual({
         securityDefinerViolations: [
           'planted_definer(): SECURITY DEFINER without search_path',
           'planted_definer_temp_first(): SECURITY DEFINER with search_path pg_temp, public, pg_temp not last',
         ],
         createViolations: [
-          `database ${db.name}: ${REQUEST_ROLE} has CREATE`,
+          `database ${conn.db.name}: ${REQUEST_ROLE} has CREATE`,
           `schema planted_schema: ${REQUEST_ROLE} has CREATE`,
           `schema public: ${REQUEST_ROLE} has CREATE`,
         ],
@@ -237,8 +225,8 @@ describe('Catalog privileges of the request role (R-TN-8, issue 37)', () => {
         ],
       });
     } finally {
-      await client.query('rollback');
+      await conn.client.query('rollback');
     }
-    expect(await allViolations(client)).toEqual(NONE);
+    expect(await allViolations(conn.client)).toEqual(NONE);
   });
 });

@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { ownerConnection } from '../support/test-database';
 
 /**
  * Issue 40: under row-level security an operator that is not leakproof must wait for the policy's
@@ -16,22 +15,10 @@ const OWNER_READ_INDEXES: Record<string, string> = {
 };
 
 describe('Index operators under row-level security (issue 40)', () => {
-  let db: TestDatabase;
-  let client: Client;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    client = new Client({ connectionString: db.url });
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.end();
-    await db?.drop();
-  });
+  const conn = ownerConnection();
 
   it('R-TN-8 §9 every index of a table under row-level security searches with leakproof operators only, but the full-text index the owner-run search reads', async () => {
-    const { rows } = await client.query<{ index: string; operator: string }>(
+    const { rows } = await conn.client.query<{ index: string; operator: string }>(
       `select distinct i.relname as index, o.oprname || '(' || format_type(o.oprleft, null) || ', ' || format_type(o.oprright, null) || ')' as operator
          from pg_index x
          join pg_class t on t.oid = x.indrelid and t.relrowsecurity
@@ -55,7 +42,7 @@ describe('Index operators under row-level security (issue 40)', () => {
 
   it('R-TN-8 each index read only by the owner is read through a SECURITY DEFINER function the request role may execute', async () => {
     for (const [index, fn] of Object.entries(OWNER_READ_INDEXES)) {
-      const { rows } = await client.query<{ definer: boolean; executable: boolean }>(
+      const { rows } = await conn.client.query<{ definer: boolean; executable: boolean }>(
         `select p.prosecdef as definer, has_function_privilege('recall_ledger_app', p.oid, 'EXECUTE') as executable
            from pg_proc p where p.proname = $1`,
         [fn],

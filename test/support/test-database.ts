@@ -63,3 +63,21 @@ async function newTestDatabase(template: string | null): Promise<TestDatabase> {
     drop: () => withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
   };
 }
+
+/**
+ * A fresh migrated database and an owner's connection to it for the enclosing `describe`, opened
+ * before its tests and closed and dropped after them. The fields are set once `beforeAll` has run.
+ */
+export function ownerConnection(): { readonly db: TestDatabase; readonly client: Client } {
+  const state = {} as { db: TestDatabase; client: Client };
+  beforeAll(async () => {
+    state.db = await createTestDatabase();
+    state.client = new Client({ connectionString: state.db.url });
+    await state.client.connect();
+  });
+  afterAll(async () => {
+    await state.client?.end();
+    await state.db?.drop();
+  });
+  return state;
+}
