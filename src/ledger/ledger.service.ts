@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { countLines } from '../common/text/text-lines';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
-import { type ActorContext, type ActorOrToken, TokenActor } from '../tenancy';
+import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
 import { type JsonSelection, type PathLookup, payloadText, ToolResultsService } from '../tool-results';
 import { windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
@@ -59,7 +59,7 @@ export class LedgerService {
       return this.lookupPathValue(caller, memId, plan, plan.path.selection);
     }
     // Every other answer, a refusal of the arguments too, comes after the actor is read the guard's way.
-    const actor = caller instanceof TokenActor ? await caller.resolve() : caller;
+    const actor = await actorOf(caller);
     if (plan.mode === 'answer') return plan.text;
 
     if (plan.mode === 'path') return this.lookupPath(actor, memId, plan);

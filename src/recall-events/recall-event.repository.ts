@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { arrayLiteral, countChanged, runSql } from '../database/run-sql';
+import type { ActorColumns } from '../tenancy';
 import {
   recentArguments,
   searchArguments,
@@ -24,13 +25,6 @@ export interface RecallEventReader {
   teamId: string;
   /** Null: every profile of the team (admin). */
   profileId: string | null;
-}
-
-/** What a statement that reads its own actor adds to each row: the user's status and allowed spaces. */
-export interface ActorColumns {
-  actor_status: 'new' | 'missing' | 'ok';
-  actor_space_ids: string[];
-  actor_generations: number[];
 }
 
 /** An event whose space the storing statement decides (the space of the conversation read). */

@@ -1,6 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
-import { type ActorContext, type ActorOrToken, asActorError, FeatureFlagKey, FeatureFlagService, Scope, TokenActor } from '../tenancy';
+import {
+  type ActorContext,
+  type ActorOrToken,
+  allowedSpacesOf,
+  asActorError,
+  FeatureFlagKey,
+  FeatureFlagService,
+  Scope,
+  TokenActor,
+} from '../tenancy';
 import {
   type ReturnedSnapshot,
   type SnapshotColumns,
@@ -140,7 +149,7 @@ export class RecallEventService {
       });
       // A new user: provisioned and read the guard's way, then the block's own statement as for any actor.
       if (read[0].actor_status === 'new') return this.readRecentAndRecord(await caller.resolve(), recent, draft);
-      actor = caller.settle(read[0].actor_space_ids.map((id, index) => ({ id, generation: read[0].actor_generations[index] })));
+      actor = caller.settle(allowedSpacesOf(read[0]));
       rows = read[0].actor_status === 'missing' ? [] : read;
     } else {
       actor = caller;

@@ -11,7 +11,7 @@ import {
   type ResultRef,
   ResultRefType,
 } from '../recall-events';
-import { type ActorContext, type ActorOrToken, TokenActor } from '../tenancy';
+import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
 import { type ToolResultSnapshot, ToolResultsService } from '../tool-results';
 import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
@@ -62,7 +62,7 @@ export class RecallBlockService {
       if (error instanceof NotFoundError || error instanceof UnauthenticatedError) throw error;
       // R-RC-10: the block is answered without its event, degraded.
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
-      actor = caller instanceof TokenActor ? await caller.resolve() : caller;
+      actor = await actorOf(caller);
       recent = await this.toolResults.recentInConversation(actor, conversationId, limit, columns);
       if (recent.length === 0) await this.checkOwnConversation(actor, conversationId);
     }

@@ -56,5 +56,26 @@ export class TokenActor {
   }
 }
 
+/**
+ * What a statement that reads its own actor adds to each row: 'new' (no such user yet: nothing was
+ * read), 'missing' (nothing of the user's in an allowed space) or 'ok', and the allowed spaces
+ * with their generations, as two arrays in the same order.
+ */
+export interface ActorColumns {
+  actor_status: 'new' | 'missing' | 'ok';
+  actor_space_ids: string[];
+  actor_generations: number[];
+}
+
+/** The allowed spaces such a row carries. */
+export function allowedSpacesOf(row: ActorColumns): AllowedSpace[] {
+  return row.actor_space_ids.map((id, index) => ({ id, generation: row.actor_generations[index] }));
+}
+
 /** An operation's caller: resolved by the guard, or still to be read by the operation's statement. */
 export type ActorOrToken = ActorContext | TokenActor;
+
+/** The caller's actor: as the guard resolved it, or read now the guard's way. */
+export function actorOf(caller: ActorOrToken): Promise<ActorContext> {
+  return caller instanceof TokenActor ? caller.resolve() : Promise.resolve(caller);
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { arrayLiteral, inTransactionWithTimeout, runSql } from '../database/run-sql';
-import type { AllowedSpace } from '../tenancy';
+import { type ActorColumns, type AllowedSpace, allowedSpacesOf } from '../tenancy';
 import type { JsonSelection, PathLookup, PathValue } from './path-value';
 import { type SnapshotScope, spaceIdsParam } from './snapshot-scope';
 import { SCOPE_PREDICATE, scopeBindings, SNAPSHOTS_FROM } from './tool-result.repository';
@@ -17,13 +17,6 @@ function isNotJsonText(error: unknown): boolean {
 /** query_canceled: here, the statement timeout of a node-list evaluation. */
 function isCanceledByTimeout(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '57014';
-}
-
-/** What a statement that reads its own actor adds to its row: the user's status and allowed spaces. */
-interface ActorRow {
-  actor_status: 'new' | 'missing' | 'ok';
-  actor_space_ids: string[];
-  actor_generations: number[];
 }
 
 interface PathRow {
@@ -132,9 +125,9 @@ export class ToolResultJsonPathRepository {
     selection: Exclude<JsonSelection, { kind: 'nodes' }>,
     maxChars: number,
   ): Promise<'unresolved' | { allowedSpaces: AllowedSpace[]; lookup: PathLookup | null }> {
-    let rows: (PathRow & ActorRow)[];
+    let rows: (PathRow & ActorColumns)[];
     try {
-      rows = await runSql<(PathRow & ActorRow)[]>(
+      rows = await runSql<(PathRow & ActorColumns)[]>(
         this.em,
         'select * from tool_results_path_value_for_token(?::uuid, ?::uuid, to_timestamp(?), ?, ?::text[], ?::jsonpath, ?::int)',
         [
@@ -154,8 +147,7 @@ export class ToolResultJsonPathRepository {
     }
     const row = rows[0];
     if (row.actor_status === 'new') return 'unresolved';
-    const allowedSpaces = row.actor_space_ids.map((id, index) => ({ id, generation: row.actor_generations[index] }));
-    return { allowedSpaces, lookup: row.actor_status === 'missing' ? null : { value: pathValueOf(row) } };
+    return { allowedSpaces: allowedSpacesOf(row), lookup: row.actor_status === 'missing' ? null : { value: pathValueOf(row) } };
   }
 
   /**

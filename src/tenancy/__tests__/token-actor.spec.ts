@@ -1,7 +1,7 @@
 import { UnauthenticatedError } from '../../common/errors/app-error';
 import { ActorContext } from '../actor-context';
 import { Scope } from '../scopes';
-import { asActorError, TokenActor } from '../token-actor';
+import { actorOf, allowedSpacesOf, asActorError, TokenActor } from '../token-actor';
 import type { VerifiedClaims } from '../token-verifier';
 
 const CLAIMS: VerifiedClaims = {
@@ -58,5 +58,20 @@ describe('TokenActor (R-TN-5)', () => {
     expect((refused as Error).message).toBe("The token was issued before its user's data was deleted; get a new token.");
     const other = Object.assign(new Error('x'), { code: '40001' });
     expect(asActorError(other)).toBe(other);
+  });
+
+  it('R-TN-5 a row that read its actor carries the allowed spaces as ids and generations in the same order', () => {
+    const other = { id: '00000000-0000-4000-8000-000000000004', generation: 1 };
+    const row = { actor_status: 'ok' as const, actor_space_ids: [SPACE.id, other.id], actor_generations: [2, 1] };
+    expect(allowedSpacesOf(row)).toEqual([SPACE, other]);
+    expect(allowedSpacesOf({ ...row, actor_space_ids: [], actor_generations: [] })).toEqual([]);
+  });
+
+  it('R-TN-5 actorOf gives the guard’s actor as it is, and reads a token actor the guard’s way', async () => {
+    const guarded = new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, [SPACE]);
+    await expect(actorOf(guarded)).resolves.toBe(guarded);
+    const { actor, guardReads } = tokenActor();
+    await expect(actorOf(actor)).resolves.toEqual(new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, []));
+    expect(guardReads).toEqual([CLAIMS]);
   });
 });
