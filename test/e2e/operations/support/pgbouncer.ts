@@ -7,6 +7,8 @@ import { freePort } from '../../../support/free-port';
 
 /** Where Debian's package puts it; `PGBOUNCER_BIN` overrides. */
 const PGBOUNCER_BIN = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
+/** By its path: a shell's PATH (a user's, or `env -i`'s) may leave out /usr/sbin. */
+const RUNUSER_BIN = '/usr/sbin/runuser';
 
 export function pgbouncerInstalled(): boolean {
   return existsSync(PGBOUNCER_BIN);
@@ -78,7 +80,7 @@ export async function startPgBouncer(targetUrl: string, statementTimeoutMs: numb
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     for (const file of ['', 'userlist.txt', 'pgbouncer.ini']) chownSync(join(dir, file), uid, gid);
   }
-  const command = asRoot ? 'runuser' : PGBOUNCER_BIN;
+  const command = asRoot ? RUNUSER_BIN : PGBOUNCER_BIN;
   const args = asRoot ? ['-u', 'postgres', '--', PGBOUNCER_BIN, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
   const child: ChildProcess = spawn(command, args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
