@@ -14,6 +14,12 @@ export interface RunSqlOptions {
    * settings and no transaction of its own, whatever scope the caller is in.
    */
   readonly noTenantRows?: boolean;
+  /**
+   * The statement is canceled (SQLSTATE 57014) after this many milliseconds: it runs alone in a
+   * transaction of its own whose `begin` carries the timeout, in one round trip. Not for a statement
+   * inside a caller's transaction (whose later statements would keep the timeout): that throws.
+   */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -44,18 +50,20 @@ export async function runSql<Rows = Record<string, unknown>[]>(
   const transaction = em.getTransactionContext<Knex.Transaction>();
   const client = (transaction ?? em.getKnex()).client as PoolClient;
   const scope = options.setsOwnScope || options.noTenantRows ? undefined : currentTenantScope();
+  const timeout = options.timeoutMs === undefined ? undefined : timeoutStatement(options.timeoutMs);
+  if (transaction && timeout) throw new Error('runSql: timeoutMs is for a lone statement, not one inside a transaction');
   const statement = { text: positional(bound.sql), values: bound.params };
   const connection = await client.acquireConnection();
   try {
-    if (!scope) return (await connection.query(statement)).rows as Rows;
-    if (transaction) {
-      if (!scopedTransactions.has(transaction)) {
+    if (!timeout && (!scope || transaction)) {
+      if (scope && transaction && !scopedTransactions.has(transaction)) {
         await connection.query(scopeStatement(scope));
         scopedTransactions.add(transaction);
       }
       return (await connection.query(statement)).rows as Rows;
     }
-    await connection.query(`begin; ${scopeStatement(scope)}`);
+    // A lone statement in a transaction of its own, opened with its settings in one round trip.
+    await connection.query(['begin', timeout, scope && scopeStatement(scope)].filter(Boolean).join('; '));
     try {
       const result = await connection.query(statement);
       await connection.query('commit');
@@ -77,6 +85,12 @@ export async function runSql<Rows = Record<string, unknown>[]>(
  */
 function scopeStatement(scope: TenantScope): string {
   return `select set_config('app.team_id', '${scope.teamId}', true), set_config('app.user_id', '${scope.userId ?? ''}', true)`;
+}
+
+/** A statement timeout for the transaction only, written into the statement as `scopeStatement`'s settings are. */
+function timeoutStatement(timeoutMs: number): string {
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`runSql: timeoutMs must be a positive integer, not ${timeoutMs}`);
+  return `select set_config('statement_timeout', '${timeoutMs}', true)`;
 }
 
 /** The transactions whose tenant settings are made (they last until the transaction ends). */
@@ -121,7 +135,8 @@ export function expandArrays(sql: string, params: readonly unknown[]): { sql: st
  */
 export function inTransactionWithTimeout<T>(em: EntityManager, timeoutMs: number, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   return em.transactional(async (tx) => {
-    await runSql(tx, `select set_config('statement_timeout', ?, true)`, [String(timeoutMs)]);
+    // Touches no tenant row: the transaction's first tenant statement makes the scope's settings.
+    await runSql(tx, `select set_config('statement_timeout', ?, true)`, [String(timeoutMs)], { noTenantRows: true });
     return work(tx);
   });
 }

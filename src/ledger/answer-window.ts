@@ -1,4 +1,4 @@
-import type { PrefixTokenizer } from '../common/text/tokenizer';
+import { fitsUncounted, type PrefixTokenizer } from '../common/text/tokenizer';
 
 /** Every recall answer that is cut ends with one line starting with this. */
 export const CONTINUE_MARKER_PREFIX = '[… more: continue with ';
@@ -44,8 +44,11 @@ export function windowAnswer(
   const start = Math.min(offset, text.length);
   const maxEnd = codePointFloor(text, Math.min(text.length, start + limits.maxChars), start);
   const prefix = new PrefixTokens(start, pieces, tokenizer);
-  // The whole rest, when it fits, needs no marker.
-  if (whole.complete && maxEnd === text.length && prefix.tokensTo(maxEnd, limits.maxTokens) <= limits.maxTokens) return text.slice(start);
+  // The whole rest, when it fits, needs no marker; a short one is known to fit without counting it.
+  if (whole.complete && maxEnd === text.length) {
+    const rest = text.slice(start);
+    if (fitsUncounted(tokenizer, rest, limits.maxTokens) || prefix.tokensTo(maxEnd, limits.maxTokens) <= limits.maxTokens) return rest;
+  }
 
   const total = whole.complete ? String(text.length) : `≈${whole.approximateChars}`;
   // The same window asked again (a retry, another agent on the same result) is answered as before.

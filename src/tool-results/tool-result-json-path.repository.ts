@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { arrayLiteral, inTransactionWithTimeout, runSql } from '../database/run-sql';
+import { arrayLiteral, runSql } from '../database/run-sql';
 import { type ActorColumns, type AllowedSpace, allowedSpacesOf } from '../tenancy';
 import type { JsonSelection, PathLookup, PathValue } from './path-value';
 import { type SnapshotScope, spaceIdsParam } from './snapshot-scope';
@@ -33,17 +33,6 @@ function pathValueOf(row: PathRow): PathValue | null {
   return { kind: row.kind, body: row.body, bodyLength: Number(row.body_length), complete: row.complete === true };
 }
 
-/** A text output that looks like JSON (so plain text never reaches the cast); malformed text fails the cast, answered as not JSON. */
-const OUTPUT_IS_JSON_TEXT = `jsonb_typeof(r.tool_output) = 'string' and left(ltrim(r.tool_output #>> '{}', E' \\t\\r\\n'), 1) in ('{', '[')`;
-const OUTPUT_AS_JSON = `case when ${OUTPUT_IS_JSON_TEXT} then (r.tool_output #>> '{}')::jsonb else r.tool_output end`;
-
-/**
- * A node list over alias r, as one JSON array, one node past the cap (which tells "too many" from
- * "exactly the cap"); the output is read as JSON first, so it is never null. (A single value is
- * `tool_results_path_value`'s, which reads a text output as JSON only when the JSON finds nothing.)
- */
-const NODE_LIST = `(select coalesce(jsonb_agg(n), '[]'::jsonb) from (select n from jsonb_path_query(${OUTPUT_AS_JSON}, ?::jsonpath) n limit ?) q)`;
-
 /**
  * Values inside a snapshot's payload, picked in PostgreSQL so only the picked text leaves the
  * database (R-LG-2). Scoped like every snapshot read: the owner and the allowed spaces, in SQL.
@@ -61,21 +50,14 @@ export class ToolResultJsonPathRepository {
   async findJsonPathValue(scope: SnapshotScope, memId: string, selection: JsonSelection, maxChars: number): Promise<PathLookup | null> {
     try {
       if (selection.kind !== 'nodes') return await this.findPathValue(scope, memId, selection, maxChars);
-      // `offset 0` fences each lateral: without it PostgreSQL inlines them and decompresses the
-      // large value once per reference instead of once.
-      // `complete` is decided in PostgreSQL, which cuts and counts in code points (JS counts UTF-16 units).
-      const sql = `select v.kind, left(v.body, ?) as body, length(v.body) as body_length, length(v.body) <= ? as complete,
-               case when v.kind = 'array' then jsonb_array_length(selected.value) end as items
-        from ${SNAPSHOTS_FROM}
-        cross join lateral (select ${NODE_LIST} as value offset 0) selected
-        cross join lateral (
-          select jsonb_typeof(selected.value) as kind,
-                 case when jsonb_typeof(selected.value) = 'string' then selected.value #>> '{}' else selected.value::text end as body
-          offset 0
-        ) v
-        where ${SCOPE_PREDICATE} and r.mem_id = ?`;
-      const params = [maxChars, maxChars, selection.sqlPath, selection.maxNodes + 1, ...scopeBindings(scope), memId];
-      const rows = await inTransactionWithTimeout(this.em, selection.timeoutMs, (tx) => runSql<PathRow[]>(tx, sql, params));
+      // `tool_results_path_nodes` sets the tenant settings from its arguments; the selection's
+      // statement timeout bounds it.
+      const rows = await runSql<PathRow[]>(
+        this.em,
+        'select kind, body, body_length, complete, items from tool_results_path_nodes(?::uuid, ?::uuid, ?::uuid[], ?, ?::jsonpath, ?::int, ?::int)',
+        [scope.teamId, scope.userId, spaceIdsParam(scope), memId, selection.sqlPath, selection.maxNodes + 1, maxChars],
+        { setsOwnScope: true, timeoutMs: selection.timeoutMs },
+      );
       if (rows.length === 0) return null;
       if (Number(rows[0].items) > selection.maxNodes) return { tooMany: true };
       return { value: pathValueOf(rows[0]) };

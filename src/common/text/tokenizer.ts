@@ -3,6 +3,17 @@ import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 /** Counts tokens the way the model will; every token budget of the service is measured with it. */
 export interface Tokenizer {
   count(text: string): number;
+  /** A byte-level BPE: a text never counts more tokens than it has UTF-8 bytes. */
+  readonly atMostOneTokenPerByte?: boolean;
+}
+
+/**
+ * Whether `text` surely counts at most `maxTokens` tokens, known without counting it: with a
+ * byte-level tokenizer, when it has at most that many UTF-8 bytes. (UTF-8 never has fewer bytes
+ * than UTF-16 units, so a longer text is not even measured.)
+ */
+export function fitsUncounted(tokenizer: Tokenizer, text: string, maxTokens: number): boolean {
+  return tokenizer.atMostOneTokenPerByte === true && text.length <= maxTokens && Buffer.byteLength(text, 'utf8') <= maxTokens;
 }
 
 /** A tokenizer that also names points where a text may be cut and counted in parts with the same total. */
@@ -106,7 +117,7 @@ export function longRuns(text: string): { index: number; text: string }[] {
  * o200k_base (the GPT-4o family's BPE) from gpt-tokenizer: maintained, pure JS, ships its
  * vocabulary inside the package, so nothing is downloaded at run time.
  */
-export const o200kTokenizer: PrefixTokenizer = { count: countTokens, boundaryFrom: tokenBoundaryFrom };
+export const o200kTokenizer: PrefixTokenizer = { count: countTokens, boundaryFrom: tokenBoundaryFrom, atMostOneTokenPerByte: true };
 
 const APOSTROPHE = 0x27;
 

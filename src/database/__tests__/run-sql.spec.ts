@@ -38,4 +38,31 @@ describe('runSql tenant settings (real PostgreSQL)', () => {
     // retention_leases' statements: no settings and no transaction of their own, one round trip inside a team's sweep.
     expect(await settingOf({ noTenantRows: true })).toEqual([{ team: null }]);
   });
+
+  it('R-LG-2 R-TN-8 a lone statement with a timeout is canceled after it, with its settings; the timeout ends with it; inside a transaction it is refused', async () => {
+    const em = db.orm.em.fork();
+    const started = Date.now();
+    await expect(withTenantScope({ teamId: team }, () => runSql(em, 'select pg_sleep(5)', [], { timeoutMs: 100 }))).rejects.toMatchObject({
+      code: '57014',
+    });
+    expect(Date.now() - started).toBeLessThan(4000);
+    const within = await withTenantScope({ teamId: team }, () =>
+      runSql<{ team: string; timeout: string }[]>(
+        em,
+        `select current_setting('app.team_id') as team, current_setting('statement_timeout') as timeout`,
+        [],
+        { timeoutMs: 1234 },
+      ),
+    );
+    expect(within).toEqual([{ team, timeout: '1234ms' }]);
+    // Every pooled connection is back at the configured timeout.
+    const after = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        runSql<{ timeout: string }[]>(em, `select current_setting('statement_timeout') as timeout`, [], { noTenantRows: true }),
+      ),
+    );
+    for (const row of after) expect(row).toEqual([{ timeout: '15s' }]);
+    await expect(em.transactional((tx) => runSql(tx, 'select 1', [], { timeoutMs: 100 }))).rejects.toThrow(/lone statement/);
+    await expect(runSql(em, 'select 1', [], { timeoutMs: 0.5 })).rejects.toThrow(/positive integer/);
+  });
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { countTokens, o200kTokenizer } from '../../common/text/tokenizer';
+import { countTokens, o200kTokenizer, type PrefixTokenizer } from '../../common/text/tokenizer';
 import { CONTINUE_MARKER_PREFIX, continueMarker, TokenPieces, windowAnswer, type WindowLimits } from '../answer-window';
 
 const MEM = 'mem_abcdefghijklmnop';
@@ -30,6 +30,33 @@ describe('windowAnswer', () => {
   it('R-LG-2 a text that fits comes back whole, with no marker', () => {
     expect(windowAnswer('small answer', 0, { maxTokens: 100, maxChars: 1000 }, next, o200kTokenizer)).toBe('small answer');
     expect(windowAnswer('0123456789', 4, { maxTokens: 100, maxChars: 6 }, next, o200kTokenizer)).toBe('456789');
+  });
+
+  it('R-LG-2 a rest of at most maxTokens UTF-8 bytes comes back whole without being counted; a longer one is counted', () => {
+    const counted: string[] = [];
+    const byteLevel: PrefixTokenizer = { ...o200kTokenizer, count: (text) => (counted.push(text), countTokens(text)) };
+    const ids = JSON.stringify(Array.from({ length: 109 }, (_, i) => `B0${String(i).padStart(8, 'X')}`));
+    expect(windowAnswer(ids, 0, { maxTokens: ids.length, maxChars: 100_000 }, next, byteLevel)).toBe(ids);
+    expect(counted).toEqual([]);
+    // 300 CJK characters are 900 bytes: at a 600-token bound they must be counted (they fit: ~300 tokens).
+    const cjk = '漢字'.repeat(150);
+    expect(windowAnswer(cjk, 0, { maxTokens: 600, maxChars: 100_000 }, next, byteLevel)).toBe(cjk);
+    expect(counted.length).toBeGreaterThan(0);
+    // A tokenizer that does not promise it is always counted.
+    counted.length = 0;
+    const { atMostOneTokenPerByte: _, ...unknownKind } = byteLevel;
+    expect(windowAnswer('small answer', 0, { maxTokens: 100, maxChars: 1000 }, next, unknownKind)).toBe('small answer');
+    expect(counted.join('')).toBe('small answer');
+  });
+
+  it('R-LG-2 the o200k tokenizer never counts more tokens than a text has UTF-8 bytes (what lets a short answer skip counting)', () => {
+    const unit = fc.constantFrom('a', ' ', '\n', '😀', '漢', 'é', '\uD800', '<|endoftext|>', '{"k":1}', 'x'.repeat(300), '\u0000');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit, maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 400 })), (text) => {
+        expect(countTokens(text)).toBeLessThanOrEqual(Buffer.byteLength(text, 'utf8'));
+        expect(Buffer.byteLength(text, 'utf8')).toBeGreaterThanOrEqual(text.length);
+      }),
+    );
   });
 
   it('R-LG-2 a cut answer ends with one marker line naming the exact next call and the total size', () => {

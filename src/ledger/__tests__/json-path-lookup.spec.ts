@@ -138,14 +138,17 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
 
     // Where it ran, from the SQL the ORM sent.
     const lookups = statements.filter(
-      (sql) => sql.includes('from message_tool_results r') || sql.includes('from tool_results_path_value('),
+      (sql) =>
+        sql.includes('from message_tool_results r') ||
+        sql.includes('from tool_results_path_value(') ||
+        sql.includes('from tool_results_path_nodes('),
     );
     if (evaluatedIn === 'none') expect(lookups).toEqual([]);
     else expect(lookups).toHaveLength(1);
     if (evaluatedIn === 'database') {
-      // A single value through tool_results_path_value (keys or a SQL/JSON path), a node list in the statement.
+      // A single value through tool_results_path_value (keys or a SQL/JSON path), a node list through tool_results_path_nodes.
       expect(lookups[0]).toMatch(
-        path.startsWith('$') ? /(jsonb_path_query\(|tool_results_path_value\().*'strict \$/s : /tool_results_path_value\(.*'\{"store"/s,
+        path.startsWith('$') ? /tool_results_path_(value|nodes)\(.*'strict \$/s : /tool_results_path_value\(.*'\{"store"/s,
       );
       expect(lookups[0]).not.toContain('r.size_chars <=');
     }

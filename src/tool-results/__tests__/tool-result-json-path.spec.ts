@@ -99,6 +99,25 @@ describe('ToolResultJsonPathRepository.findJsonPathValue (medium, real PostgreSQ
     });
   });
 
+  it('R-LG-2 a node list reads a JSON output and a text output that holds JSON alike; a text that is not JSON has no nodes; one node past the cap is too many', async () => {
+    // jsonb orders an object's keys shorter first. The translations of `$.items[*].price`, `$.*` and `$.list[*]`: every step guarded, as sql-json-path.ts writes them.
+    const prices = 'strict $? (exists(@."items"))."items".**{1}? (exists(@."price"))."price"';
+    const all = 'strict $.**{1}';
+    const list = 'strict $? (exists(@."list"))."list".**{1}';
+    const nodes = (sqlPath: string, maxNodes = 10): JsonSelection => ({ kind: 'nodes', sqlPath, maxNodes, timeoutMs: 5000 });
+    const array = (body: string) => ({ value: { kind: 'array', body, bodyLength: [...body].length, complete: true } });
+    expect(await value('json', nodes(prices))).toEqual(array('[68.44]'));
+    expect(await value('jsonText', nodes(prices))).toEqual(array('[68.44]'));
+    expect(await value('jsonText', nodes(all))).toEqual(
+      array('[123456789012345678901234567890, [{"name": "K75 \\"pro\\"", "price": 68.44}]]'),
+    );
+    expect(await value('json', nodes('strict $? (exists(@."nope"))."nope".**{1}'))).toEqual(array('[]'));
+    expect(await value('plainText', nodes(all))).toEqual(array('[]'));
+    expect(await value('bracedText', nodes(all))).toEqual({ value: null });
+    expect(await value('longText', nodes(list, 300), 5000)).toMatchObject({ value: { kind: 'array', bodyLength: 1390, complete: true } });
+    expect(await value('longText', nodes(list, 299))).toEqual({ tooMany: true });
+  });
+
   it('R-LG-2 a text output that is not JSON has no paths, whether or not it looks like JSON', async () => {
     expect(await value('plainText', ['items'])).toEqual({ value: null });
     expect(await value('bracedText', ['items'])).toEqual({ value: null });
