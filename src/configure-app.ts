@@ -4,15 +4,19 @@ import type { AppConfig } from './config/app-config';
 import { answerUnansweredRequests, edgeErrorHandler, HttpEdge, methodGate } from './http/edge-answer';
 import { HOST_CHECKED_PATHS, hostOriginCheck } from './http/host-origin-check';
 import { httpLoggingMiddleware } from './observability/http-logging.middleware';
+import { httpTracingMiddleware } from './observability/http-tracing.middleware';
 import { NestPinoLogger } from './observability/logger';
 import { metricsAccess } from './observability/metrics-access';
 import { requestIdMiddleware } from './observability/request-context';
+import { tracingStarted } from './observability/tracing';
 import { tenantScopeMiddleware } from './database/tenant-scope';
 import { serveAdminConsole } from './serve-admin-console';
 
 /** HTTP set-up shared by the service and the e2e tests, so both run the same stack. */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   app.useLogger(new NestPinoLogger(logger));
+  // First: the request's server span, and the sampler's decision for everything under it (R-OP-8).
+  if (tracingStarted()) app.use(httpTracingMiddleware);
   app.use(requestIdMiddleware);
   // Row-level security: the auth guard fills this request's tenant scope (R-TN-8).
   app.use(tenantScopeMiddleware);

@@ -1,3 +1,4 @@
+import './observability/start-tracing';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -7,6 +8,10 @@ import { configureApp } from './configure-app';
 import { openDatabase } from './database/open-database';
 import { prepareDatabase } from './database/request-role';
 import { createRootLogger } from './observability/logger';
+import { stopTracing } from './observability/tracing';
+
+/** At shutdown, how long buffered spans may take to reach the collector. */
+const TRACES_FLUSH_MS = 2000;
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -63,6 +68,7 @@ async function bootstrap(): Promise<void> {
       if (!graceful) logger.error(`in-flight work outlived SHUTDOWN_GRACE_MS (${config.shutdownGraceMs} ms); exiting anyway`);
     } finally {
       await database.close();
+      await stopTracing(TRACES_FLUSH_MS);
       logger.flush();
       process.exit(graceful ? 0 : 1);
     }

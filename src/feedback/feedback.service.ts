@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { newUlid } from '../common/ids/new-ulid';
 import { FeatureDisabledError } from '../common/errors/app-error';
 import { transientFault } from '../database/transient-fault';
@@ -41,6 +42,7 @@ export class FeedbackService {
 
   async submit(actor: ActorContext, items: readonly FeedbackItem[]): Promise<SubmissionOutcome> {
     checkFeedbackBatch(items);
+    annotateSpan({ [SPAN_ATTRIBUTES.items]: items.length });
     if (!(await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED))) {
       this.metrics.submission('disabled');
       throw new FeatureDisabledError(FeatureFlagKey.RECALL_FEEDBACK_ENABLED);

@@ -7,6 +7,7 @@ import { countTokens } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import { FeedbackService } from '../feedback';
 import { currentRequestId } from '../observability/request-context';
+import { inSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { LedgerService, MIN_ANSWER_TOKENS } from '../ledger';
 import { checkPriorQuery, RecallBlockService, RecallSearchService } from '../recall';
 import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
@@ -85,7 +86,7 @@ export class McpToolsService {
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       (args) =>
-        this.run(async () => {
+        this.run(MCP_TOOL_NAMES.RECALL_TOOL_RESULT, actor, async () => {
           const text = await this.ledger.recall(actor, {
             memId: args.mem_id,
             format: args.format === 'full' ? 'FULL' : 'SUMMARY',
@@ -116,7 +117,7 @@ export class McpToolsService {
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       (args) =>
-        this.run(async () => {
+        this.run(MCP_TOOL_NAMES.RECALL_PRIOR_TOOL_RESULT, actor, async () => {
           const output = await this.priorToolResults(actor, args);
           return structuredResult(output, priorAnswer(output));
         }),
@@ -134,7 +135,7 @@ export class McpToolsService {
         annotations: { readOnlyHint: false, openWorldHint: false },
       },
       (args) =>
-        this.run(async () => {
+        this.run(MCP_TOOL_NAMES.RECALL_MEMORY, actor, async () => {
           const outcome = await this.search.search(actor, {
             spaceId: new UuidPipe('space_id').transform(args.space_id),
             query: args.query,
@@ -159,7 +160,7 @@ export class McpToolsService {
         annotations: { readOnlyHint: false, openWorldHint: false },
       },
       (args) =>
-        this.run(async () => {
+        this.run(MCP_TOOL_NAMES.PREVIOUSLY_FETCHED, actor, async () => {
           const conversationId = new UuidPipe('conversation_id').transform(args.conversation_id);
           const output = previouslyFetchedOutput(await this.blocks.build(actor, conversationId, args.user_message ?? null));
           return structuredResult(output, previouslyFetchedAnswer(output));
@@ -181,7 +182,7 @@ export class McpToolsService {
           annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
         },
         (args) =>
-          this.run(async () => {
+          this.run(MCP_TOOL_NAMES.SUBMIT_FEEDBACK, actor, async () => {
             const output = feedbackOutput(await this.feedback.submit(actor, feedbackItemsOf(args)));
             // A batch error is a tool error that still carries what was recorded: the SDK's server
             // skips the outputSchema check when isError is set, its client does not (tested).
@@ -236,7 +237,17 @@ export class McpToolsService {
    * The work, with every failure as a tool error. The scope was checked before the MCP message was
    * handled (McpController, MCP_TOOL_SCOPES): a call without it is an HTTP 403 insufficient_scope.
    */
-  private async run(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  private run(tool: string, actor: ActorContext, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    // The tool call's span, named as OpenTelemetry's MCP conventions name it.
+    const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, [SPAN_ATTRIBUTES.teamId]: actor.teamId };
+    return inSpan(`tools/call ${tool}`, attributes, async (span) => {
+      const result = await this.answer(work);
+      if (result.isError === true) span.setAttribute('error.type', 'tool_error');
+      return result;
+    });
+  }
+
+  private async answer(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
     try {
       return await work();
     } catch (error) {

@@ -6,10 +6,13 @@ import { AppConfig } from '../config/app-config';
 import { jsonRpcError } from '../http/edge-errors';
 import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';
 import { currentRequestId } from '../observability/request-context';
+import { labelRequestSpan } from '../observability/http-tracing.middleware';
+import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TeamAdmission, TokenVerifier } from '../tenancy';
 import { BATCHES_REMOVED_IN, isRemovedBatch } from './json-rpc-batches';
 import { missingToolScope } from './mcp-tool-scopes';
 import { McpToolsService } from './mcp-tools.service';
+import { mcpSpanLabel } from './mcp-span-label';
 
 /** JSON-RPC's "server error" range; the service's own code rides in `data.code`. */
 const JSONRPC_UNAUTHENTICATED = -32001;
@@ -54,6 +57,7 @@ export class McpController {
         );
       return;
     }
+    labelRequestSpan(req, () => mcpSpanLabel(req.body));
     const resourceMetadataUrl = protectedResourceMetadataUrl(publicBaseUrl(this.config, req), '/mcp');
     // The challenges below name the address the request reached.
     varyByPublicBaseUrl(this.config, res);
@@ -71,6 +75,7 @@ export class McpController {
       // Before the actor lookup: a refused request costs no SQL.
       this.admission.admit(req, claims.teamId, 'mcp');
       actor = await this.actors.resolve(claims);
+      annotateSpan({ [SPAN_ATTRIBUTES.teamId]: actor.teamId });
     } catch (error) {
       if (error instanceof RateLimitedError) {
         res.setHeader('retry-after', String(error.retryAfterSeconds));

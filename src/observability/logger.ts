@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from '../config/app-config';
 import { currentRequestId } from './request-context';
+import { traceFields } from './tracing';
 
 /**
  * What an error may bring into a log line: its kind, code, message and stack, and the names of the
@@ -20,7 +21,7 @@ export function loggableError(error: unknown): Record<string, unknown> {
   return kept;
 }
 
-/** JSON logs; every line made while serving a request carries its request id. */
+/** JSON logs; every line made while serving a request carries its request id, and its trace's ids when traced. */
 export function createRootLogger(level: LogLevel): Logger {
   return pino({
     level,
@@ -28,7 +29,8 @@ export function createRootLogger(level: LogLevel): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: () => {
       const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const traced = traceFields();
+      return { ...(requestId ? { requestId } : {}), ...traced };
     },
     serializers: { err: loggableError },
     // Tokens must never reach a log line, whatever a caller passes in.

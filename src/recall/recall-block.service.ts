@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { NotFoundError, UnauthenticatedError } from '../common/errors/app-error';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
@@ -67,6 +68,7 @@ export class RecallBlockService {
       if (recent.length === 0) await this.checkOwnConversation(actor, conversationId);
     }
     const block = gated ? NOTHING : renderPreviouslyFetchedBlock(recent, { tokenBudget: blockTokenBudget, tokenizer: o200kTokenizer });
+    annotateSpan({ [SPAN_ATTRIBUTES.snapshots]: recent.length, [SPAN_ATTRIBUTES.refs]: block.lines.length });
     this.metrics.blockBuilt(block.tokens);
     if (outcome === null) {
       const refs = block.lines.map((line, index) => ({ type: ResultRefType.TOOL_RESULT, id: line.snapshotId, rank: index + 1 }));

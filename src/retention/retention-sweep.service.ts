@@ -10,6 +10,7 @@ import { type ConversationPosition, ToolResultsService } from '../tool-results';
 import { RetentionMetrics, SWEPT_TABLES, type SweptTable } from './retention.metrics';
 import { SWEEP_LEASE, teamLease } from './retention.repository';
 import { type KeepLeases, SweepLeases } from './sweep-leases';
+import { inSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 
 const DAY_MS = 86_400_000;
 
@@ -69,12 +70,12 @@ export class RetentionSweepService implements OnApplicationShutdown {
 
   /** The scheduler's sweep: every team's, one after another; skipped while another replica sweeps. */
   sweep(now = new Date()): Promise<RetentionReport> {
-    return this.track(this.sweepEveryTeam(now));
+    return this.track(inSpan('retention.sweep', {}, () => this.sweepEveryTeam(now)));
   }
 
   /** One team's sweep: its expired rows only, counted; skipped while the scheduler or another call sweeps that team. */
   sweepTeam(teamId: string, now = new Date()): Promise<RetentionReport> {
-    return this.track(this.sweepOneTeam(teamId, now));
+    return this.track(inSpan('retention.sweep', { [SPAN_ATTRIBUTES.teamId]: teamId }, () => this.sweepOneTeam(teamId, now)));
   }
 
   private track(sweep: Promise<RetentionReport>): Promise<RetentionReport> {
@@ -146,7 +147,14 @@ export class RetentionSweepService implements OnApplicationShutdown {
       const cutoff = new Date(now.getTime() - step.days * DAY_MS);
       for (;;) {
         // Each batch is a short transaction of its own with its own statement timeout.
-        const { changed, scanned } = await this.unitOfWork.runWithTimeout(statementTimeoutMs, () => step.batch(cutoff, batchSize));
+        const { changed, scanned } = await inSpan('retention.batch', { [SPAN_ATTRIBUTES.teamId]: teamId }, async (span) => {
+          const done = await this.unitOfWork.runWithTimeout(statementTimeoutMs, () => step.batch(cutoff, batchSize));
+          span.setAttribute(
+            SPAN_ATTRIBUTES.rows,
+            Object.values(done.changed).reduce((sum, rows) => sum + rows, 0),
+          );
+          return done;
+        });
         for (const [table, rows] of Object.entries(changed) as [SweptTable, number][]) {
           counts[table] += rows;
           this.metrics.swept(table, rows);

@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors/app-error';
+import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { ACTOR_IN_STATEMENT } from './actor.decorator';
 import { ActorService } from './actor.service';
 import { graphqlRequest } from './graphql-request';
@@ -37,6 +38,7 @@ export class AuthGuard implements CanActivate {
       const missing = required.filter((s) => !claims.scopes.includes(s));
       if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
       this.admission.admit(req, claims.teamId, 'graphql');
+      annotateSpan({ [SPAN_ATTRIBUTES.teamId]: claims.teamId });
       if (this.reflector.get<boolean | undefined>(ACTOR_IN_STATEMENT, context.getHandler())) {
         req.tokenActor ??= this.actors.tokenActor(claims, (actor) => (req.actor ??= actor));
         return true;
@@ -44,6 +46,7 @@ export class AuthGuard implements CanActivate {
       req.actor = await this.actors.resolve(claims);
       return true;
     }
+    annotateSpan({ [SPAN_ATTRIBUTES.teamId]: req.actor.teamId });
     const missing = required.filter((s) => !req.actor?.hasScope(s));
     if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
     return true;

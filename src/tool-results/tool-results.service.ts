@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { Injectable } from '@nestjs/common';
 import { BadUserInputError } from '../common/errors/app-error';
 import { checkPageSize, decodeCursor } from '../common/pagination/keyset-cursor';
@@ -78,6 +79,10 @@ export class ToolResultsService {
       toolOutputJson: JSON.stringify(item.toolOutput) ?? 'null',
     }));
     checkToolResultBatch(serialized, this.config.toolResults, new Date(), field);
+    annotateSpan(() => ({
+      [SPAN_ATTRIBUTES.snapshots]: items.length,
+      [SPAN_ATTRIBUTES.spaceId]: [...new Set(items.map((item) => item.spaceId))].join(','),
+    }));
     const conversations = conversationsOf(items, actor, field);
     const messages = messagesOf(items, field);
     // The team's summary rules as they stand now (R-RC-3): the handles keep the lines they give.

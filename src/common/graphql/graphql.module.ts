@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
@@ -5,7 +6,11 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql';
 import { AppConfig } from '../../config/app-config';
+import { operationLabel } from '../../observability/operation-label';
 import { currentRequestId } from '../../observability/request-context';
+import { labelRequestSpan } from '../../observability/http-tracing.middleware';
+import { withRootFieldSpans } from '../../observability/graphql-root-spans';
+import { tracingStarted } from '../../observability/tracing';
 import { formatGraphqlError } from '../errors/format-graphql-error';
 import { checkListLimits, type ListLimits } from './list-limits';
 import { checkPayloadValues, type PayloadSelections } from './payload-values';
@@ -39,6 +44,8 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
       }).protect();
       return {
         autoSchemaFile: true,
+        // Traced requests get a span per root field (R-OP-8).
+        ...(tracingStarted() ? { transformSchema: withRootFieldSpans } : {}),
         sortSchema: true,
         path: '/graphql',
         playground: false,
@@ -64,7 +71,8 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
             requestDidStart: () =>
               Promise.resolve({
                 didResolveOperation: (context) => {
-                  const { schema, operation, document, request } = context as unknown as DidResolveOperation;
+                  const { schema, operation, document, request, contextValue } = context as unknown as DidResolveOperation;
+                  if (contextValue.req) labelRequestSpan(contextValue.req, () => operationLabel(operation));
                   const fragments = Object.fromEntries(
                     document.definitions
                       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
@@ -97,4 +105,5 @@ interface DidResolveOperation {
   operation: OperationDefinitionNode;
   document: DocumentNode;
   request: { variables?: Record<string, unknown> };
+  contextValue: { req?: IncomingMessage };
 }
