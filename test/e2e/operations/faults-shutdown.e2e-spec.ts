@@ -2,9 +2,7 @@
  * docs/requirements.md §8, R-OP-2 (graceful shutdown): the real entry point as a child process (as in
  * startup.e2e-spec.ts), sent SIGTERM while a request is held up by a row lock (see support/row-lock.ts).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { signToken } from '../../../src/tenancy/token-signer';
@@ -12,51 +10,13 @@ import { RECORD, type SpaceMember, toolResult } from '../../support/fixtures';
 import type { GraphqlError } from '../../support/graphql';
 import { type Blocker, lockConversation, snapshotCount, waitForLockWaiter } from './support/row-lock';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
-import { freePort } from '../../support/free-port';
+import { type ServiceProcess, startServiceProcess } from '../../support/service-process';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const CHILD_SECRET = 'faults-spec-secret-that-is-long-enough-0000';
 
-interface Started {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Started> {
-  const port = await freePort();
-  const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...inherited,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      AUTH_JWT_SECRET: CHILD_SECRET,
-      RETENTION_ENABLED: 'false',
-      FEATURE_FLAG_CACHE_TTL_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const started = { child, port, output: () => output, exited };
-  const deadline = Date.now() + 20000;
-  while (!output.includes('serving GraphQL')) {
-    if (child.exitCode !== null) throw new Error(`the service exited early:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the service was not serving after 20 s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return started;
+/** The real entry point as a child process, serving. */
+function startService(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
+  return startServiceProcess(databaseUrl, { AUTH_JWT_SECRET: CHILD_SECRET, ...env });
 }
 
 interface HttpAnswer {
@@ -123,7 +83,7 @@ async function childMember(port: number): Promise<SpaceMember> {
 
 describe('Faults: graceful shutdown (process)', () => {
   let database: TestDatabase;
-  let started: Started | undefined;
+  let started: ServiceProcess | undefined;
   let blocker: Blocker | undefined;
   let sql: Client;
 
@@ -135,10 +95,7 @@ describe('Faults: graceful shutdown (process)', () => {
   afterEach(async () => {
     await blocker?.release('rollback').catch(() => undefined);
     blocker = undefined;
-    if (started && started.child.exitCode === null && started.child.signalCode === null) {
-      started.child.kill('SIGKILL');
-      await started.exited;
-    }
+    await started?.stop('SIGKILL');
     started = undefined;
   });
   afterAll(async () => {

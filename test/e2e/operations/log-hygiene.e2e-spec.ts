@@ -9,17 +9,12 @@
  * offending row). No line may contain a marker or the token; the capture must hold the access
  * lines of those very requests, so the test cannot pass by capturing nothing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Pool } from 'pg';
 import { signToken } from '../../../src/tenancy/token-signer';
 import type { GraphqlResponse } from '../../support/graphql';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
-import { freePort } from '../../support/free-port';
+import { type ServiceProcess, startServiceProcess } from '../../support/service-process';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'log-hygiene-secret-that-is-long-enough-000';
 const mark = (what: string) => `${what}${crypto.randomUUID().replaceAll('-', '')}`;
 const PAYLOAD = mark('payloadmark');
@@ -31,50 +26,19 @@ const MESSAGE = mark('messagemark');
 describe('Log hygiene (process)', () => {
   let database: TestDatabase;
   let sql: Pool;
-  let child: ChildProcess;
-  let output = '';
-  let dataDir: string;
+  let service: ServiceProcess;
   let base: string;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     sql = new Pool({ connectionString: database.url, max: 2 });
-    dataDir = mkdtempSync(join(tmpdir(), 'rl-logs-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, ...inherited } = process.env;
-    child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-      cwd: ROOT,
-      env: {
-        ...inherited,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'trace',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        AUTH_JWT_SECRET: SECRET,
-        FEATURE_FLAG_CACHE_TTL_MS: '0',
-        RETENTION_ENABLED: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 30000;
-    while (!output.includes('serving GraphQL')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    service = await startServiceProcess(database.url, { LOG_LEVEL: 'trace', AUTH_JWT_SECRET: SECRET });
+    base = service.base;
   }, 60000);
   afterAll(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await service.stop();
     await sql.end();
     await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function post<T = Record<string, unknown>>(query: string, variables: Record<string, unknown>, token: string, requestId: string) {
@@ -190,7 +154,10 @@ describe('Log hygiene (process)', () => {
 
     // Give pino's asynchronous destination a moment to write the last lines.
     await new Promise((r) => setTimeout(r, 500));
-    const lines = output.split('\n').filter((line) => line.trim().length > 0);
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((line) => line.trim().length > 0);
     // The capture is real: the access lines of the refused and failed requests are there, and the
     // internal errors were logged (with their request ids, not their content).
     for (const id of ['req-forged', 'req-nul', 'req-invalid', 'req-long', 'req-check', 'req-gone']) {
