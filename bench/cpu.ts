@@ -25,7 +25,8 @@ export function cpuNow(): CpuSnapshot {
   };
 }
 
-function processCpuMs(pid: number): number {
+/** A process's CPU time so far (user + system), in ms; 0 once it is gone. */
+export function processCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

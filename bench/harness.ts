@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,8 @@ export interface RunningService {
   collectGarbage(): Promise<NodeJS.MemoryUsage>;
   /** Writes a heap snapshot of the service to `file` (V8 collects garbage first); its memory after it. */
   heapSnapshot(file: string): Promise<NodeJS.MemoryUsage>;
+  /** Closes the app and waits for its process to exit (also done at teardown). */
+  stop(): Promise<void>;
 }
 
 /**
@@ -133,13 +136,14 @@ export async function startService(
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  teardown.add('stop the service', async () => {
+  const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.send({ type: 'close' } satisfies ServiceMessage);
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
-  });
+  };
+  teardown.add('stop the service', stop);
   const next = (): Promise<ServiceReply> =>
     new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`the service exited (${code}) before it answered`));
@@ -170,7 +174,35 @@ export async function startService(
     stopProfile: async (file) => void (await ask({ type: 'profile-stop', file })),
     collectGarbage: () => memoryAfter({ type: 'collect-garbage' }),
     heapSnapshot: (file) => memoryAfter({ type: 'heap-snapshot', file }),
+    stop,
   };
+}
+
+export interface OtlpSink {
+  /** The OTLP/HTTP traces address to give a service (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT). */
+  endpoint: string;
+  /** Export requests and their bytes received so far. */
+  received(): { requests: number; bytes: number };
+}
+
+/**
+ * A collector that takes OTLP/HTTP exports and drops them (200, nothing decoded): a traced
+ * service's exporter does its whole work, the sink costs the bench process next to nothing.
+ */
+export async function startOtlpSink(teardown: Teardown): Promise<OtlpSink> {
+  let requests = 0;
+  let bytes = 0;
+  const server = createHttpServer((req, res) => {
+    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  teardown.add('stop the OTLP sink', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `http://127.0.0.1:${port}/v1/traces`, received: () => ({ requests, bytes }) };
 }
 
 export interface RunningBareStack {

@@ -45,6 +45,7 @@ const GROUPS: [RegExp, string][] = [
   [/^(pg|pg-.*|postgres-.*)$/, 'pg'],
   [/^(pino|pino-.*|sonic-boom|thread-stream)$/, 'pino'],
   [/^gpt-tokenizer$/, 'gpt-tokenizer'],
+  [/^(@opentelemetry\/.*|require-in-the-middle|import-in-the-middle|shimmer)$/, 'opentelemetry'],
   [/^(class-validator|class-transformer|validator)$/, 'class-validator'],
 ];
 

@@ -8,7 +8,16 @@ import { explainHotReads } from './explain';
 import { watchServiceCpu } from './cpu';
 import { GraphqlClient } from './graphql-client';
 import { type LoadResult, runLoad } from './load-runner';
-import { BENCH_JWT_SECRET, runToCompletion, startBareStack, startDatabase, startService, type Teardown } from './harness';
+import {
+  BENCH_JWT_SECRET,
+  runToCompletion,
+  startBareStack,
+  startDatabase,
+  startOtlpSink,
+  startService,
+  type RunningService,
+  type Teardown,
+} from './harness';
 import type { BenchContext, BenchSettings, ResultRow } from './ops/context';
 import { compactMessagesOps } from './ops/compact-messages';
 import { graphqlFloorOps } from './ops/graphql-floor';
@@ -131,6 +140,30 @@ async function run(teardown: Teardown): Promise<boolean> {
         },
       };
     },
+    freshService: async (traces) => {
+      const sink = await startOtlpSink(teardown);
+      const env: Record<string, string> = traces
+        ? {
+            OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.endpoint,
+            OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+            OTEL_TRACES_SAMPLER_ARG: String(traces.ratio),
+          }
+        : {};
+      const fresh = await startService(teardown, database.url, database.folder, env);
+      const freshClient = new GraphqlClient(fresh.baseUrl, settings.concurrency * 2);
+      const name = traces ? 'traced' : 'untraced';
+      if (profiling) await fresh.startProfile();
+      return {
+        client: freshClient,
+        pid: fresh.pid,
+        exported: () => sink.received(),
+        stop: async () => {
+          freshClient.close();
+          if (profiling) await logProfile(fresh, name, freshClient.calls);
+          await fresh.stop();
+        },
+      };
+    },
     beforePhase: () => stats.reset(),
     afterPhase: (label) => stats.print(label, log),
   };
@@ -157,13 +190,7 @@ async function run(teardown: Teardown): Promise<boolean> {
       rows.push(row);
       log(`  ${row.op} (c=${row.concurrency}): service ${summary(row.service)}; raw ${summary(row.raw)}`);
     }
-    if (profiling) {
-      const file = join(PROFILES, `${name}.cpuprofile`);
-      await service.stopProfile(file);
-      const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-      log(`  profile of the service during "${name}" (${file}):`);
-      log(indent(formatSummary(summarizeProfile(profile), client.calls - callsBefore), '    '));
-    }
+    if (profiling) await logProfile(service, name, client.calls - callsBefore);
   }
 
   const server = (await raw.query<{ v: string }>("select current_setting('server_version') as v")).rows[0].v;
@@ -178,6 +205,15 @@ async function run(teardown: Teardown): Promise<boolean> {
   writeJson(RESULTS, report);
   log(`written ${RESULTS}`);
   return rows.every((row) => row.pass !== false);
+}
+
+/** Stops `service`'s profiler, writes its profile as `<name>.cpuprofile` and prints its summary. */
+async function logProfile(service: RunningService, name: string, requests: number): Promise<void> {
+  const file = join(PROFILES, `${name}.cpuprofile`);
+  await service.stopProfile(file);
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  log(`  profile of the service during "${name}" (${file}):`);
+  log(indent(formatSummary(summarizeProfile(profile), requests), '    '));
 }
 
 async function main(): Promise<void> {

@@ -1,3 +1,5 @@
+// First, as in main.ts: OTEL_* variables trace the service under test as they would a deployment.
+import '../src/observability/start-tracing';
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -25,19 +25,30 @@ export interface BenchContext {
    * service-CPU reading at it until `stop`.
    */
   bareStack(adapter: 'express' | 'fastify'): Promise<{ client: GraphqlClient; stop(): Promise<void> }>;
+  /**
+   * Starts another service on the same database, fresh: with traces on when `traces` says so
+   * (OTLP/HTTP to a sink in the bench process; a request without a caller's decision sampled at
+   * `ratio`), else as the service runs. `exported` counts the export requests the sink took.
+   */
+  freshService(traces: { ratio: number } | null): Promise<{
+    client: GraphqlClient;
+    pid: number;
+    exported(): { requests: number; bytes: number };
+    stop(): Promise<void>;
+  }>;
   /** Called after each measured phase (pg_stat_statements, when enabled). */
   afterPhase(label: string): Promise<void>;
   beforePhase(): Promise<void>;
 }
 
-type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens' | 'bytes';
+type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens' | 'bytes' | 'Node CPU';
 
 export interface ResultRow {
   op: string;
   concurrency: number;
   service: LoadResult | null;
   raw: LoadResult | null;
-  /** service/raw: rps for throughput ops, p50 for latency ops; tokensAfter/tokensBefore for compaction; stored/raw payload bytes for storage. */
+  /** service/raw: rps for throughput ops, p50 for latency ops; tokensAfter/tokensBefore for compaction; stored/raw payload bytes for storage; traced/untraced Node CPU a request for traces. */
   ratio: number | null;
   ratioBasis: RatioBasis;
   target: string;

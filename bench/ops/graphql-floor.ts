@@ -1,3 +1,4 @@
+import { processCpuMs } from '../cpu';
 import { type LoadResult, runLoad, type Task } from '../load-runner';
 import { ACTOR_STATEMENT as ACTOR } from './actor-statement';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
@@ -10,6 +11,17 @@ const ME = `{ me { userId teamId } }`;
  */
 const FLOOR_THROUGHPUT_RATIO = 0.25;
 const FLOOR_BARE_RATIO = 0.8;
+/**
+ * Traces on, a request in ten sampled (issue 41): the service's Node CPU a request may rise by
+ * this much at most. Measured side by side, in phases (the median phase is the row's figure).
+ */
+const TRACED_SAMPLE_RATIO = Number(process.env.BENCH_TRACES_SAMPLE ?? 0.1);
+/** BENCH_TRACES_SAMPLE=off: both sides untraced, which measures the method's own error. */
+const TRACED_OFF = process.env.BENCH_TRACES_SAMPLE === 'off';
+const TRACED_CPU_RISE = 0.1;
+const TRACED_PHASES = 8;
+/** A fresh process keeps getting faster for its first tens of seconds (tiering); both sides warm this long. */
+const TRACED_WARMUP_MS = 15_000;
 /** A freshly started process runs unoptimized code for its first seconds (as the service's warm-up in run-bench.ts). */
 const BARE_WARMUP_MS = 5000;
 
@@ -68,6 +80,7 @@ export async function graphqlFloorOps(ctx: BenchContext): Promise<ResultRow[]> {
       ...errorNotes(['service', service], ['raw', raw], ['bare', bare]),
     ],
   });
+  rows.push(await measureTraced(ctx, token));
   for (const [adapter, result] of [
     ['Express', bare],
     ['Fastify', fastify],
@@ -109,6 +122,75 @@ async function measureBare(
   } finally {
     await bare.stop();
   }
+}
+
+/**
+ * The floor on a fresh service with traces on beside a fresh one without, both loaded at once
+ * (each client calls them in turn): whatever slows the machine in a phase slows both sides of its
+ * ratio, and both serve as many requests, so the CPU a process spends whatever it serves (timers,
+ * the collector's batches) weighs the same on each.
+ * On this shared two-core machine two identical services measured one after the other differ by up
+ * to ±20 % a phase; side by side, by ±10 %, and the median of eight phases by a few percent.
+ */
+async function measureTraced(ctx: BenchContext, token: (worker: number, seq: number) => string): Promise<ResultRow> {
+  // Both fresh and warmed alike: the service that ran the rows before would be the warmer side.
+  const untraced = await ctx.freshService(null);
+  const traced = await ctx.freshService(TRACED_OFF ? null : { ratio: TRACED_SAMPLE_RATIO });
+  const sides = [
+    { name: 'untraced', client: untraced.client, pid: untraced.pid },
+    { name: 'traced', client: traced.client, pid: traced.pid },
+  ];
+  const phases: { cpu: number[]; requests: number[] }[] = [];
+  const errors: string[] = [];
+  try {
+    // The fresh process's warm-up, then the measured phases.
+    for (let phase = -1; phase < TRACED_PHASES; phase++) {
+      const before = sides.map((side) => processCpuMs(side.pid));
+      const requests = sides.map(() => 0);
+      const deadline = performance.now() + (phase < 0 ? TRACED_WARMUP_MS : ctx.settings.durationMs);
+      // Each client calls the two services in turn: both serve as many requests at the same concurrency.
+      await Promise.all(
+        Array.from({ length: ctx.settings.concurrency }, async (_, worker) => {
+          for (let seq = 0; performance.now() < deadline && errors.length < 20; seq++) {
+            const side = (worker + seq) % 2;
+            try {
+              await sides[side].client.call(ME, {}, token(worker, seq));
+              requests[side]++;
+            } catch (error) {
+              errors.push(`${sides[side].name}: ${error instanceof Error ? error.message : String(error)}`);
+            }
+          }
+        }),
+      );
+      const cpu = sides.map((side, i) => (processCpuMs(side.pid) - before[i]) / Math.max(1, requests[i]));
+      if (phase >= 0) phases.push({ cpu, requests });
+    }
+  } finally {
+    await traced.stop();
+    await untraced.stop();
+  }
+  const exported = traced.exported();
+  const ratios = phases.map((p) => p.cpu[1] / p.cpu[0]).sort((a, b) => a - b);
+  const median = ratios[Math.floor(ratios.length / 2)];
+  const mean = (i: number) => phases.reduce((sum, p) => sum + p.cpu[i], 0) / phases.length;
+  const rps = (i: number) => phases.reduce((sum, p) => sum + p.requests[i], 0) / ((phases.length * ctx.settings.durationMs) / 1000);
+  return {
+    op: `floor: { me }, traced (${TRACED_OFF ? 'off' : `${TRACED_SAMPLE_RATIO * 100}% sampled`}) beside untraced`,
+    concurrency: ctx.settings.concurrency,
+    service: null,
+    raw: null,
+    ratio: median,
+    ratioBasis: 'Node CPU',
+    target: `≤ ${1 + TRACED_CPU_RISE}× the untraced service's Node CPU a request`,
+    // A run whose sink took nothing measured no tracing at all.
+    pass: errors.length === 0 && (TRACED_OFF || exported.requests > 0) && median <= 1 + TRACED_CPU_RISE,
+    notes: [
+      `Node CPU a request, mean of ${phases.length} phases: traced ${mean(1).toFixed(3)} ms, untraced ${mean(0).toFixed(3)} ms; ${rps(1).toFixed(0)} and ${rps(0).toFixed(0)} rps`,
+      `traced / untraced by phase: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+      `the collector took ${exported.requests} export requests, ${(exported.bytes / 1024).toFixed(0)} KB`,
+      ...(errors.length > 0 ? [`${errors.length} errors, first: ${errors[0]}`] : []),
+    ],
+  };
 }
 
 const cpu = (result: LoadResult): string => `${result.nodeCpuMsPerRequest.toFixed(3)} ms`;
