@@ -1,5 +1,7 @@
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { ATTR_DB_QUERY_TEXT } from '@opentelemetry/semantic-conventions';
+import { statementWithoutLiterals } from './statement-text';
 
 /**
  * The SDK (loaded by tracing.ts only when tracing is on). The exporter, its endpoint and protocol,
@@ -20,8 +22,13 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): () => Promise<void> {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      // Statement text with its $n placeholders, never the values bound to them; only under a span.
-      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+      // Statement text with its $n placeholders, never the values bound to them (nor those written
+      // into the text); only under a span.
+      new PgInstrumentation({
+        enhancedDatabaseReporting: false,
+        requireParentSpan: true,
+        requestHook: (span, { query }) => span.setAttribute(ATTR_DB_QUERY_TEXT, statementWithoutLiterals(query.text)),
+      }),
     ],
   });
   sdk.start();

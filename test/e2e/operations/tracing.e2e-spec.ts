@@ -313,7 +313,11 @@ describe('Traces: OpenTelemetry from the HTTP edge to PostgreSQL (process, OTLP 
     // No payload, input, comment, query text or token anywhere in what the collector got.
     const everything = bodies.join('\n');
     for (const secret of [PAYLOAD, INPUT, COMMENT, QUERY, token, admin, token.split('.')[2]]) expect(everything).not.toContain(secret);
-    // Statements as text with their placeholders.
+    // Statements as text with their placeholders; the ids a tenant scope writes into its statement blanked.
+    const statements = [recordTrace, blockTrace, sweepTrace].flat().filter(isPg);
+    const texts = statements.map((span) => String(attribute(span, 'db.query.text')));
+    expect(texts.some((text) => text.includes("set_config('?', '?', true)"))).toBe(true);
+    for (const text of texts) expect(text).not.toContain(me);
     expect(
       recordTrace.filter(isPg).some((span) => /\$1/.test(String(attribute(span, 'db.statement') ?? attribute(span, 'db.query.text')))),
     ).toBe(true);
