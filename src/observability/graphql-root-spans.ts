@@ -1,7 +1,6 @@
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-
-const tracer = trace.getTracer('recall-ledger');
+import { inSpan } from './tracing';
 
 /**
  * A span for each root field a traced request resolves (`graphql.resolve recallBlock`), its
@@ -23,18 +22,7 @@ function wrapRootFields(type: GraphQLObjectType): void {
       if (!trace.getActiveSpan()?.isRecording()) return resolve.call(this, source, args, ctx, info);
       const operationName = info.operation.name?.value;
       const named = operationName === undefined ? attributes : { ...attributes, 'graphql.operation.name': operationName };
-      return tracer.startActiveSpan(name, { attributes: named }, async (span) => {
-        try {
-          return await resolve.call(this, source, args, ctx, info);
-        } catch (error) {
-          const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
-          span.setAttribute('error.type', typeof code === 'string' ? code : ((error as Error | null)?.name ?? 'Error'));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          span.end();
-        }
-      });
+      return inSpan(name, named, async () => resolve.call(this, source, args, ctx, info));
     };
   }
 }

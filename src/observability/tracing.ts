@@ -24,7 +24,10 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
 
 let stopSdk: (() => Promise<void>) | undefined;
 
-/** Starts the SDK and its instrumentations when tracing is wanted; before the app's modules load. */
+/**
+ * Starts the SDK and its instrumentations when tracing is wanted; before the app's modules load,
+ * so before the config is parsed: the SDK reads its own OTEL_* variables from the environment.
+ */
 export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
   if (stopSdk !== undefined || !tracingWanted(env)) return false;
   // Loaded only when on: the SDK and its instrumentations take ~0.5 s and ~35 MB to load.
@@ -58,21 +61,28 @@ export function annotateSpan(attributes: Attributes | (() => Attributes)): void 
 
 /**
  * Runs `work` in a span of its own, a child of the active one. A failure marks the span with its
- * error's kind only (`error.type`): a message may quote a statement's values.
+ * error's kind only (`error.type`: a GraphQL code, an SQLSTATE, a class name): a message may quote
+ * a statement's values.
  */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work(span);
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      span.setAttribute('error.type', typeof code === 'string' ? code : ((error as Error | null)?.name ?? 'Error'));
+      span.setAttribute('error.type', errorType(error));
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw error;
     } finally {
       span.end();
     }
   });
+}
+
+/** An error's kind for a span: its GraphQL code, else its own code (an SQLSTATE), else its class. */
+function errorType(error: unknown): string {
+  const { extensions, code, name } = (error ?? {}) as { extensions?: { code?: unknown }; code?: unknown; name?: unknown };
+  for (const kind of [extensions?.code, code, name]) if (typeof kind === 'string') return kind;
+  return 'Error';
 }
 
 /** The trace and span ids of the active span, for a log line; none outside a traced request. */
