@@ -22,7 +22,7 @@ function wrapRootFields(type: GraphQLObjectType): void {
       if (!trace.getActiveSpan()?.isRecording()) return resolve.call(this, source, args, ctx, info);
       const operationName = info.operation.name?.value;
       const named = operationName === undefined ? attributes : { ...attributes, 'graphql.operation.name': operationName };
-      return inSpan(name, named, async () => resolve.call(this, source, args, ctx, info));
+      return inSpan(name, named, () => Promise.resolve(resolve.call(this, source, args, ctx, info)));
     };
   }
 }
