@@ -130,12 +130,18 @@ async function run(teardown: Teardown): Promise<boolean> {
     bareStack: async (adapter) => {
       const bare = await startBareStack(teardown, database.url, adapter);
       const bareClient = new GraphqlClient(bare.baseUrl, settings.concurrency * 2);
-      watchServiceCpu(bare.pid);
       return {
         client: bareClient,
+        measured: async (work) => {
+          watchServiceCpu(bare.pid);
+          try {
+            return await work();
+          } finally {
+            watchServiceCpu(service.pid);
+          }
+        },
         stop: async () => {
           bareClient.close();
-          watchServiceCpu(service.pid);
           await bare.stop();
         },
       };

@@ -21,10 +21,12 @@ export interface BenchContext {
   settings: BenchSettings;
   log(line: string): void;
   /**
-   * Starts the bare stack (bench/bare-app-process.ts) on the same database and points the
-   * service-CPU reading at it until `stop`.
+   * Starts the bare stack (bench/bare-app-process.ts) on the same database. Within `measured`, the
+   * service-CPU reading is the bare stack's process.
    */
-  bareStack(adapter: 'express' | 'fastify'): Promise<{ client: GraphqlClient; stop(): Promise<void> }>;
+  bareStack(
+    adapter: 'express' | 'fastify',
+  ): Promise<{ client: GraphqlClient; measured<T>(work: () => Promise<T>): Promise<T>; stop(): Promise<void> }>;
   /**
    * Starts another service on the same database, fresh: with traces on when `traces` says so
    * (OTLP/HTTP to a sink in the bench process; a request without a caller's decision sampled at
