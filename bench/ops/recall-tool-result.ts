@@ -1,17 +1,19 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { type LoadResult, type Task } from '../load-runner';
+import { type LoadResult, runLoad, type Task } from '../load-runner';
 import { planJsonPath } from '../../src/ledger/json-path/plan-json-path';
 import { payloadVariants } from '../payloads';
 import { BENCH_SEED, seededUuid } from '../seeded';
 import { BIG_PAYLOAD_ITEM_3_PRICE, BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText } from '../../test/fixtures/agent-trace.fixture';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
+import { RAW_PATH } from './raw-path-statement';
 
 const RECORD = `mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { snapshots { memId sizeChars } } }`;
 const RECALL = `query($m: String!, $p: String) { recallToolResult(memId: $m, jsonPath: $p) }`;
-/** The service's scope: the user's own row in an allowed space (the conversation join). */
-const RAW_PATH = `select r.tool_output #> $3::text[] as value from message_tool_results r join conversations c on c.team_id = r.team_id and c.id = r.conversation_id
-  where r.team_id = $5 and r.user_id = $1 and c.space_id = any($4::uuid[]) and r.mem_id = $2`;
+/** The same read on the bare stack, which takes the space from its caller (allowed spaces are the service's). */
+const BARE_PATH = `query($m: String!, $p: String!, $s: String!) { pathValue(memId: $m, path: $p, spaceId: $s) }`;
+/** A freshly started process runs unoptimized code for its first seconds (as graphql-floor.ts). */
+const BARE_WARMUP_MS = 5000;
 const FULL = `query($m: String!) { recallToolResult(memId: $m, format: FULL) }`;
 const WALK = `query($m: String!, $o: Int) { recallToolResult(memId: $m, format: FULL, offset: $o) }`;
 /** A window of the payload's text at an offset, cut in PostgreSQL. */
@@ -90,6 +92,7 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
   const pass = clean(service, raw) && ratio <= LATENCY_RATIO && rssOk;
   return [
     { op, concurrency: 1, service, raw, ratio, ratioBasis: 'p50 latency', target: `≤ ${LATENCY_RATIO}× raw; RSS flat`, pass, notes },
+    await barePathRow(ctx, big, service),
     await rfcPathRow(ctx, big, service),
     await filterRow(ctx, big),
     await fullWindowRow(ctx, big),
@@ -97,6 +100,50 @@ export async function recallToolResultOps(ctx: BenchContext): Promise<ResultRow[
     await fullColdRow(ctx),
     await linesRow(ctx),
   ];
+}
+
+/**
+ * The dotted row's read through the bare stack (bare-app-process.ts: Nest, Apollo and the raw `#>`
+ * statement, nothing of ours), against raw measured just before: what the framework alone costs on
+ * this read, and how much of the service's gap to raw is ours.
+ */
+async function barePathRow(ctx: BenchContext, big: Recorded, service: LoadResult): Promise<ResultRow> {
+  const userId = ctx.data.userIds[0];
+  const segments = PATH.split('.');
+  const options = loadOptions(ctx.settings, 1);
+  const bareStack = await ctx.bareStack('express');
+  try {
+    const rawTask: Task = async () => {
+      const result = await ctx.raw.query<{ value: unknown }>(RAW_PATH, [userId, big.memId, segments, [ctx.data.spaceId], ctx.data.teamId]);
+      if (String(result.rows[0]?.value) !== BIG_PAYLOAD_ITEM_3_PRICE) throw new Error(`raw: unexpected ${String(result.rows[0]?.value)}`);
+    };
+    const bareTask: Task = async () => {
+      const { pathValue } = await bareStack.client.call<{ pathValue: string | null }>(
+        BARE_PATH,
+        { m: big.memId, p: PATH, s: ctx.data.spaceId },
+        ctx.tokens[0],
+      );
+      if (pathValue !== BIG_PAYLOAD_ITEM_3_PRICE) throw new Error(`bare: unexpected ${String(pathValue)}`);
+    };
+    const raw = await runLoad(rawTask, options);
+    const bare = await bareStack.measured(() => runLoad(bareTask, { ...options, warmupMs: Math.max(options.warmupMs, BARE_WARMUP_MS) }));
+    return {
+      op: `recallToolResult jsonPath ${PATH}, the bare stack`,
+      concurrency: 1,
+      service: bare,
+      raw,
+      ratio: bare.p50 / raw.p50,
+      ratioBasis: 'p50 latency',
+      target: 'info',
+      pass: clean(bare, raw) ? null : false,
+      notes: [
+        `the service's p50 (${service.p50.toFixed(2)} ms, the row above) is ${(service.p50 / bare.p50).toFixed(2)}× the bare stack's`,
+        ...errorNotes(['bare', bare], ['raw', raw]),
+      ],
+    };
+  } finally {
+    await bareStack.stop();
+  }
 }
 
 /** The dotted row's value asked in RFC 9535 form: its p50 against the dotted row's, measured just before; the raw SQL/JSON path beside it. */
