@@ -598,15 +598,16 @@ begin
     returning r.id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
 
   -- The oldest uncompacted snapshots of the current generation past the cap, one conversation at
-  -- a time (earlier generations read as missing and wait for retention). EXECUTE plans with the
-  -- values, as a client statement would be, so each walks the conversation's recency index.
+  -- a time (earlier generations read as missing and wait for retention). A kept generic plan walks
+  -- the conversation's recency index: every key column before the order is an equality.
   foreach v_conversation in array p_conversation_ids loop
-    execute 'delete from message_tool_results where team_id = $4 and id in (select id from message_tool_results
-               where team_id = $4 and conversation_id = $1 and user_id = $2
-                 and space_generation = (select sp.generation from conversations c join space_generations($4) sp on sp.space_id = c.space_id
-                                          where c.team_id = $4 and c.id = $1)
-                 and not compacted order by created_at desc, id desc offset $3)'
-      using v_conversation, p_user, p_cap, p_team;
+    delete from message_tool_results x where x.team_id = p_team and x.id in (
+      select y.id from message_tool_results y
+       where y.team_id = p_team and y.conversation_id = v_conversation and y.user_id = p_user
+         and y.space_generation = (select sp.generation from conversations c join space_generations(p_team) sp on sp.space_id = c.space_id
+                                    where c.team_id = p_team and c.id = v_conversation)
+         and not y.compacted
+       order by y.created_at desc, y.id desc offset p_cap);
   end loop;
 
   -- A repeated tool_use_id must name a snapshot the user can still read; the first that does not
