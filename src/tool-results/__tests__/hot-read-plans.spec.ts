@@ -127,22 +127,6 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_mem_id_unique']]);
   });
 
-  it("R-TR-3 §9 the cap's trim in record_tool_results walks the conversation's recency index with the function's kept plan", async () => {
-    const [{ config }] = await em.execute<{ config: string[] }[]>(
-      `select proconfig as config from pg_proc where proname = 'record_tool_results'`,
-    );
-    expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
-    // An empty batch for the conversation at a cap of 50 (rolled back): only the trim has work to do.
-    const call = `select * from record_tool_results('${team}', '${userId}', array['${conversationId}']::uuid[], array['${space}']::uuid[],
-                    array[]::uuid[], array[]::uuid[], '[]'::jsonb, array[]::text[], array['${space}']::uuid[], 50, false)`;
-    const plan = await nestedPlanOf(db.database, null, call, 'delete from message_tool_results');
-    expect(plan[0]['Node Type']).toBe('ModifyTable');
-    const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results' && n['Node Type'] !== 'ModifyTable');
-    // The rows past the cap, in order off the index (no sort of the conversation), then each row deleted by its key.
-    expect(plan.some((n) => n['Node Type'] === 'Sort')).toBe(false);
-    expect(scans.map((n) => n['Index Name'])).toContain('message_tool_results_conversation_user_generation_recency');
-  });
-
   it('R-TR-7 history of a user walks the user recency index', async () => {
     const plan = await planOf(history);
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
