@@ -127,6 +127,24 @@ describe('hot read plans (medium, real PostgreSQL)', () => {
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'message_tool_results_mem_id_unique']]);
   });
 
+  it("R-TR-3 §9 the cap's trim in record_tool_results reads only the conversation's rows, by its recency index, with the function's kept plan", async () => {
+    const [{ config }] = await em.execute<{ config: string[] }[]>(
+      `select proconfig as config from pg_proc where proname = 'record_tool_results'`,
+    );
+    expect(config).toEqual(['plan_cache_mode=force_generic_plan']);
+    // An empty batch for the conversation at a cap of 50 (rolled back): only the trim has work to do.
+    const call = `select * from record_tool_results('${team}', '${userId}', array['${conversationId}']::uuid[], array['${space}']::uuid[],
+                    array[]::uuid[], array[]::uuid[], '[]'::jsonb, array[]::text[], array['${space}']::uuid[], 50, false)`;
+    const plan = await nestedPlanOf(db.database, null, call, 'delete from message_tool_results');
+    expect(plan[0]['Node Type']).toBe('ModifyTable');
+    // The rows past the cap come off the conversation's recency index — walked in order, or as a
+    // bitmap of the conversation's rows and a sort of those (the kept plan takes either, by the
+    // statistics) — and each is deleted by its key: nothing else of the table is read.
+    const indexes = plan.map((n) => n['Index Name']).filter((name) => name?.startsWith('message_tool_results_'));
+    expect(new Set(indexes)).toEqual(new Set(['message_tool_results_conversation_user_generation_recency', 'message_tool_results_pkey']));
+    expect(plan.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'message_tool_results')).toEqual([]);
+  });
+
   it('R-TR-7 history of a user walks the user recency index', async () => {
     const plan = await planOf(history);
     const scans = plan.filter((n) => n['Relation Name'] === 'message_tool_results');
