@@ -1,4 +1,5 @@
 import { processCpuMs } from '../cpu';
+import type { GraphqlClient } from '../graphql-client';
 import { type LoadResult, runLoad, type Task } from '../load-runner';
 import { ACTOR_STATEMENT as ACTOR } from './actor-statement';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
@@ -67,10 +68,7 @@ export async function graphqlFloorOps(ctx: BenchContext): Promise<ResultRow[]> {
   const concurrent = loadOptions(ctx.settings, ctx.settings.concurrency);
   const phase = { ...concurrent, durationMs: Math.ceil((2 * concurrent.durationMs) / FLOOR_ROUNDS) };
   const bareStack = await ctx.bareStack('express');
-  const bareTask: Task = async (worker, seq) => {
-    const answer = await bareStack.client.call<{ me: { userId: string } }>(ME, {}, token(worker, seq));
-    if (!answer.me.userId) throw new Error('bare: no user');
-  };
+  const bareTask = meOnBareStack(bareStack.client, token);
   const rounds: { raw: LoadResult; service: LoadResult; bare: LoadResult }[] = [];
   try {
     for (let round = 0; round < FLOOR_ROUNDS; round++) {
@@ -132,6 +130,14 @@ export async function graphqlFloorOps(ctx: BenchContext): Promise<ResultRow[]> {
   return rows;
 }
 
+/** `{ me }` on a bare stack, each worker with its token. */
+function meOnBareStack(client: GraphqlClient, token: (worker: number, seq: number) => string): Task {
+  return async (worker, seq) => {
+    const answer = await client.call<{ me: { userId: string } }>(ME, {}, token(worker, seq));
+    if (!answer.me.userId) throw new Error('bare: no user');
+  };
+}
+
 /** The bare stack on `adapter` at the floor's concurrency, after a warm-up of its fresh process. */
 async function measureBare(
   ctx: BenchContext,
@@ -141,11 +147,9 @@ async function measureBare(
 ): Promise<LoadResult> {
   const bare = await ctx.bareStack(adapter);
   try {
-    const task: Task = async (worker, seq) => {
-      const answer = await bare.client.call<{ me: { userId: string } }>(ME, {}, token(worker, seq));
-      if (!answer.me.userId) throw new Error('bare: no user');
-    };
-    return await bare.measured(() => runLoad(task, { ...options, warmupMs: Math.max(options.warmupMs, BARE_WARMUP_MS) }));
+    return await bare.measured(() =>
+      runLoad(meOnBareStack(bare.client, token), { ...options, warmupMs: Math.max(options.warmupMs, BARE_WARMUP_MS) }),
+    );
   } finally {
     await bare.stop();
   }
