@@ -94,22 +94,23 @@ export class ToolResultsService {
     const sizeTokens = await this.tokens.countEach(serialized.map((item) => payloadTextOf(item)));
     const rows: UnsavedSnapshot[] = serialized.map((item, index) => {
       const memId = newMemId();
-      const sizeChars = payloadTextOf(item).length;
+      const text = payloadTextOf(item);
       // Built from the payload exactly as received, once; every later read serves these bytes.
       const handle = buildHandle(
         {
           memId,
           toolName: item.toolName,
           toolUseId: item.toolUseId,
-          sizeChars,
+          sizeChars: text.length,
           sizeTokens: sizeTokens[index],
+          text,
           toolInput: item.toolInput,
           toolOutput: item.toolOutput,
         },
         { answerMaxTokens: this.config.lookup.answerMaxTokens },
         summaryRegistry,
       );
-      return { ...item, id: randomUUID(), memId, sizeChars, handle, compacted };
+      return { ...item, id: randomUUID(), memId, sizeChars: text.length, handle, compacted };
     });
     const scope = snapshotScopeOf(actor);
     let inserted: { id: string; createdKey: string }[];

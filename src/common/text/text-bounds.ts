@@ -46,6 +46,35 @@ export function keepCodePoints(points: readonly string[], keep: number): string 
   return points.slice(0, Math.max(0, keep)).join('').trimEnd() + ELLIPSIS;
 }
 
+/**
+ * A text cut to many lengths in code points (the stub's fitting loop): `keep` is
+ * `keepCodePoints(Array.from(text), n)` as one slice, with no array of code points joined per cut.
+ */
+export class CodePointPrefixes {
+  /** Length in code points. */
+  readonly length: number;
+  /** `ends[n]`: the UTF-16 length of the first `n` code points. */
+  private readonly ends: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      // A high surrogate followed by a low one is one code point, as Array.from counts it.
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) i++;
+      }
+      this.ends.push(i + 1);
+    }
+    this.length = this.ends.length - 1;
+  }
+
+  keep(keep: number): string {
+    if (keep >= this.length) return this.text;
+    return this.text.slice(0, this.ends[Math.max(0, keep)]).trimEnd() + ELLIPSIS;
+  }
+}
+
 /** Bounds `text` to at most `max` code points, the `…` included. */
 export function elide(text: string, max: number): string {
   const points = Array.from(text);

@@ -16,6 +16,8 @@ export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'too
   sizeChars: number;
   /** The payload text's tokens when the caller counted them already (off the main thread, for a large one). */
   sizeTokens?: number;
+  /** `payloadText(toolOutput)` when the caller serialized it already. */
+  text?: string;
 };
 
 /** The text the model saw: a string output as is, any other JSON serialized. */
@@ -36,7 +38,7 @@ export function buildHandle(
 ): ToolResultHandle {
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const output = readJsonText(source.toolOutput);
-  const text = payloadText(source.toolOutput);
+  const text = source.text ?? payloadText(source.toolOutput);
   const handle: StubSource = {
     memId: source.memId,
     toolName: source.toolName,

@@ -1,7 +1,7 @@
 import { countTokensByLine } from '../../common/text/tokenizer';
 import { DEFAULT_ANSWER_MAX_TOKENS } from '../../config/setting-defaults';
 import type { StubSource } from './tool-result-handle';
-import { keepCodePoints, toSingleLine } from '../../common/text/text-bounds';
+import { CodePointPrefixes, toSingleLine } from '../../common/text/text-bounds';
 
 /**
  * v2: a payload over the answer bound gets a re-expand line leading with the keyed ways and its
@@ -54,8 +54,8 @@ const FIT_STEPS: readonly FitStep[] = [
   { field: 'memId', floor: 0 },
 ];
 
-/** Each field as code points plus how many are kept (`null` once an optional line is dropped). */
-type FieldState = Record<FieldName, { points: readonly string[]; keep: number | null }>;
+/** Each field plus how many of its code points are kept (`null` once an optional line is dropped). */
+type FieldState = Record<FieldName, { points: CodePointPrefixes; keep: number | null }>;
 
 /**
  * The text that replaces a tool result on the wire. A pure function of the handle — no clock, no
@@ -72,12 +72,13 @@ export function renderStub(handle: StubSource, options: StubOptions = { answerMa
   // Each attempt below changes one line: the other lines' counts are reused.
   const counted = new Map<string, number>();
   const fits = (stub: string): boolean => countTokensByLine(stub, counted) <= STUB_MAX_TOKENS;
-  if (fits(render())) return render();
+  let stub = render();
   for (const step of FIT_STEPS) {
+    if (fits(stub)) break;
     shrinkField(state, step, render, fits);
-    if (fits(render())) break;
+    stub = render();
   }
-  return render();
+  return stub;
 }
 
 /** True for text that is already one of our stubs (any format version). */
@@ -99,7 +100,7 @@ function initialState(handle: StubSource): FieldState {
   };
   const state = {} as FieldState;
   for (const field of Object.keys(CHAR_CAPS) as FieldName[]) {
-    const points = Array.from(toSingleLine(String(raw[field] ?? '')));
+    const points = new CodePointPrefixes(toSingleLine(String(raw[field] ?? '')));
     const empty = points.length === 0 && OPTIONAL_FIELDS.has(field);
     const capped = points.length <= CHAR_CAPS[field] ? points.length : CHAR_CAPS[field] - 1;
     state[field] = { points, keep: empty ? null : capped };
@@ -109,7 +110,7 @@ function initialState(handle: StubSource): FieldState {
 
 function text(state: FieldState, field: FieldName): string | null {
   const { points, keep } = state[field];
-  return keep === null ? null : keepCodePoints(points, keep);
+  return keep === null ? null : points.keep(keep);
 }
 
 /** `answerBound` is set for a payload over the answer bound: the keyed ways come first. `byLine`: a multi-line text. */
