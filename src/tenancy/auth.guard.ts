@@ -13,8 +13,8 @@ import { TokenVerifier } from './token-verifier';
 /**
  * Guards every GraphQL operation. Invariant: an operation runs only with a verified token, every
  * scope it declares, and an `ActorContext` built from the database for this request. Operations
- * that declare nothing are refused. The actor is resolved once per request and reused by the
- * other operations of the same document. A team over its in-flight limit is refused between the
+ * that declare nothing are refused. The actor is resolved once per request (`TokenActor.resolve`)
+ * and shared by the other operations of the same document, aliases running side by side included. A team over its in-flight limit is refused between the
  * token check and the actor lookup: a refused request costs no SQL (R-TN-10). An operation marked
  * `@ActorInStatement()` reads the actor in its own statement instead (`TokenActor`).
  */
@@ -39,11 +39,10 @@ export class AuthGuard implements CanActivate {
       if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
       this.admission.admit(req, claims.teamId, 'graphql');
       annotateSpan({ [SPAN_ATTRIBUTES.teamId]: claims.teamId });
-      if (this.reflector.get<boolean | undefined>(ACTOR_IN_STATEMENT, context.getHandler())) {
-        req.tokenActor ??= this.actors.tokenActor(claims, (actor) => (req.actor ??= actor));
-        return true;
-      }
-      req.actor = await this.actors.resolve(claims);
+      // One read of the actor for the request, shared by operations that run at the same time (aliases).
+      req.tokenActor ??= this.actors.tokenActor(claims, (actor) => (req.actor ??= actor));
+      if (this.reflector.get<boolean | undefined>(ACTOR_IN_STATEMENT, context.getHandler())) return true;
+      await req.tokenActor.resolve();
       return true;
     }
     annotateSpan({ [SPAN_ATTRIBUTES.teamId]: req.actor.teamId });

@@ -25,6 +25,7 @@ export function asActorError(error: unknown): unknown {
  */
 export class TokenActor {
   private settled: ActorContext | null = null;
+  private resolving: Promise<ActorContext> | null = null;
 
   constructor(
     readonly claims: VerifiedClaims,
@@ -47,12 +48,19 @@ export class TokenActor {
     return this.settled;
   }
 
-  /** The actor as the guard resolves it (provisioning a new user), for when the statement could not. */
-  async resolve(): Promise<ActorContext> {
-    if (this.settled) return this.settled;
-    this.settled = await this.resolveWithGuard(this.claims);
-    this.onSettled(this.settled);
-    return this.settled;
+  /**
+   * The actor as the guard resolves it (provisioning a new user), for when the statement could not.
+   * Read once for the request: the operations that ask at the same time (aliases) share the one read
+   * and go on in the order they asked, so their whole-payload reads take turns in document order.
+   */
+  resolve(): Promise<ActorContext> {
+    if (this.settled) return Promise.resolve(this.settled);
+    this.resolving ??= this.resolveWithGuard(this.claims).then((actor) => {
+      this.settled ??= actor;
+      this.onSettled(this.settled);
+      return this.settled;
+    });
+    return this.resolving;
   }
 }
 

@@ -52,6 +52,35 @@ describe('TokenActor (R-TN-5)', () => {
     expect(settled[0]).toBe(first);
   });
 
+  it('R-TN-5 R-TN-10 callers asking at the same time share one guard read and go on in the order they asked', async () => {
+    const guardReads: VerifiedClaims[] = [];
+    let finish = (_actor: ActorContext): void => undefined;
+    const actor = new TokenActor(
+      CLAIMS,
+      (claims) => {
+        guardReads.push(claims);
+        return new Promise<ActorContext>((resolve) => (finish = resolve));
+      },
+      () => undefined,
+    );
+    const order: number[] = [];
+    const asked = [0, 1, 2, 3].map((n) => actor.resolve().then((resolved) => (order.push(n), resolved)));
+    finish(new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, [SPACE]));
+    const resolved = await Promise.all(asked);
+    expect(guardReads).toEqual([CLAIMS]);
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(new Set(resolved).size).toBe(1);
+  });
+
+  it('R-TN-5 a failed guard read fails every caller that shared it', async () => {
+    const actor = new TokenActor(
+      CLAIMS,
+      () => Promise.reject(new UnauthenticatedError('no')),
+      () => undefined,
+    );
+    await expect(Promise.all([actor.resolve(), actor.resolve()])).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+
   it('R-RT-4 RL004 from a statement that reads its actor is the guard’s UNAUTHENTICATED answer; other errors pass as they are', () => {
     const refused = asActorError(Object.assign(new Error('the token was issued before its user was deleted'), { code: 'RL004' }));
     expect(refused).toBeInstanceOf(UnauthenticatedError);
