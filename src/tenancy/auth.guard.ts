@@ -14,8 +14,9 @@ import { TokenVerifier } from './token-verifier';
  * Guards every GraphQL operation. Invariant: an operation runs only with a verified token, every
  * scope it declares, and an `ActorContext` built from the database for this request. Operations
  * that declare nothing are refused. The actor is resolved once per request (`TokenActor.resolve`)
- * and shared by the other operations of the same document, aliases running side by side included. A team over its in-flight limit is refused between the
- * token check and the actor lookup: a refused request costs no SQL (R-TN-10). An operation marked
+ * and shared by the other operations of the same document, aliases running side by side included.
+ * A team over its in-flight limit is refused between the token check and the actor lookup: a
+ * refused request costs no SQL (R-TN-10). An operation marked
  * `@ActorInStatement()` reads the actor in its own statement instead (`TokenActor`).
  */
 @Injectable()
