@@ -132,6 +132,8 @@ export class AppConfig {
     readonly tokenCountThreads: number;
     /** Counting tasks that may wait for a thread; more are answered RATE_LIMITED. */
     readonly tokenCountQueue: number;
+    /** Longest a counting task waits for its team's turn on a thread before RATE_LIMITED. */
+    readonly tokenCountQueueWaitMs: number;
   };
   readonly retention: {
     /** The scheduled sweep runs (an admin's runRetentionSweep works either way). */

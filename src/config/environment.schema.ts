@@ -289,6 +289,9 @@ export class EnvironmentVariables {
   @IntSetting(0, 100_000)
   TOKEN_COUNT_QUEUE_MAX?: number;
 
+  @IntSetting(0, 600_000)
+  TOKEN_COUNT_QUEUE_WAIT_MS?: number;
+
   @BooleanSetting()
   RETENTION_ENABLED?: boolean;
 

@@ -168,6 +168,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workers: {
       tokenCountThreads: vars.TOKEN_COUNT_THREADS ?? defaultWorkerThreads(),
       tokenCountQueue: vars.TOKEN_COUNT_QUEUE_MAX ?? 64,
+      tokenCountQueueWaitMs: vars.TOKEN_COUNT_QUEUE_WAIT_MS ?? 5_000,
     },
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,

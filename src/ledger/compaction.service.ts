@@ -64,7 +64,7 @@ export class CompactionService {
     // tokenized again either.
     const serialized = new WeakMap<object, string>();
     const { history } = request;
-    const before = await this.tokens.countJsonArray(history.entries, serialized);
+    const before = await this.tokens.countJsonArray(actor.teamId, history.entries, serialized);
     if (request.triggerTokens !== null && before.tokens <= request.triggerTokens) {
       return unchangedOutcome(history.entries, history.format, before, false);
     }
@@ -87,16 +87,16 @@ export class CompactionService {
     const write = (count: number) => writeReplacements(adapter, history.entries, replacements.slice(0, count), stubs);
     let count = replacements.length;
     if (request.targetTokens !== null) {
-      const savings = await this.savingsOf(history.entries, serialized, (upTo) => write(upTo), replacements);
+      const savings = await this.savingsOf(actor.teamId, history.entries, serialized, (upTo) => write(upTo), replacements);
       count = replacementsNeeded(before.tokens, savings, request.targetTokens, request.clearAtLeastTokens);
     }
     let compacted = write(count);
-    let after = await this.tokens.countJsonArray(compacted, serialized);
+    let after = await this.tokens.countJsonArray(actor.teamId, compacted, serialized);
     // The savings are exact when the list's count adds up element by element; otherwise they were
     // estimated, and the target is met by adding replacements one at a time.
     while (count > 0 && count < replacements.length && request.targetTokens !== null && after.tokens > request.targetTokens) {
       compacted = write(++count);
-      after = await this.tokens.countJsonArray(compacted, serialized);
+      after = await this.tokens.countJsonArray(actor.teamId, compacted, serialized);
     }
     const unused = new Set(snapshots.slice(count).map((snapshot) => snapshot.id));
     if (count === 0 || before.tokens - after.tokens < request.clearAtLeastTokens) {
@@ -128,6 +128,7 @@ export class CompactionService {
    * on its own, an estimate.
    */
   private async savingsOf(
+    team: string,
     entries: readonly object[],
     serialized: WeakMap<object, string>,
     write: (count: number) => object[],
@@ -143,7 +144,7 @@ export class CompactionService {
       const index = entryIndexOf(replacement);
       texts.push(textOf(JSON.stringify(write(order + 1)[index]), index));
     });
-    const counts = await this.tokens.countCached(texts);
+    const counts = await this.tokens.countCached(team, texts);
     const current = new Map(touched.map((index, order) => [index, counts[order]]));
     return replacements.map((replacement, order) => {
       const index = entryIndexOf(replacement);

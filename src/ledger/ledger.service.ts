@@ -4,7 +4,7 @@ import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
 import { type JsonSelection, type PathLookup, payloadText, ToolResultsService } from '../tool-results';
-import { windowAnswer } from './answer-window';
+import { type TokenPieces, windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, sliceByQuery } from './keyed-slice';
 import { lineStartProblem, lineWindowAnswer } from './line-window';
@@ -64,26 +64,16 @@ export class LedgerService {
 
     if (plan.mode === 'path') return this.lookupPath(actor, memId, plan);
 
-    // The stub is stored: a summary never loads the payload. A kept payload text is not fetched
-    // again, but the actor's row is still looked up: the database decides who reads what.
-    const kept = plan.mode === 'summary' ? undefined : this.texts.get(memId);
-    const loads = plan.mode !== 'summary' && kept === undefined;
-    const snapshot = loads
-      ? await this.readCounted(
-          () => this.toolResults.findByMemId(actor, memId, { output: true }),
-          (s) => s?.sizeChars ?? 0,
-        )
-      : await this.toolResults.findByMemId(actor, memId);
-    if (typeof snapshot === 'string') return snapshot;
-    if (snapshot === null) {
-      this.texts.delete(memId);
-      return memNotFoundText(memId);
+    if (plan.mode === 'summary') {
+      // The stub is stored: a summary never loads the payload.
+      const snapshot = await this.toolResults.findByMemId(actor, memId);
+      return snapshot === null ? memNotFoundText(memId) : snapshot.handle.stub;
     }
-    if (plan.mode === 'summary') return snapshot.handle.stub;
-    const pieces = kept ?? this.texts.put(memId, payloadText(snapshot.toolOutput));
+    if (plan.mode === 'pattern') return this.lookupPattern(actor, memId, plan);
+    const pieces = await this.readPayload(actor, memId);
+    if (typeof pieces === 'string') return pieces;
     const payload = pieces.text;
     if (plan.mode === 'lines') return lineWindowAnswer(payload, plan.lineStart, plan.lineCount, plan.bounds, plan.calls, o200kTokenizer);
-    if (plan.mode === 'pattern') return this.lookupPattern(actor, payload, plan);
     if (plan.mode === 'query') {
       const text = sliceByQuery(payload, plan.query, memId);
       return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
@@ -94,24 +84,48 @@ export class LedgerService {
     );
   }
 
+  /**
+   * The payload text of the actor's snapshot, with its counted token pieces, or the bracketed
+   * answer (not found, over the request's payload budget). A kept text is not fetched again, but
+   * the actor's row is still looked up (the database decides who reads what), and it counts in
+   * the request's budget as a text read from the database does.
+   */
+  private async readPayload(actor: ActorContext, memId: string): Promise<TokenPieces | string> {
+    const kept = this.texts.get(memId);
+    const snapshot = await this.readCounted(
+      () => this.toolResults.findByMemId(actor, memId, { output: kept === undefined }),
+      (s) => s?.sizeChars ?? 0,
+    );
+    if (typeof snapshot === 'string') return snapshot;
+    if (snapshot === null) {
+      this.texts.delete(memId);
+      return memNotFoundText(memId);
+    }
+    return kept ?? this.texts.put(memId, payloadText(snapshot.toolOutput));
+  }
+
   /** A json_path's node list, in PostgreSQL where it translates, else by the library on the fetched payload (single values: lookupPathValue). */
   private async lookupPath(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'path' }>): Promise<string> {
     const { path, pathText } = plan;
     if (path.kind === 'library') {
-      const found = await this.readCounted(
-        () => this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
-        (f) => f?.documentText?.length ?? 0,
-      );
-      if (typeof found === 'string') return found;
-      if (found === null) return memNotFoundText(memId);
-      if (found.documentText === undefined) return pathTooLargeText(memId, pathText, found.sizeChars);
-      const answer = await this.jsonPaths.evaluate(actor.teamId, {
-        pathText,
-        documentText: found.documentText,
-        list: path.list,
-        timeoutMs: JSON_PATH_TIMEOUT_MS,
-        maxNodes: JSON_PATH_MAX_NODES,
+      // The document is read once a thread is held for the team, never to be told "busy" after.
+      const answer = await this.jsonPaths.evaluate(actor.teamId, async () => {
+        const found = await this.readCounted(
+          () => this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
+          (f) => f?.documentText?.length ?? 0,
+        );
+        if (typeof found === 'string') return found;
+        if (found === null) return memNotFoundText(memId);
+        if (found.documentText === undefined) return pathTooLargeText(memId, pathText, found.sizeChars);
+        return {
+          pathText,
+          documentText: found.documentText,
+          list: path.list,
+          timeoutMs: JSON_PATH_TIMEOUT_MS,
+          maxNodes: JSON_PATH_MAX_NODES,
+        };
       });
+      if (typeof answer === 'string') return answer;
       if ('busy' in answer) return poolBusyText();
       if ('overRequestBudget' in answer) return overRequestBudgetText(answer.overRequestBudget);
       if ('tooMany' in answer) return tooManyNodesText(memId, pathText);
@@ -160,24 +174,28 @@ export class LedgerService {
     );
   }
 
-  /** The lines matching a pattern, searched in a worker thread (RE2, linear time, under a time budget); numbered and windowed here. */
-  private async lookupPattern(actor: ActorContext, payload: string, plan: Extract<LookupPlan, { mode: 'pattern' }>): Promise<string> {
+  /**
+   * The lines matching a pattern, searched in a worker thread (RE2, linear time, under a time
+   * budget) once one is held for the team, the payload read then; numbered and windowed here.
+   */
+  private async lookupPattern(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'pattern' }>): Promise<string> {
     const { pattern, lineStart, lineCount } = plan;
-    const total = countLines(payload);
-    const pastTheEnd = lineStartProblem(lineStart, total);
-    if (pastTheEnd !== null) return pastTheEnd;
-    const lineEnd = lineCount === null ? total : Math.min(total, lineStart + lineCount - 1);
-    const found = await this.jsonPaths.searchLines(actor.teamId, {
-      text: payload,
-      pattern,
-      lineStart,
-      lineEnd,
-      timeoutMs: PATTERN_TIMEOUT_MS,
+    let read: { payload: string; total: number; lineEnd: number } | undefined;
+    const found = await this.jsonPaths.searchLines(actor.teamId, async () => {
+      const pieces = await this.readPayload(actor, memId);
+      if (typeof pieces === 'string') return pieces;
+      const total = countLines(pieces.text);
+      const pastTheEnd = lineStartProblem(lineStart, total);
+      if (pastTheEnd !== null) return pastTheEnd;
+      read = { payload: pieces.text, total, lineEnd: lineCount === null ? total : Math.min(total, lineStart + lineCount - 1) };
+      return { text: read.payload, pattern, lineStart, lineEnd: read.lineEnd, timeoutMs: PATTERN_TIMEOUT_MS };
     });
+    if (typeof found === 'string') return found;
     if ('busy' in found) return patternBusyText();
     if ('overRequestBudget' in found) return patternOverRequestBudgetText(found.overRequestBudget);
     if ('timedOut' in found) return patternTimedOutText(pattern);
     if ('problem' in found) return badPatternText(pattern, found.problem);
+    const { payload, total, lineEnd } = read as NonNullable<typeof read>;
     return patternWindowAnswer(
       payload,
       { total, lineStart, lineEnd, lines: found.lines, starts: found.starts },

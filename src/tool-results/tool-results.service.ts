@@ -91,7 +91,10 @@ export class ToolResultsService {
       items.map((item) => item.toolName),
     );
     // The one costly part of a handle, counted off the event loop when the payloads are large.
-    const sizeTokens = await this.tokens.countEach(serialized.map((item) => payloadTextOf(item)));
+    const sizeTokens = await this.tokens.countEach(
+      actor.teamId,
+      serialized.map((item) => payloadTextOf(item)),
+    );
     const rows: UnsavedSnapshot[] = serialized.map((item, index) => {
       const memId = newMemId();
       const text = payloadTextOf(item);

@@ -1,15 +1,31 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectMetric, makeGaugeProvider } from '@willsoto/nestjs-prometheus';
-import { Piscina } from 'piscina';
 import type { Gauge } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { AppError, ErrorCode } from '../errors/app-error';
+import { TeamFairPool } from '../workers/team-fair-pool';
 import { workerModule } from '../workers/worker-module';
+import { countingTasks } from './counting-tasks';
 import { type CountedJson, type CountedText, countedTexts, jsonArrayChars, knownCounts, serializeEach, sum } from './json-array-tokens';
 import { countTokens } from './tokenizer';
 
 /** Below this many characters a text is counted where it is: a worker's round trip would cost more (~2 ms of counting). */
 export const OFF_THREAD_FROM_CHARS = 32_768;
+
+/**
+ * Large texts are counted in tasks of about this many characters (~20 ms of JSON, ~150 ms of the
+ * slowest text measured), one after another: between two of them the thread goes to the next team
+ * in turn, so a team's count waits behind at most one task of each other team, not their payloads.
+ */
+export const COUNTING_TASK_CHARS = 131_072;
+
+/**
+ * A task's CPU budget: far above what counting takes (about 1.2 ms per 1,000 characters at the
+ * slowest measured); a thread past it is terminated, whatever it was doing.
+ */
+function budgetMs(chars: number): number {
+  return 2_000 + Math.ceil(chars / 500);
+}
 
 const QUEUE_LENGTH = 'worker_pool_queue_length';
 const BUSY_THREADS = 'worker_pool_busy_threads';
@@ -23,40 +39,41 @@ const POOL = 'token_count';
 
 /**
  * Token counts of large texts, off the main thread (R-TN-10): tokenizing a megabyte of JSON takes
- * half a second of CPU, during which the event loop would answer no one. Small texts are counted
- * in place. The pool's queue is bounded; when it is full the caller gets RATE_LIMITED (the
- * per-team in-flight limit keeps one team from filling it alone: each request has at most one
- * task here at a time).
+ * a tenth of a second or more of CPU, during which the event loop would answer no one. Small texts
+ * are counted in place. The threads are shared fairly between teams (TeamFairPool): a call counts
+ * its tasks one at a time, each waiting its team's turn; a team past its share of the queue, or a
+ * wait past TOKEN_COUNT_QUEUE_WAIT_MS, gets RATE_LIMITED.
  */
 @Injectable()
 export class TokenCounter implements OnModuleDestroy {
-  private readonly pool: Piscina;
-  private outstanding = 0;
+  private readonly pool: TeamFairPool<string[], number[]>;
 
-  constructor(
-    config: AppConfig,
-    @InjectMetric(QUEUE_LENGTH) private readonly queueLength: Gauge,
-    @InjectMetric(BUSY_THREADS) private readonly busyThreads: Gauge,
-  ) {
-    this.pool = new Piscina({
-      ...workerModule(__dirname, __filename, 'token-count.worker'),
-      minThreads: 0,
-      maxThreads: config.workers.tokenCountThreads,
-      maxQueue: config.workers.tokenCountQueue,
-      idleTimeout: 60_000,
-    });
+  constructor(config: AppConfig, @InjectMetric(QUEUE_LENGTH) queueLength: Gauge, @InjectMetric(BUSY_THREADS) busyThreads: Gauge) {
+    const { tokenCountThreads, tokenCountQueue, tokenCountQueueWaitMs } = config.workers;
+    this.pool = new TeamFairPool(
+      workerModule(__dirname, __filename, 'token-count.worker'),
+      { threads: tokenCountThreads, queueMax: tokenCountQueue, queueWaitMs: tokenCountQueueWaitMs },
+      (busy, queued) => {
+        busyThreads.set({ pool: POOL }, busy);
+        queueLength.set({ pool: POOL }, queued);
+      },
+    );
   }
 
-  /** countTokens of `text`. */
-  async count(text: string): Promise<number> {
-    if (text.length < OFF_THREAD_FROM_CHARS) return countTokens(text);
-    return this.run<number>(text, 'countText');
+  /** countTokens of `text`, for `team`. */
+  async count(team: string, text: string): Promise<number> {
+    return (await this.countEach(team, [text]))[0];
   }
 
-  /** countTokens of each text, in one task. */
-  async countEach(texts: readonly string[]): Promise<number[]> {
-    if (texts.reduce((sum, text) => sum + text.length, 0) < OFF_THREAD_FROM_CHARS) return texts.map(countTokens);
-    return this.run<number[]>(texts, 'countTexts');
+  /** countTokens of each text, for `team`. */
+  async countEach(team: string, texts: readonly string[]): Promise<number[]> {
+    if (texts.reduce((chars, text) => chars + text.length, 0) < OFF_THREAD_FROM_CHARS) return texts.map(countTokens);
+    const counts = texts.map(() => 0);
+    for (const task of countingTasks(texts, COUNTING_TASK_CHARS)) {
+      const counted = await this.run(team, task.texts, task.chars);
+      task.owners.forEach((owner, index) => (counts[owner] += counted[index]));
+    }
+    return counts;
   }
 
   /**
@@ -64,11 +81,14 @@ export class TokenCounter implements OnModuleDestroy {
    * tokenized (off the main thread when they are large), so a history resent every turn costs the
    * hashing of its old messages and the counting of its new ones.
    */
-  async countCached(texts: readonly CountedText[]): Promise<number[]> {
+  async countCached(team: string, texts: readonly CountedText[]): Promise<number[]> {
     const { counts, remember } = knownCounts(texts);
     const missing = counts.flatMap((known, index) => (known === undefined ? [index] : []));
     if (missing.length === 0) return counts as number[];
-    const counted = await this.countEach(missing.map((index) => texts[index].text));
+    const counted = await this.countEach(
+      team,
+      missing.map((index) => texts[index].text),
+    );
     missing.forEach((index, order) => {
       counts[index] = counted[order];
       remember(index, counted[order]);
@@ -77,36 +97,32 @@ export class TokenCounter implements OnModuleDestroy {
   }
 
   /** `JSON.stringify(items)`'s length and its exact token count (json-array-tokens' countJsonArray). */
-  async countJsonArray(items: readonly object[], serialized: WeakMap<object, string>): Promise<CountedJson> {
+  async countJsonArray(team: string, items: readonly object[], serialized: WeakMap<object, string>): Promise<CountedJson> {
     const parts = serializeEach(items, serialized);
-    return { chars: jsonArrayChars(parts), tokens: sum(await this.countCached(countedTexts(parts))) };
+    return { chars: jsonArrayChars(parts), tokens: sum(await this.countCached(team, countedTexts(parts))) };
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.pool.destroy();
   }
 
-  private async run<T>(task: unknown, name: string): Promise<T> {
-    const { maxThreads, maxQueue } = this.pool.options;
-    if (this.outstanding >= maxThreads + maxQueue) {
-      throw new AppError(ErrorCode.RATE_LIMITED, 'This replica is busy counting the tokens of other large payloads; retry in a second.', {
-        limit: 'TOKEN_COUNT_QUEUE_MAX',
-        retryAfterSeconds: 1,
-      });
-    }
-    this.outstanding += 1;
-    this.report();
+  /** One task on a thread held for the team. */
+  private async run(team: string, texts: string[], chars: number): Promise<number[]> {
+    const lease = await this.pool.lease(team);
+    if (lease === null) throw busy();
     try {
-      return (await this.pool.run(task, { name })) as T;
+      const run = await lease.run(texts, budgetMs(chars));
+      if ('terminated' in run) throw busy();
+      return run.answer;
     } finally {
-      this.outstanding -= 1;
-      this.report();
+      lease.release();
     }
   }
+}
 
-  private report(): void {
-    const queued = this.pool.queueSize;
-    this.queueLength.set({ pool: POOL }, queued);
-    this.busyThreads.set({ pool: POOL }, Math.max(0, this.outstanding - queued));
-  }
+function busy(): AppError {
+  return new AppError(ErrorCode.RATE_LIMITED, 'This replica is busy counting the tokens of other large payloads; retry in a second.', {
+    limit: 'TOKEN_COUNT_QUEUE_MAX',
+    retryAfterSeconds: 1,
+  });
 }

@@ -1,5 +1,6 @@
+import { pooledTaskHandler } from '../../common/workers/pooled-task';
 import { type LineSearchAnswer, searchLines } from '../pattern/line-search';
-import type { PooledTask } from './json-path-pool';
+import type { LookupTask } from './json-path-pool';
 import { answerLibraryTask, type LibraryAnswer } from './library-evaluation';
 
 /**
@@ -7,9 +8,6 @@ import { answerLibraryTask, type LibraryAnswer } from './library-evaluation';
  * call, off the event loop that serves every team. Kept free of NestJS so a thread starts in
  * milliseconds.
  */
-export default function runPooledTask({ started, ...task }: PooledTask): LibraryAnswer | LineSearchAnswer {
-  // The pool's hard CPU budget starts now.
-  started.postMessage(null);
-  started.close();
-  return task.kind === 'pattern' ? searchLines(task) : answerLibraryTask(task);
-}
+export default pooledTaskHandler((task: LookupTask): LibraryAnswer | LineSearchAnswer =>
+  task.kind === 'pattern' ? searchLines(task) : answerLibraryTask(task),
+);

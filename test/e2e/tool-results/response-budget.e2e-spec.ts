@@ -276,6 +276,15 @@ describe('R-TN-10 whole payloads read by recalls count in the request budget (e2
     expect(again.r0).toMatch(/^y{100}/);
   });
 
+  it('R-TN-10 a payload text kept in memory counts like one read from the database: aliases of one kept text pass the budget too', async () => {
+    const [memId] = await recordThree();
+    // Read once, so the text is kept in the process's text cache.
+    expect((await ok<Record<string, string>>(t, fullReads([memId]), {}, alice.token)).r0).toMatch(/^y{100}/);
+    const answers = await ok<Record<string, string>>(t, fullReads([memId, memId, memId, memId]), {}, alice.token);
+    expect([answers.r0, answers.r1, answers.r2].every((answer) => /^y{100}/.test(answer))).toBe(true);
+    expect(answers.r3).toMatch(/^\[tool_memory not read: this request has read 6003 payload characters/);
+  });
+
   it('R-TN-10 the calls of one MCP JSON-RPC batch (protocol 2025-03-26) share the budget', async () => {
     const memIds = await recordThree();
     const call = (id: number, memId: string) => ({

@@ -1,4 +1,4 @@
-import { TeamFairSlots } from '../json-path/team-fair-slots';
+import { TeamFairSlots } from '../team-fair-slots';
 
 /** Long enough never to expire within a test; expiry is asked for with 0. */
 const NO_DEADLINE = 60_000;
