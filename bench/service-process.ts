@@ -9,7 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from '../src/app.module';
 import { loadConfig, secretFile } from '../src/config/load-config';
-import { configureApp } from '../src/configure-app';
+import { APP_OPTIONS, configureApp } from '../src/configure-app';
 import { prepareDatabase } from '../src/database/request-role';
 import { createRootLogger } from '../src/observability/logger';
 
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   // As main.ts: migrate as the owner, serve as the request role row-level security applies to.
   const password = config.database.appPassword ?? secretFile(config.dataDir, 'db-app-password');
   const appUrl = await prepareDatabase(config.database.url ?? '', { appUrl: config.database.appUrl, password }, () => undefined);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, appUrl), { bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, appUrl), APP_OPTIONS);
   configureApp(app, config, createRootLogger(config.logLevel));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,3 +1,4 @@
+import type { NestApplicationOptions } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app-config';
@@ -11,6 +12,17 @@ import { requestIdMiddleware } from './observability/request-context';
 import { tracingStarted } from './observability/tracing';
 import { tenantScopeMiddleware } from './database/tenant-scope';
 import { serveAdminConsole } from './serve-admin-console';
+import { type AuthenticatedRequest, authenticateBeforeBody, jsonBodyMayBeRead, TeamAdmission, TokenVerifier } from './tenancy';
+
+/**
+ * How the service's Nest application is created (by `npm start`, the tests and the bench): Nest's
+ * own body parsers are off, because they would read every request's body before its token is
+ * checked; configureApp mounts the one parser the API needs, after authentication.
+ */
+export const APP_OPTIONS: NestApplicationOptions = { bufferLogs: true, bodyParser: false };
+
+/** Where API calls come in: the only paths whose bodies are read. */
+const API_PATHS = ['/graphql', '/mcp'];
 
 /** HTTP set-up shared by the service and the e2e tests, so both run the same stack. */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
@@ -29,8 +41,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   // JSON at every edge (R-OP-4): a 405 before the body is read; Apollo answers any method at /graphql, so it is named.
   const edge = new HttpEdge(config.http.bodyLimit, logger);
   app.use(methodGate(app, edge, { '/graphql': ['GET', 'POST'] }));
-  // Express' default of 100 kB would refuse legitimate tool outputs (R-TR-5).
-  app.useBodyParser('json', { limit: config.http.bodyLimit });
+  // Unauthenticated work is bounded before any (R-TN-10): the token is verified and the team admitted
+  // (a fair turn, R-TN-11) before a body is read, and only then is it parsed. Express' default of
+  // 100 kB would refuse legitimate tool outputs (R-TR-5).
+  app.use(API_PATHS, authenticateBeforeBody({ verifier: app.get(TokenVerifier), admission: app.get(TeamAdmission), config }));
+  app.useBodyParser('json', {
+    limit: config.http.bodyLimit,
+    type: (req) => jsonBodyMayBeRead(req as AuthenticatedRequest),
+  });
   // A body that is not JSON, or over the limit: a 400/413 in the route's protocol, not an HTML page.
   app.use(edgeErrorHandler(edge));
   app.disable('x-powered-by');

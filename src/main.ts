@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig, secretFile } from './config/load-config';
-import { configureApp } from './configure-app';
+import { APP_OPTIONS, configureApp } from './configure-app';
 import { openDatabase } from './database/open-database';
 import { prepareDatabase } from './database/request-role';
 import { createRootLogger } from './observability/logger';
@@ -40,7 +40,7 @@ async function bootstrap(): Promise<void> {
 
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, appUrl), { bufferLogs: true });
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, appUrl), APP_OPTIONS);
     configureApp(app, config, logger);
     await app.listen(config.port);
   } catch (error) {

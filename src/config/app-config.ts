@@ -25,10 +25,14 @@ export class AppConfig {
     /** Pool connections one team's statements may hold at once; more wait for one of the team's own (R-TN-10). */
     readonly maxConnectionsPerTeam: number;
   };
-  /** Bulkheads between teams on one replica (R-TN-10). */
-  readonly fairness: {
-    /** Concurrent HTTP requests (GraphQL and MCP) per team; over it: RATE_LIMITED, HTTP 429. */
-    readonly maxInFlightPerTeam: number;
+  /** Fair, work-conserving admission of HTTP requests between teams on one replica (R-TN-11). */
+  readonly admission: {
+    /** Requests (GraphQL and MCP, every team) served at once; a team alone may use them all. */
+    readonly maxInFlight: number;
+    /** Requests that may wait for a turn, every team together; one team at most half of them. */
+    readonly queueMax: number;
+    /** The longest wait for a turn; past it, or with no room to wait: RATE_LIMITED, HTTP 429. */
+    readonly queueWaitMs: number;
     /** The `Retry-After` of that answer. */
     readonly retryAfterSeconds: number;
   };

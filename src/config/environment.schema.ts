@@ -212,11 +212,23 @@ export class EnvironmentVariables {
   @IntSetting(1, 500)
   TEAM_MAX_DB_CONNECTIONS?: number;
 
-  /** Concurrent HTTP requests (GraphQL and MCP) one team may have in flight on a replica (R-TN-10). */
-  @IntSetting(1, 10_000)
-  TEAM_MAX_IN_FLIGHT?: number;
+  /** Replaced by MAX_IN_FLIGHT and the admission queue (R-TN-11); set, it stops the start with a message saying so. */
+  @TextSetting()
+  TEAM_MAX_IN_FLIGHT?: string;
 
-  /** The `Retry-After` a request over its team's in-flight limit is answered with. */
+  /** HTTP requests (GraphQL and MCP, every team) one replica serves at once; more wait their team's turn (R-TN-11). */
+  @IntSetting(1, 10_000)
+  MAX_IN_FLIGHT?: number;
+
+  /** Requests that may wait for a turn, every team together; one team at most half of them. */
+  @IntSetting(0, 100_000)
+  ADMISSION_QUEUE_MAX?: number;
+
+  /** The longest a request waits for its turn before RATE_LIMITED. */
+  @IntSetting(0, 600_000)
+  ADMISSION_QUEUE_WAIT_MS?: number;
+
+  /** The `Retry-After` of a RATE_LIMITED answer. */
   @IntSetting(1, 3600)
   RATE_LIMIT_RETRY_AFTER_SECONDS?: number;
 

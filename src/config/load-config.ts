@@ -20,6 +20,9 @@ const DEFAULT_TOKEN_MAX_AGE_SECONDS = 30 * 86_400;
 export class ConfigError extends Error {}
 
 /** One core stays the event loop's; at most four threads, as a replica rarely has more to spare. */
+/** Requests served at once by a replica: enough to keep its event loop and the database busy, few enough that each gets its turn soon. */
+const DEFAULT_MAX_IN_FLIGHT = 16;
+
 function defaultWorkerThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
@@ -86,6 +89,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  if (vars.TEAM_MAX_IN_FLIGHT !== undefined) {
+    // A per-team cap refused a team's requests even on an idle replica; admission now shares it instead.
+    throw new ConfigError(
+      'TEAM_MAX_IN_FLIGHT is gone: a replica now serves MAX_IN_FLIGHT requests of all teams at once and shares them fairly ' +
+        'between the teams that want them (ADMISSION_QUEUE_MAX, ADMISSION_QUEUE_WAIT_MS); remove it (docs/configuration.md).',
+    );
+  }
+
   const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
@@ -104,8 +115,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Half the pool: one team's burst leaves the other half to everyone else.
       maxConnectionsPerTeam: vars.TEAM_MAX_DB_CONNECTIONS ?? Math.max(1, Math.floor(poolMax / 2)),
     },
-    fairness: {
-      maxInFlightPerTeam: vars.TEAM_MAX_IN_FLIGHT ?? 8,
+    admission: {
+      maxInFlight: vars.MAX_IN_FLIGHT ?? DEFAULT_MAX_IN_FLIGHT,
+      queueMax: vars.ADMISSION_QUEUE_MAX ?? 256,
+      queueWaitMs: vars.ADMISSION_QUEUE_WAIT_MS ?? 5_000,
       retryAfterSeconds: vars.RATE_LIMIT_RETRY_AFTER_SECONDS ?? 1,
     },
     auth: {

@@ -29,6 +29,9 @@ export interface JsonRpcErrorBody {
   id: string | number | null;
 }
 
+/** JSON-RPC's "server error" range, for answers the MCP endpoint gives before any message is read. */
+export const JSONRPC_UNAUTHENTICATED = -32001;
+export const JSONRPC_RATE_LIMITED = -32029;
 const JSONRPC_PARSE_ERROR = -32700;
 const JSONRPC_INVALID_REQUEST = -32600;
 const JSONRPC_INTERNAL_ERROR = -32603;

@@ -1,32 +1,37 @@
 import { All, Controller, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Request, Response } from 'express';
-import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
+import type { Response } from 'express';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
-import { jsonRpcError } from '../http/edge-errors';
+import { JSONRPC_UNAUTHENTICATED, jsonRpcError } from '../http/edge-errors';
 import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';
 import { currentRequestId } from '../observability/request-context';
 import { labelRequestSpan } from '../observability/http-tracing.middleware';
 import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
-import { type ActorContext, ActorService, bearerChallenge, protectedResourceMetadataUrl, TeamAdmission, TokenVerifier } from '../tenancy';
+import {
+  type ActorContext,
+  ActorService,
+  type AuthenticatedRequest,
+  bearerChallenge,
+  edgeClaims,
+  protectedResourceMetadataUrl,
+} from '../tenancy';
 import { BATCHES_REMOVED_IN, isRemovedBatch } from './json-rpc-batches';
 import { missingToolScope } from './mcp-tool-scopes';
 import { McpToolsService } from './mcp-tools.service';
 import { mcpSpanLabel } from './mcp-span-label';
 
 /** JSON-RPC's "server error" range; the service's own code rides in `data.code`. */
-const JSONRPC_UNAUTHENTICATED = -32001;
 const JSONRPC_FORBIDDEN = -32003;
 const JSONRPC_INTERNAL = -32603;
 const JSONRPC_METHOD_NOT_ALLOWED = -32000;
-const JSONRPC_RATE_LIMITED = -32029;
 const JSONRPC_INVALID_REQUEST = -32600;
 
 /**
  * `POST /mcp` (R-MCP-1): the Model Context Protocol over streamable HTTP, stateless — a new
- * server and transport per request, built for the request's actor. The global guard only
- * guards GraphQL, so this controller authenticates itself with the same bearer token: no MCP
- * message is handled before the actor is known. A 401 or 403 carries the OAuth challenge that
+ * server and transport per request, built for the request's actor. The edge verified the same
+ * bearer token and admitted the request before its body was read (`authenticateBeforeBody`), and
+ * no MCP message is handled before the actor is known. A 401 or 403 carries the OAuth challenge that
  * points clients at the protected-resource metadata (RFC 9728), so they can discover where to
  * get a token and which scope a tool needs.
  */
@@ -35,15 +40,13 @@ export class McpController {
   private readonly logger = new Logger(McpController.name);
 
   constructor(
-    private readonly verifier: TokenVerifier,
     private readonly actors: ActorService,
     private readonly tools: McpToolsService,
     private readonly config: AppConfig,
-    private readonly admission: TeamAdmission,
   ) {}
 
   @Post()
-  async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async handle(@Req() req: AuthenticatedRequest, @Res() res: Response): Promise<void> {
     if (isRemovedBatch(req.body, req.headers['mcp-protocol-version'])) {
       // Refused before any message is looked at: one POST may not ask for a hundred tools' work (R-TN-10).
       res
@@ -61,32 +64,13 @@ export class McpController {
     const resourceMetadataUrl = protectedResourceMetadataUrl(publicBaseUrl(this.config, req), '/mcp');
     // The challenges below name the address the request reached.
     varyByPublicBaseUrl(this.config, res);
-    const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    if (token === undefined) {
-      res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl }));
-      res
-        .status(401)
-        .json(jsonRpcError(JSONRPC_UNAUTHENTICATED, 'Send Authorization: Bearer <token>.', { code: ErrorCode.UNAUTHENTICATED }));
-      return;
-    }
     let actor: ActorContext;
     try {
-      const claims = await this.verifier.verify(token);
-      // Before the actor lookup: a refused request costs no SQL.
-      this.admission.admit(req, claims.teamId, 'mcp');
-      actor = await this.actors.resolve(claims);
+      // The edge verified the token and admitted the request before its body was read (R-TN-10).
+      actor = await this.actors.resolve(edgeClaims(req));
       annotateSpan({ [SPAN_ATTRIBUTES.teamId]: actor.teamId });
     } catch (error) {
-      if (error instanceof RateLimitedError) {
-        res.setHeader('retry-after', String(error.retryAfterSeconds));
-        res.status(429).json(
-          jsonRpcError(JSONRPC_RATE_LIMITED, error.message, {
-            code: ErrorCode.RATE_LIMITED,
-            retryAfterSeconds: error.retryAfterSeconds,
-          }),
-        );
-        return;
-      }
+      // A token issued before its user's deletion (R-RT-4) is refused once the user is read.
       if (error instanceof AppError && error.code === ErrorCode.UNAUTHENTICATED) {
         res.setHeader('www-authenticate', bearerChallenge({ resourceMetadataUrl, error: 'invalid_token', description: error.message }));
         res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, error.message, { code: ErrorCode.UNAUTHENTICATED }));

@@ -1,31 +1,27 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, UnauthenticatedError } from '../common/errors/app-error';
+import { ForbiddenError } from '../common/errors/app-error';
 import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { ACTOR_IN_STATEMENT } from './actor.decorator';
 import { ActorService } from './actor.service';
+import { edgeClaims } from './edge-authentication';
 import { graphqlRequest } from './graphql-request';
-import { TeamAdmission } from './team-admission';
 import { REQUIRED_SCOPES } from './requires-scope.decorator';
 import type { Scope } from './scopes';
-import { TokenVerifier } from './token-verifier';
 
 /**
- * Guards every GraphQL operation. Invariant: an operation runs only with a verified token, every
- * scope it declares, and an `ActorContext` built from the database for this request. Operations
- * that declare nothing are refused. The actor is resolved once per request (`TokenActor.resolve`)
- * and shared by the other operations of the same document, aliases running side by side included.
- * A team over its in-flight limit is refused between the token check and the actor lookup: a
- * refused request costs no SQL (R-TN-10). An operation marked
+ * Guards every GraphQL operation. Invariant: an operation runs only with a token the edge verified
+ * (and admitted: `authenticateBeforeBody`, before the body was read), every scope it declares, and
+ * an `ActorContext` built from the database for this request. Operations that declare nothing are
+ * refused. The actor is resolved once per request (`TokenActor.resolve`) and shared by the other
+ * operations of the same document, aliases running side by side included. An operation marked
  * `@ActorInStatement()` reads the actor in its own statement instead (`TokenActor`).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly verifier: TokenVerifier,
     private readonly actors: ActorService,
-    private readonly admission: TeamAdmission,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -35,10 +31,9 @@ export class AuthGuard implements CanActivate {
 
     const req = graphqlRequest(context);
     if (!req.actor) {
-      const claims = await this.verifier.verify(bearerToken(req.headers.authorization));
+      const claims = edgeClaims(req);
       const missing = required.filter((s) => !claims.scopes.includes(s));
       if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
-      this.admission.admit(req, claims.teamId, 'graphql');
       annotateSpan({ [SPAN_ATTRIBUTES.teamId]: claims.teamId });
       // One read of the actor for the request, shared by operations that run at the same time (aliases).
       req.tokenActor ??= this.actors.tokenActor(claims, (actor) => (req.actor ??= actor));
@@ -51,10 +46,4 @@ export class AuthGuard implements CanActivate {
     if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
     return true;
   }
-}
-
-function bearerToken(header: string | undefined): string {
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) throw new UnauthenticatedError('Send Authorization: Bearer <token>.');
-  return match[1];
 }

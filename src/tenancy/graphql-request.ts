@@ -1,11 +1,11 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import type { Request } from 'express';
 import type { ActorContext } from './actor-context';
+import type { AuthenticatedRequest } from './edge-authentication';
 import type { TokenActor } from './token-actor';
 
 /** `tokenActor`: left by the guard for an operation that resolves its actor in its own statement. */
-export type RequestWithActor = Request & { actor?: ActorContext; tokenActor?: TokenActor };
+export type RequestWithActor = AuthenticatedRequest & { actor?: ActorContext; tokenActor?: TokenActor };
 
 export function graphqlRequest(context: ExecutionContext): RequestWithActor {
   return GqlExecutionContext.create(context).getContext<{ req: RequestWithActor }>().req;

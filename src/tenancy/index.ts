@@ -2,6 +2,7 @@
 export { ActorContext, type AllowedSpace } from './actor-context';
 export { Actor, ActorInStatement, Caller } from './actor.decorator';
 export { ActorService } from './actor.service';
+export { type AuthenticatedRequest, authenticateBeforeBody, edgeClaims, jsonBodyMayBeRead } from './edge-authentication';
 export { Space, Team, TENANCY_ENTITIES, User } from './entities';
 export { FeatureFlagService } from './feature-flag.service';
 export { FeatureFlagKey } from './feature-flags';

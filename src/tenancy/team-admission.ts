@@ -1,53 +1,72 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
-import { KeyedSemaphore } from '../common/concurrency/keyed-semaphore';
+import type { Request, Response } from 'express';
+import { type SlotRefusal, TeamFairSlots } from '../common/concurrency/team-fair-slots';
 import { RateLimitedError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
 import { type AdmissionEdge, FairnessMetrics } from './fairness.metrics';
 
-/** What admission decided for a request; kept on it, so a document's aliases are counted once. */
-const ADMISSION = Symbol('teamAdmission');
-type AdmittedRequest = Request & { [ADMISSION]?: 'admitted' | 'refused' };
-
 /**
- * The per-team in-flight limit of one replica (R-TN-10). Invariant: a team holds at most
- * TEAM_MAX_IN_FLIGHT of this process's HTTP requests at once, counted from the verified token's
- * team before any SQL runs, once per HTTP request (the guard runs per operation), and given back
- * when the response closes — finished, failed or abandoned by the client.
+ * Fair, work-conserving admission of one replica's HTTP requests (R-TN-11). Invariant: at most
+ * MAX_IN_FLIGHT requests of all teams are served at once, counted from the verified token's team
+ * before the body is read or any SQL runs, and given back when the response closes — finished,
+ * failed or abandoned by the client. A team alone may use them all; when teams want more than
+ * there is, a freed turn goes to the waiting team with the fewest in flight (then the one served
+ * longest ago), so each keeps about an equal share and a team that floods waits behind its own
+ * requests, not in front of others'. A request waits at most ADMISSION_QUEUE_WAIT_MS, and one
+ * team at most half of ADMISSION_QUEUE_MAX requests wait; past either, RATE_LIMITED (HTTP 429).
  */
 @Injectable()
 export class TeamAdmission {
-  private readonly inFlight: KeyedSemaphore;
+  private readonly turns: TeamFairSlots;
 
   constructor(
     private readonly config: AppConfig,
     private readonly metrics: FairnessMetrics,
   ) {
-    this.inFlight = new KeyedSemaphore(config.fairness.maxInFlightPerTeam);
+    const { maxInFlight, queueMax } = config.admission;
+    // A team may run on every slot and wait in half the queue: the share bites only under contention.
+    this.turns = new TeamFairSlots(maxInFlight, queueMax, maxInFlight + Math.max(1, Math.floor(queueMax / 2)));
   }
 
-  /** Admits the request for `teamId`, or throws RateLimitedError (again for each of its operations once refused). */
-  admit(req: Request, teamId: string, edge: AdmissionEdge): void {
-    const request = req as AdmittedRequest;
-    const decided = request[ADMISSION];
-    if (decided === 'admitted') return;
-    if (decided === undefined) {
-      if (this.inFlight.tryAcquire(teamId)) {
-        request[ADMISSION] = 'admitted';
-        const res = req.res!;
-        // `close` comes once per response, also when the client goes away first; if it already came, it will not again.
-        if (res.closed) this.inFlight.release(teamId);
-        else res.once('close', () => this.inFlight.release(teamId));
-        return;
-      }
-      request[ADMISSION] = 'refused';
-      this.metrics.refused(edge);
+  /**
+   * Resolves once the request is admitted for `teamId`; its turn is given back when `res` closes.
+   * Throws RateLimitedError when the team has no room to wait or the wait passed its bound.
+   */
+  async admit(req: Request, res: Response, teamId: string, edge: AdmissionEdge): Promise<void> {
+    const gone = new AbortController();
+    const leave = (): void => gone.abort();
+    // `close` comes once, also when the client goes away first: a waiting request leaves the queue.
+    res.once('close', leave);
+    const granted = this.turns.acquire(teamId, this.config.admission.queueWaitMs, gone.signal);
+    this.metrics.occupancy(this.turns.busySlots, this.turns.queued);
+    const turn = await granted;
+    res.off('close', leave);
+    this.metrics.occupancy(this.turns.busySlots, this.turns.queued);
+    if (typeof turn !== 'function') {
+      if (turn.refused !== 'abandoned') this.metrics.refused(edge);
+      throw this.refusal(turn);
     }
-    throw new RateLimitedError('TEAM_MAX_IN_FLIGHT', this.inFlight.limit, this.config.fairness.retryAfterSeconds);
+    const release = (): void => {
+      turn();
+      this.metrics.occupancy(this.turns.busySlots, this.turns.queued);
+    };
+    if (res.closed || req.destroyed) release();
+    else res.once('close', release);
   }
 
-  /** Requests the team has in flight on this replica. */
-  inFlightFor(teamId: string): number {
-    return this.inFlight.heldBy(teamId);
+  private refusal({ refused }: SlotRefusal): RateLimitedError {
+    const { queueMax, queueWaitMs, retryAfterSeconds } = this.config.admission;
+    if (refused === 'deadline') {
+      return new RateLimitedError(
+        'ADMISSION_QUEUE_WAIT_MS',
+        `This server is busy: the request waited ${queueWaitMs} ms for its team's turn (ADMISSION_QUEUE_WAIT_MS)`,
+        retryAfterSeconds,
+      );
+    }
+    return new RateLimitedError(
+      'ADMISSION_QUEUE_MAX',
+      `Your team already has its share of the ${queueMax} requests that may wait on this server (ADMISSION_QUEUE_MAX); send fewer at once`,
+      retryAfterSeconds,
+    );
   }
 }

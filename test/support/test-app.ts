@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import { AppModule } from '../../src/app.module';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
-import { configureApp } from '../../src/configure-app';
+import { APP_OPTIONS, configureApp } from '../../src/configure-app';
 import { createRootLogger } from '../../src/observability/logger';
 import { signToken } from '../../src/tenancy/token-signer';
 import { closedAtFileEnd, closeEach } from './file-resources';
@@ -44,7 +44,7 @@ function testAppConfig(env: Record<string, string>): AppConfig {
 /** The service's HTTP stack, as `npm start` builds it, on `databaseUrl`; closed again if it fails to start. */
 async function startApp(config: AppConfig, databaseUrl: string): Promise<NestExpressApplication> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, databaseUrl)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bufferLogs: true });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
   try {
     configureApp(app, config, createRootLogger(config.logLevel));
     await app.init();

@@ -1,17 +1,21 @@
 /** Gives a slot back; safe to call once only. */
 export type ReleaseSlot = () => void;
 
+/** Why no slot was granted: the team's share used up, no room to wait, the wait past its deadline, or the caller gone. */
+export type SlotRefusal = { refused: 'team_share' | 'queue_full' | 'deadline' | 'abandoned' };
+
 interface Waiter {
   team: string;
-  grant: (release: ReleaseSlot | null) => void;
+  grant: (outcome: ReleaseSlot | SlotRefusal) => void;
   timer: NodeJS.Timeout;
 }
 
 /**
- * A fixed number of slots with a bounded FIFO queue, where one team may hold (running plus
- * waiting) at most half of slots plus queue: one team's flood fills its half and gets "busy",
- * the other half stays for everyone else, and freed slots go round the waiting teams. A null grant means busy: no slot and no room to wait,
- * the team's share used up, or the wait past its deadline.
+ * A fixed number of slots with a bounded queue, shared between teams: one team may hold (running
+ * plus waiting) at most `teamShare` — by default half of slots plus queue, so one team's flood
+ * fills its half and the other half stays for everyone else — and a freed slot goes to the waiting
+ * team that runs the fewest, then to the one served longest ago: turns go round the waiting teams.
+ * A team alone may use every slot its share allows. Every wait has a deadline.
  */
 export class TeamFairSlots {
   private running = 0;
@@ -26,8 +30,9 @@ export class TeamFairSlots {
   constructor(
     private readonly slots: number,
     private readonly queueMax: number,
+    teamShare?: number,
   ) {
-    this.teamShare = Math.max(1, Math.floor((slots + queueMax) / 2));
+    this.teamShare = teamShare ?? Math.max(1, Math.floor((slots + queueMax) / 2));
   }
 
   get busySlots(): number {
@@ -38,21 +43,31 @@ export class TeamFairSlots {
     return this.queue.length;
   }
 
-  acquire(team: string, waitMs: number): Promise<ReleaseSlot | null> {
-    if ((this.heldByTeam.get(team) ?? 0) >= this.teamShare) return Promise.resolve(null);
+  /** A slot for `team`, at once or after waiting its turn at most `waitMs`; `signal` withdraws a waiting caller. */
+  acquire(team: string, waitMs: number, signal?: AbortSignal): Promise<ReleaseSlot | SlotRefusal> {
+    if ((this.heldByTeam.get(team) ?? 0) >= this.teamShare) return Promise.resolve({ refused: 'team_share' });
     if (this.running < this.slots) return Promise.resolve(this.start(team));
-    if (this.queue.length >= this.queueMax) return Promise.resolve(null);
+    if (this.queue.length >= this.queueMax) return Promise.resolve({ refused: 'queue_full' });
+    if (signal?.aborted) return Promise.resolve({ refused: 'abandoned' });
     this.hold(team, 1);
     return new Promise((grant) => {
+      const leave = (refused: SlotRefusal['refused']): void => {
+        clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        this.hold(team, -1);
+        grant({ refused });
+      };
+      const onAbort = (): void => leave('abandoned');
       const waiter: Waiter = {
         team,
-        grant,
-        timer: setTimeout(() => {
-          this.queue.splice(this.queue.indexOf(waiter), 1);
-          this.hold(team, -1);
-          grant(null);
-        }, waitMs),
+        grant: (outcome) => {
+          signal?.removeEventListener('abort', onAbort);
+          grant(outcome);
+        },
+        timer: setTimeout(() => leave('deadline'), waitMs),
       };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
     });
   }
@@ -76,7 +91,7 @@ export class TeamFairSlots {
   /**
    * Hands a freed slot to the longest waiter of the team running the fewest, and among those of
    * the team served longest ago: turns go round the waiting teams, so a team that queued late is
-   * not served after every call of a team that queued first (with one thread too).
+   * not served after every call of a team that queued first (with one slot too).
    */
   private next(): void {
     if (this.queue.length === 0) return;

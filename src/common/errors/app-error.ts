@@ -91,18 +91,13 @@ export class ResponseTooLargeError extends AppError {
   }
 }
 
-/** The team already has its share of this replica in flight (R-TN-10); the answer is HTTP 429 with `Retry-After`. */
+/** The replica cannot take the request now (R-TN-11): HTTP 429 with `Retry-After`; `limit` names the setting that bit. */
 export class RateLimitedError extends AppError {
   constructor(
     readonly limit: string,
-    max: number,
+    message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(
-      ErrorCode.RATE_LIMITED,
-      `Your team already has ${max} requests in flight on this server (${limit}); retry after ${retryAfterSeconds} s, ` +
-        'or send fewer requests at once.',
-      { limit, retryAfterSeconds },
-    );
+    super(ErrorCode.RATE_LIMITED, `${message}; retry after ${retryAfterSeconds} s.`, { limit, retryAfterSeconds });
   }
 }

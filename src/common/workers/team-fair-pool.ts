@@ -46,7 +46,7 @@ export class TeamFairPool<T, A> {
     this.report();
     const release = await granted;
     this.report();
-    if (release === null) return null;
+    if (typeof release !== 'function') return null;
     return new PoolLease(this.pool, () => {
       release();
       this.report();

@@ -35,9 +35,9 @@ describe('loadConfig', () => {
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
   });
 
-  it('R-TN-10 fairness defaults: 8 requests in flight per team, Retry-After 1 s, half the pool per team (at least 1)', () => {
+  it('R-TN-10 R-TN-11 fairness defaults: 16 requests in flight, 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
-    expect(config.fairness).toEqual({ maxInFlightPerTeam: 8, retryAfterSeconds: 1 });
+    expect(config.admission).toEqual({ maxInFlight: 16, queueMax: 256, queueWaitMs: 5000, retryAfterSeconds: 1 });
     expect(config.database.maxConnectionsPerTeam).toBe(10);
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '5' }).database.maxConnectionsPerTeam).toBe(2);
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '1' }).database.maxConnectionsPerTeam).toBe(1);
@@ -45,7 +45,9 @@ describe('loadConfig', () => {
     expect(refusalOf({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_DB_CONNECTIONS: '21' })).toMatch(
       /TEAM_MAX_DB_CONNECTIONS \(21\) is over DB_POOL_MAX \(20\)/,
     );
-    expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_IN_FLIGHT: '0' })).toThrow(/TEAM_MAX_IN_FLIGHT must not be less than 1$/m);
+    expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, MAX_IN_FLIGHT: '0' })).toThrow(/MAX_IN_FLIGHT must not be less than 1$/m);
+    // The per-team cap it replaces refused a team on an idle replica: set, it stops the start and says what replaced it.
+    expect(refusalOf({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_IN_FLIGHT: '8' })).toMatch(/TEAM_MAX_IN_FLIGHT is gone: .*MAX_IN_FLIGHT/);
   });
 
   it.each([

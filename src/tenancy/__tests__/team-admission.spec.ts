@@ -1,72 +1,159 @@
 import { EventEmitter } from 'node:events';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { RateLimitedError } from '../../common/errors/app-error';
 import { loadConfig } from '../../config/load-config';
 import type { FairnessMetrics } from '../fairness.metrics';
 import { TeamAdmission } from '../team-admission';
 
-/** A request with the part of its response admission uses: `close` and `closed`. */
-function request(): Request & { res: EventEmitter & { closed: boolean } } {
-  const res = Object.assign(new EventEmitter(), { closed: false });
-  return { res } as unknown as Request & { res: EventEmitter & { closed: boolean } };
+/** A request and the part of its response admission uses: `close` and `closed`. */
+interface Exchange {
+  req: Request;
+  res: Response & EventEmitter & { closed: boolean };
+  close(): void;
 }
 
-function close(req: ReturnType<typeof request>): void {
-  req.res.closed = true;
-  req.res.emit('close');
+/** Every exchange a test made, closed after it: a request still waiting leaves the queue and its timer. */
+const made: Exchange[] = [];
+afterEach(() => {
+  for (const x of made.splice(0)) if (!x.res.closed) x.close();
+});
+
+function exchange(): Exchange {
+  const res = Object.assign(new EventEmitter(), { closed: false }) as Exchange['res'];
+  const x: Exchange = {
+    req: { destroyed: false } as Request,
+    res,
+    close: () => {
+      res.closed = true;
+      res.emit('close');
+    },
+  };
+  made.push(x);
+  return x;
 }
 
-describe('TeamAdmission (R-TN-10)', () => {
+/** Long enough never to expire within a test. */
+const NO_DEADLINE = '60000';
+
+describe('TeamAdmission (R-TN-11)', () => {
   const refusals: string[] = [];
-  const metrics = { refused: (edge: string) => refusals.push(edge) } as unknown as FairnessMetrics;
-  const admission = () =>
+  const occupancy: [number, number][] = [];
+  const metrics = {
+    refused: (edge: string) => refusals.push(edge),
+    occupancy: (inFlight: number, waiting: number) => occupancy.push([inFlight, waiting]),
+  } as unknown as FairnessMetrics;
+  const admission = (env: Record<string, string> = {}) =>
     new TeamAdmission(
-      loadConfig({ AUTH_JWT_SECRET: 'x'.repeat(40), TEAM_MAX_IN_FLIGHT: '2', RATE_LIMIT_RETRY_AFTER_SECONDS: '5' }),
+      loadConfig({
+        AUTH_JWT_SECRET: 'x'.repeat(40),
+        MAX_IN_FLIGHT: '2',
+        ADMISSION_QUEUE_MAX: '6',
+        ADMISSION_QUEUE_WAIT_MS: NO_DEADLINE,
+        RATE_LIMIT_RETRY_AFTER_SECONDS: '5',
+        ...env,
+      }),
       metrics,
     );
+  /** Admits `x` for `team`, noting `name` in `order` once admitted; a refusal is noted as `name!`. */
+  const admit = (gate: TeamAdmission, x: Exchange, team: string, order: string[], name: string) =>
+    gate.admit(x.req, x.res, team, 'graphql').then(
+      () => order.push(name),
+      () => order.push(`${name}!`),
+    );
 
-  it('R-TN-10 counts a request once however many operations ask, and gives its slot back when the response closes', () => {
+  it('R-TN-11 a team alone is served on every slot, and past them its requests wait for a turn instead of being refused', async () => {
     const gate = admission();
-    const [first, second, third] = [request(), request(), request()];
-    for (let i = 0; i < 5; i += 1) gate.admit(first, 'team-a', 'graphql');
-    gate.admit(second, 'team-a', 'mcp');
-    expect(gate.inFlightFor('team-a')).toBe(2);
-    expect(() => gate.admit(third, 'team-a', 'graphql')).toThrow(RateLimitedError);
-    // Another team is not affected.
-    gate.admit(request(), 'team-b', 'graphql');
-    close(first);
-    expect(gate.inFlightFor('team-a')).toBe(1);
-    gate.admit(request(), 'team-a', 'graphql');
-    expect(gate.inFlightFor('team-a')).toBe(2);
+    const order: string[] = [];
+    const [a1, a2, a3] = [exchange(), exchange(), exchange()];
+    await Promise.all([admit(gate, a1, 'team-a', order, 'a1'), admit(gate, a2, 'team-a', order, 'a2')]);
+    const third = admit(gate, a3, 'team-a', order, 'a3');
+    await Promise.resolve();
+    expect(order).toEqual(['a1', 'a2']);
+    // A response that closes gives its turn back: the waiting request goes on.
+    a1.close();
+    await third;
+    expect(order).toEqual(['a1', 'a2', 'a3']);
+    expect(occupancy.at(-1)).toEqual([2, 0]);
   });
 
-  it('R-TN-10 a refused request stays refused for its other operations and is counted once, by edge', () => {
+  it('R-TN-11 a freed turn goes to the waiting team with the fewest in flight, not to the flood that queued first', async () => {
     const gate = admission();
+    const order: string[] = [];
+    const running = [exchange(), exchange()];
+    await Promise.all(running.map((x, i) => admit(gate, x, 'team-b', order, `b${i}`)));
+    const waiting = [
+      admit(gate, exchange(), 'team-b', order, 'b2'),
+      admit(gate, exchange(), 'team-b', order, 'b3'),
+      admit(gate, exchange(), 'team-a', order, 'a'),
+    ];
+    running[0].close();
+    await Promise.race(waiting);
+    expect(order).toEqual(['b0', 'b1', 'a']);
+    running[1].close();
+    await Promise.race([waiting[0], waiting[1]]);
+    expect(order).toEqual(['b0', 'b1', 'a', 'b2']);
+  });
+
+  it('R-TN-11 a wait past ADMISSION_QUEUE_WAIT_MS is answered RATE_LIMITED naming it, with Retry-After, counted by edge', async () => {
+    const gate = admission({ ADMISSION_QUEUE_WAIT_MS: '0' });
     refusals.length = 0;
-    gate.admit(request(), 'team-a', 'graphql');
-    gate.admit(request(), 'team-a', 'graphql');
-    const refused = request();
-    const error = (() => {
-      try {
-        gate.admit(refused, 'team-a', 'graphql');
-      } catch (e) {
-        return e as RateLimitedError;
-      }
-    })();
+    await Promise.all([exchange(), exchange()].map((x) => gate.admit(x.req, x.res, 'team-a', 'graphql')));
+    const late = exchange();
+    const error = await gate.admit(late.req, late.res, 'team-b', 'mcp').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({
       code: 'RATE_LIMITED',
       retryAfterSeconds: 5,
-      details: { limit: 'TEAM_MAX_IN_FLIGHT', retryAfterSeconds: 5 },
+      message: expect.stringMatching(/waited 0 ms for its team's turn \(ADMISSION_QUEUE_WAIT_MS\); retry after 5 s\.$/),
+      details: { limit: 'ADMISSION_QUEUE_WAIT_MS', retryAfterSeconds: 5 },
     });
-    expect(() => gate.admit(refused, 'team-a', 'graphql')).toThrow(RateLimitedError);
-    expect(refusals).toEqual(['graphql']);
+    expect(refusals).toEqual(['mcp']);
   });
 
-  it('R-TN-10 a response already closed (the client left during the token check) does not keep its slot', () => {
+  it("R-TN-11 a team past its half of ADMISSION_QUEUE_MAX is refused at once; another team's request still waits its turn", async () => {
     const gate = admission();
-    const gone = request();
+    const order: string[] = [];
+    const running = [exchange(), exchange()];
+    await Promise.all(running.map((x, i) => admit(gate, x, 'team-b', order, `b${i}`)));
+    // Two running and three waiting: the team's share of a queue of six.
+    const waiting = [2, 3, 4].map((i) => admit(gate, exchange(), 'team-b', order, `b${i}`));
+    await admit(gate, exchange(), 'team-b', order, 'b5');
+    expect(order).toEqual(['b0', 'b1', 'b5!']);
+    const other = admit(gate, exchange(), 'team-a', order, 'a');
+    running[0].close();
+    await other;
+    expect(order).toEqual(['b0', 'b1', 'b5!', 'a']);
+    running[1].close();
+    await Promise.race(waiting);
+  });
+
+  it('R-TN-11 a request whose client goes away while it waits leaves the queue and is not counted as refused', async () => {
+    const gate = admission();
+    refusals.length = 0;
+    const order: string[] = [];
+    const running = [exchange(), exchange()];
+    await Promise.all(running.map((x, i) => admit(gate, x, 'team-a', order, `a${i}`)));
+    const gone = exchange();
+    const waiting = admit(gate, gone, 'team-b', order, 'b');
+    gone.close();
+    await waiting;
+    expect(order).toEqual(['a0', 'a1', 'b!']);
+    expect(refusals).toEqual([]);
+    // Its place is free: a new request of the team waits and is served when a turn comes back.
+    const next = admit(gate, exchange(), 'team-b', order, 'b2');
+    running[0].close();
+    await next;
+    expect(order.at(-1)).toBe('b2');
+  });
+
+  it('R-TN-11 a response already closed when its turn comes does not keep the turn', async () => {
+    const gate = admission({ MAX_IN_FLIGHT: '1' });
+    const order: string[] = [];
+    const gone = exchange();
     gone.res.closed = true;
-    gate.admit(gone, 'team-a', 'graphql');
-    expect(gate.inFlightFor('team-a')).toBe(0);
+    await admit(gate, gone, 'team-a', order, 'gone');
+    // Had the closed response kept it, this one would wait forever (no deadline here).
+    await admit(gate, exchange(), 'team-a', order, 'next');
+    expect(order).toEqual(['gone', 'next']);
   });
 });

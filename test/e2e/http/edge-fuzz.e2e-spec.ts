@@ -223,7 +223,9 @@ describe('HTTP edge fuzz (e2e)', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-    // The run reached the interesting answers, so it cannot pass by testing nothing.
-    for (const status of [200, 400, 404, 405, 413, 415]) expect({ status, seen: statuses.has(status) }).toEqual({ status, seen: true });
+    // The run reached the interesting answers, so it cannot pass by testing nothing. (A 413 needs an
+    // authenticated JSON call to the API near the limit — only such a body is read at all — which
+    // edge.e2e-spec.ts sends on purpose.)
+    for (const status of [200, 400, 404, 405, 415]) expect({ status, seen: statuses.has(status) }).toEqual({ status, seen: true });
   }, 60_000);
 });

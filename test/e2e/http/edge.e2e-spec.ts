@@ -57,6 +57,11 @@ function consoleFixture(): string {
 }
 
 const BROKEN_JSON = '{"query": "{ me { userId } }",}';
+
+/** A bearer header: only an authenticated call's body is read at all (R-TN-10), so the parser's answers need one. */
+async function bearer(): Promise<string> {
+  return `Bearer ${(await identity(['memory:read'])).token}`;
+}
 const MCP_ACCEPT = 'application/json, text/event-stream';
 
 describe('HTTP edge answers in JSON (e2e)', () => {
@@ -86,7 +91,11 @@ describe('HTTP edge answers in JSON (e2e)', () => {
     const server = () => modes().find(([name]) => name === mode)![1];
 
     it('R-OP-4 malformed JSON on /graphql is a 400 GraphQL error, BAD_REQUEST, with the parser message and position', async () => {
-      const res = await request(server()).post('/graphql').set('content-type', 'application/json').send(BROKEN_JSON);
+      const res = await request(server())
+        .post('/graphql')
+        .set('content-type', 'application/json')
+        .set('authorization', await bearer())
+        .send(BROKEN_JSON);
       const error = expectHouseError(res, 400, 'BAD_REQUEST');
       expect(error.message).toBe(
         'The request body is not valid JSON: Expected double-quoted property name in JSON at position 30 (line 1 column 31)',
@@ -94,31 +103,49 @@ describe('HTTP edge answers in JSON (e2e)', () => {
       expect(error.extensions).not.toHaveProperty('requestId');
     });
 
-    it.each([
-      ['with', true],
-      ['without', false],
-    ])('R-MCP-1 malformed JSON on /mcp %s a valid bearer token is JSON-RPC -32700 Parse error', async (_label, withToken) => {
+    it('R-MCP-1 malformed JSON on /mcp with a valid bearer token is JSON-RPC -32700 Parse error', async () => {
       const req = request(server()).post('/mcp').set('content-type', 'application/json').set('accept', MCP_ACCEPT);
-      if (withToken) req.set('authorization', `Bearer ${(await identity(['memory:read'])).token}`);
+      req.set('authorization', await bearer());
       const error = expectJsonRpcError(await req.send('{"jsonrpc": "2.0", "method": tools/list}'), 400, -32700, 'BAD_REQUEST');
       expect(error.message).toBe(`Parse error: Unexpected token 'o', ..."method": tools/list}" is not valid JSON (at position 29)`);
     });
 
+    it('R-MCP-1 R-TN-10 malformed JSON on /mcp without a token is the 401 challenge: its body is never read', async () => {
+      const req = request(server()).post('/mcp').set('content-type', 'application/json').set('accept', MCP_ACCEPT);
+      const res = await req.send('{"jsonrpc": "2.0", "method": tools/list}');
+      expectJsonRpcError(res, 401, -32001, 'UNAUTHENTICATED');
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="/);
+    });
+
     it('R-OP-4 a JSON body that is neither an object nor an array is BAD_REQUEST, saying what is expected', async () => {
-      const res = await request(server()).post('/graphql').set('content-type', 'application/json').send('  "{ me { userId } }"');
+      const res = await request(server())
+        .post('/graphql')
+        .set('content-type', 'application/json')
+        .set('authorization', await bearer())
+        .send('  "{ me { userId } }"');
       expect(expectHouseError(res, 400, 'BAD_REQUEST').message).toMatch(/at position 2: a JSON object or array is expected\)$/);
     });
 
-    it('R-OP-4 a path nothing serves is refused after the body is read: a broken body there is the 400 parse error', async () => {
+    it('R-OP-4 R-TN-10 a path nothing serves is a 404 without its body being read: a broken body there changes nothing', async () => {
       const res = await request(server()).post('/nope').set('content-type', 'application/json').send(BROKEN_JSON);
-      expectHouseError(res, 400, 'BAD_REQUEST');
+      expectHouseError(res, 404, 'NOT_FOUND');
     });
 
     it('R-MCP-1 a body over the limit on /mcp is JSON-RPC with PAYLOAD_TOO_LARGE; on /graphql the house shape', async () => {
       const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(40_000) } });
-      const mcp = await request(server()).post('/mcp').set('content-type', 'application/json').set('accept', MCP_ACCEPT).send(big);
+      const authorization = await bearer();
+      const mcp = await request(server())
+        .post('/mcp')
+        .set('content-type', 'application/json')
+        .set('accept', MCP_ACCEPT)
+        .set('authorization', authorization)
+        .send(big);
       expect(expectJsonRpcError(mcp, 413, -32600, 'PAYLOAD_TOO_LARGE').message).toContain('32kb');
-      const graphql = await request(server()).post('/graphql').set('content-type', 'application/json').send(big);
+      const graphql = await request(server())
+        .post('/graphql')
+        .set('content-type', 'application/json')
+        .set('authorization', authorization)
+        .send(big);
       expect(expectHouseError(graphql, 413, 'PAYLOAD_TOO_LARGE').message).toContain('HTTP_BODY_LIMIT');
     });
 
@@ -173,8 +200,8 @@ describe('HTTP edge answers in JSON (e2e)', () => {
       ['/mcp', 'text/plain', undefined, 415],
     ])('R-OP-4 R-MCP-1 a broken body to %s as %s (encoding %s) is a JSON %d', async (path, contentType, encoding, status) => {
       const req = request(server()).post(path).set('content-type', contentType).set('accept', MCP_ACCEPT);
-      // /mcp authenticates before its transport looks at the content type.
-      if (path === '/mcp') req.set('authorization', `Bearer ${(await identity(['memory:read'])).token}`);
+      // The API authenticates before a body is read or its content type looked at.
+      if (path !== '/metrics') req.set('authorization', await bearer());
       if (encoding) req.set('content-encoding', encoding);
       const res = await req.send('{broken');
       const body = expectJsonError(res, status);

@@ -46,7 +46,11 @@ describe('Operations (e2e)', () => {
   });
 
   it('R-OP-5 CSRF prevention refuses a simple GET query without a preflight header', async () => {
-    const res = await request(t.app.getHttpServer()).get('/graphql').query({ query: '{ me { userId } }' });
+    const user = await identity(['memory:read']);
+    const res = await request(t.app.getHttpServer())
+      .get('/graphql')
+      .set('authorization', `Bearer ${user.token}`)
+      .query({ query: '{ me { userId } }' });
     expect(res.status).toBe(400);
   });
 

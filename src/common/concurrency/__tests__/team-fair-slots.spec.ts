@@ -1,4 +1,10 @@
-import { TeamFairSlots } from '../team-fair-slots';
+import { type ReleaseSlot, type SlotRefusal, TeamFairSlots } from '../team-fair-slots';
+
+/** The release of a granted slot; a refusal fails the test. */
+function slotOf(outcome: ReleaseSlot | SlotRefusal): ReleaseSlot {
+  if (typeof outcome !== 'function') throw new Error(`refused: ${outcome.refused}`);
+  return outcome;
+}
 
 /** Long enough never to expire within a test; expiry is asked for with 0. */
 const NO_DEADLINE = 60_000;
@@ -9,15 +15,15 @@ describe('TeamFairSlots', () => {
     const teams = ['a', 'b', 'c', 'd'];
     const grants = teams.map((team) => slots.acquire(team, NO_DEADLINE));
     const first = await grants[0];
-    expect(first).not.toBeNull();
-    expect(await grants[3]).toBeNull();
+    expect(typeof first).toBe('function');
+    expect(await grants[3]).toEqual({ refused: 'queue_full' });
     expect([slots.busySlots, slots.queued]).toEqual([1, 2]);
     // Released slots go to the waiters in order.
-    first?.();
+    slotOf(first)();
     const second = await grants[1];
     expect([slots.busySlots, slots.queued]).toEqual([1, 1]);
-    second?.();
-    (await grants[2])?.();
+    slotOf(second)();
+    slotOf(await grants[2])();
     expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
   });
 
@@ -25,19 +31,19 @@ describe('TeamFairSlots', () => {
     const slots = new TeamFairSlots(1, 3);
     expect(slots.teamShare).toBe(2);
     const flood = [1, 2, 3].map(() => slots.acquire('b', NO_DEADLINE));
-    expect(await flood[2]).toBeNull();
+    expect(await flood[2]).toEqual({ refused: 'team_share' });
     const other = slots.acquire('a', NO_DEADLINE);
     expect(slots.queued).toBe(2);
-    (await flood[0])?.();
+    slotOf(await flood[0])();
     // The other team's turn comes before the flood's second call.
     const granted = await other;
-    expect(granted).not.toBeNull();
-    granted?.();
-    (await flood[1])?.();
+    expect(typeof granted).toBe('function');
+    slotOf(granted)();
+    slotOf(await flood[1])();
     // Released holds count no more: team b may take its share again.
     const again = await slots.acquire('b', NO_DEADLINE);
-    expect(again).not.toBeNull();
-    again?.();
+    expect(typeof again).toBe('function');
+    slotOf(again)();
   });
 
   it('R-TN-10 a freed slot goes to the waiting team that runs the fewest, not to the flood queued first', async () => {
@@ -45,12 +51,12 @@ describe('TeamFairSlots', () => {
     const [b1, b2] = await Promise.all([slots.acquire('b', NO_DEADLINE), slots.acquire('b', NO_DEADLINE)]);
     let served = '';
     const waiting = ['b', 'b', 'a'].map((team) => slots.acquire(team, NO_DEADLINE).then((release) => ((served += team), release)));
-    b1?.();
+    slotOf(b1)();
     await Promise.race(waiting);
     expect(served).toBe('a');
-    (await waiting[2])?.();
-    b2?.();
-    for (const release of await Promise.all(waiting.slice(0, 2))) release?.();
+    slotOf(await waiting[2])();
+    slotOf(b2)();
+    for (const release of await Promise.all(waiting.slice(0, 2))) slotOf(release)();
     expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
   });
 
@@ -62,10 +68,10 @@ describe('TeamFairSlots', () => {
       slots.acquire(team, NO_DEADLINE).then((release) => {
         served.push(team);
         // Each one finishes at once, handing the slot on.
-        release?.();
+        slotOf(release)();
       }),
     );
-    running?.();
+    slotOf(running)();
     await Promise.all(waiting);
     expect(served).toEqual(['a', 'b', 'a', 'b']);
   });
@@ -73,10 +79,37 @@ describe('TeamFairSlots', () => {
   it('R-TN-10 a wait past its deadline answers busy and leaves the queue', async () => {
     const slots = new TeamFairSlots(1, 4);
     const running = await slots.acquire('a', NO_DEADLINE);
-    expect(await slots.acquire('b', 0)).toBeNull();
+    expect(await slots.acquire('b', 0)).toEqual({ refused: 'deadline' });
     expect(slots.queued).toBe(0);
-    running?.();
-    running?.();
+    slotOf(running)();
+    slotOf(running)();
+    expect(slots.busySlots).toBe(0);
+  });
+
+  it('R-TN-11 with a share of every slot, a team alone runs on all of them; a second team still gets the next turn', async () => {
+    const slots = new TeamFairSlots(3, 6, 3 + 3);
+    const alone = await Promise.all([1, 2, 3].map(() => slots.acquire('b', NO_DEADLINE)));
+    expect(slots.busySlots).toBe(3);
+    const order: string[] = [];
+    const waiting = ['b', 'b', 'a'].map((team) => slots.acquire(team, NO_DEADLINE).then((release) => (order.push(team), release)));
+    slotOf(alone[0])();
+    await Promise.race(waiting);
+    expect(order).toEqual(['a']);
+    for (const release of alone.slice(1)) slotOf(release)();
+    for (const release of await Promise.all(waiting)) slotOf(release)();
+    expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
+  });
+
+  it('R-TN-11 a waiting caller that goes away leaves the queue and holds nothing', async () => {
+    const slots = new TeamFairSlots(1, 4);
+    const running = await slots.acquire('a', NO_DEADLINE);
+    const gone = new AbortController();
+    const waiting = slots.acquire('b', NO_DEADLINE, gone.signal);
+    expect(slots.queued).toBe(1);
+    gone.abort();
+    expect(await waiting).toEqual({ refused: 'abandoned' });
+    expect(slots.queued).toBe(0);
+    slotOf(running)();
     expect(slots.busySlots).toBe(0);
   });
 });

@@ -10,10 +10,11 @@ function mapped(exception: unknown): GraphQLError {
 }
 
 describe('GraphqlErrorFilter RATE_LIMITED (R-TN-10)', () => {
-  it('R-TN-10 a team over its in-flight limit is HTTP 429 with Retry-After, the limit named', () => {
-    const error = mapped(new RateLimitedError('TEAM_MAX_IN_FLIGHT', 8, 3));
+  it('R-TN-10 a request the replica cannot take now is HTTP 429 with Retry-After, the limit named', () => {
+    const error = mapped(new RateLimitedError('ADMISSION_QUEUE_WAIT_MS', 'This server is busy', 3));
+    expect(error.message).toBe('This server is busy; retry after 3 s.');
     const { http, ...extensions } = error.extensions as { http: { status: number; headers: Map<string, string> } };
-    expect(extensions).toEqual({ code: 'RATE_LIMITED', limit: 'TEAM_MAX_IN_FLIGHT', retryAfterSeconds: 3 });
+    expect(extensions).toEqual({ code: 'RATE_LIMITED', limit: 'ADMISSION_QUEUE_WAIT_MS', retryAfterSeconds: 3 });
     expect(http.status).toBe(429);
     expect([...http.headers]).toEqual([['retry-after', '3']]);
   });
