@@ -7,7 +7,10 @@ const { join, resolve } = require('node:path');
 
 const target = join(resolve(__dirname, '..'), 'src/ledger/substring/case-fold-table.ts');
 
-/** Every code point but the surrogates, in order, as one string (about 2.2 million UTF-16 units). */
+/**
+ * Every code point but the surrogates, in order, as one string (about 2.2 million UTF-16 units).
+ * @returns {string}
+ */
 function everyCodePoint() {
   const units = new Uint16Array(0x10000 - 0x800 + 2 * 0x100000);
   let at = 0;
@@ -21,7 +24,11 @@ function everyCodePoint() {
   return text;
 }
 
-/** `text` as a RegExp that matches it literally, with `u`. */
+/**
+ * `text` as a RegExp that matches it literally, with `u`.
+ * @param {string} text
+ * @returns {string}
+ */
 function literalPattern(text) {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
@@ -30,6 +37,7 @@ function literalPattern(text) {
  * The engine's case classes of more than one code point, each sorted: the cased code points
  * (those that change under case mapping or folding, by the engine's own Unicode properties), then
  * for each, every cased code point that `new RegExp(it, 'iu')` matches.
+ * @returns {number[][]}
  */
 function engineCaseClasses() {
   const cased = Array.from(everyCodePoint().matchAll(/[\p{Changes_When_Casefolded}\p{Changes_When_Casemapped}]/gu), (m) => m[0]);

@@ -14,6 +14,16 @@ export interface SubstringMatches {
 /** Most matches counted: past it an answer says "10000+", and neither time nor memory grows further. */
 export const QUERY_MAX_COUNTED_MATCHES = 10_000;
 
+/**
+ * Payloads of this many characters or more are searched in a worker thread; shorter ones where
+ * they are, a few hundred microseconds at most (about 10 ns per character), less than a thread's
+ * round trip.
+ */
+export const QUERY_OFF_THREAD_FROM_CHARS = 32_768;
+
+/** A search's budget in its thread: far above the tens of milliseconds 2,000,000 characters take. */
+export const QUERY_TIMEOUT_MS = 1_000;
+
 export interface MatchLimits {
   maxCounted: number;
   keepOffsets: number;
