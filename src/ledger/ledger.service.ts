@@ -72,10 +72,7 @@ export class LedgerService {
       return snapshot === null ? memNotFoundText(memId) : snapshot.handle.stub;
     }
     if (plan.mode === 'pattern') return this.lookupPattern(actor, memId, plan);
-    if (plan.mode === 'query') {
-      const text = await this.lookupQuery(actor, memId, plan.query);
-      return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
-    }
+    if (plan.mode === 'query') return this.lookupQuery(actor, memId, plan);
     const pieces = await this.readPayload(actor, memId);
     if (typeof pieces === 'string') return pieces;
     const payload = pieces.text;
@@ -101,33 +98,36 @@ export class LedgerService {
     maxChars = Infinity,
   ): Promise<TokenPieces | { sizeChars: number } | string> {
     const kept = this.texts.get(memId);
-    const usable = kept !== undefined && kept.text.length <= maxChars;
+    const keptFits = kept !== undefined && kept.text.length <= maxChars;
     const snapshot = await this.readCounted(
       () =>
-        kept !== undefined || maxChars === Infinity
-          ? this.toolResults.findByMemId(actor, memId, { output: kept === undefined })
-          : this.toolResults.findByMemIdWithSmallOutput(actor, memId, maxChars),
-      (s) => (s !== null && (usable || s.toolOutput !== undefined) ? s.sizeChars : 0),
+        kept === undefined && maxChars < Infinity
+          ? this.toolResults.findByMemIdWithSmallOutput(actor, memId, maxChars)
+          : this.toolResults.findByMemId(actor, memId, { output: kept === undefined }),
+      (s) => (s !== null && (keptFits || s.toolOutput !== undefined) ? s.sizeChars : 0),
     );
     if (typeof snapshot === 'string') return snapshot;
     if (snapshot === null) {
       this.texts.delete(memId);
       return memNotFoundText(memId);
     }
-    if (usable) return kept;
-    if (kept !== undefined || snapshot.toolOutput === undefined) return { sizeChars: kept?.text.length ?? snapshot.sizeChars };
-    return this.texts.put(memId, payloadText(snapshot.toolOutput));
+    if (keptFits) return kept;
+    if (kept === undefined && snapshot.toolOutput !== undefined) return this.texts.put(memId, payloadText(snapshot.toolOutput));
+    return { sizeChars: snapshot.sizeChars };
   }
 
   /**
    * The matches of a substring, searched where the payload is read when it is short; a longer
    * one is searched in a worker thread (linear, under a time budget) once one is held for the
-   * team, and read only then. The answer is rendered here from the offsets the thread found.
+   * team, and read only then. The matches are rendered and windowed here; a refusal is not.
    */
-  private async lookupQuery(actor: ActorContext, memId: string, query: string): Promise<string> {
+  private async lookupQuery(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'query' }>): Promise<string> {
+    const { query } = plan;
+    const window = (text: string) =>
+      offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
     const small = await this.readPayload(actor, memId, QUERY_OFF_THREAD_FROM_CHARS - 1);
     if (typeof small === 'string') return small;
-    if (small instanceof TokenPieces) return sliceByQuery(small.text, query, memId);
+    if (small instanceof TokenPieces) return window(sliceByQuery(small.text, query, memId));
     let payload = '';
     const found = await this.jsonPaths.searchText(actor.teamId, async () => {
       const pieces = await this.readPayload(actor, memId);
@@ -140,7 +140,7 @@ export class LedgerService {
     if ('busy' in found) return searchBusyText('query');
     if ('overRequestBudget' in found) return searchOverRequestBudgetText('query', found.overRequestBudget);
     if ('timedOut' in found) return queryTimedOutText(query);
-    return queryMatchesAnswer(payload, query, memId, found);
+    return window(queryMatchesAnswer(payload, query, memId, found));
   }
 
   /** A json_path's node list, in PostgreSQL where it translates, else by the library on the fetched payload (single values: lookupPathValue). */

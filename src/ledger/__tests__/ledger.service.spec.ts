@@ -169,6 +169,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     expect(await recallWith(service, actor, { memId, format: 'FULL' })).toBe(`[tool_memory not found: ${memId}]`);
   });
 
+  // The two tests below start a worker thread, which compiles its TypeScript first: slow on a loaded machine.
   it('R-TN-10 a query over a large payload is searched in a worker thread and read only once the thread is held; a short one where it is', async () => {
     const large = `${'lorem ipsum '.repeat(QUERY_OFF_THREAD_FROM_CHARS / 12)}Needle ſtraße NEEDLE${' dolor'.repeat(100)}`;
     const toolResults = toolResultsServiceFor(em);
@@ -199,7 +200,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     // Each asked for the output only up to the limit first; the full read came once a thread was held, then the text was kept.
     expect(statements.filter((sql) => sql.includes(`case when r.size_chars <= ${QUERY_OFF_THREAD_FROM_CHARS - 1}`))).toHaveLength(1);
     expect(statements.filter((sql) => /r\.tool_output from/.test(sql))).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('R-TN-10 a large payload whose search is told "busy" is never loaded', async () => {
     const { service, pool } = ledgerWithPool(10_000, { JSON_PATH_WORKERS: '1', JSON_PATH_QUEUE_MAX: '0' });
@@ -231,5 +232,5 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     release();
     expect(await holding).toBe('[held]');
     expect(statements.filter((sql) => sql.includes('tool_output'))).toEqual([expect.stringContaining('case when r.size_chars <=')]);
-  });
+  }, 120_000);
 });

@@ -109,4 +109,11 @@ describe('findMatches: linear-time case-insensitive substring search (R-LG-2, R-
       offsets: [],
     });
   });
+
+  it('R-TN-10 a search past its budget is stopped and says so, whatever it was doing', () => {
+    // Far more text than 1 ms of searching covers (about 10 ns a character).
+    expect(searchSubstring({ text: 'ab'.repeat(5_000_000), query: 'abc', timeoutMs: 1, maxCounted: 10, keepOffsets: 6 })).toEqual({
+      timedOut: true,
+    });
+  });
 });
