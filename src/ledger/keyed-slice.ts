@@ -1,5 +1,6 @@
 import { isStorableText } from '../common/text/storable-text';
 import { elide, toSingleLine } from '../common/text/text-bounds';
+import { findMatches, QUERY_MAX_COUNTED_MATCHES, type SubstringMatches } from './substring/substring-search';
 
 /** Pure keyed retrieval over a payload "as the model saw it". Failures are bracketed text, never thrown. */
 
@@ -21,32 +22,55 @@ export function notFoundText(memId: string): string {
   return `[tool_memory not found: ${memId}]`;
 }
 
+/** The bracketed answer for a query that can never match (empty, too long), else null. */
+export function queryProblem(query: string): string | null {
+  if (query.length === 0) return '[tool_memory bad query: query must not be empty]';
+  if (query.length > QUERY_MAX_CHARS) return `[tool_memory bad query: longer than ${QUERY_MAX_CHARS} chars]`;
+  return null;
+}
+
+/** The match offsets an answer shows, and the next one its "more matches" line names. */
+export const QUERY_KEPT_OFFSETS = QUERY_MAX_MATCHES + 1;
+
 /**
  * Each case-insensitive match of `query` with ±window characters of context and its offset (JS
  * string index). Matches do not overlap; each is shown on its own, even when contexts overlap.
+ * Searched here: for a large text, search in a worker thread and answer with {@link queryMatchesAnswer}.
  */
 export function sliceByQuery(text: string, query: string, memId: string, options: QuerySliceOptions = {}): string {
-  if (query.length === 0) return '[tool_memory bad query: query must not be empty]';
-  if (query.length > QUERY_MAX_CHARS) return `[tool_memory bad query: longer than ${QUERY_MAX_CHARS} chars]`;
-  const window = nonNegativeInteger(options.window, QUERY_WINDOW_CHARS);
-  const maxMatches = Math.max(1, nonNegativeInteger(options.maxMatches, QUERY_MAX_MATCHES));
-  const offsets = matchOffsets(text, query);
-  if (offsets.length === 0) {
+  const problem = queryProblem(query);
+  if (problem !== null) return problem;
+  const keepOffsets = maxMatchesOf(options) + 1;
+  return queryMatchesAnswer(text, query, memId, findMatches(text, query, { maxCounted: QUERY_MAX_COUNTED_MATCHES, keepOffsets }), options);
+}
+
+/** The answer for `matches` of `query` in `text`; a capped count reads "10000+". */
+export function queryMatchesAnswer(
+  text: string,
+  query: string,
+  memId: string,
+  matches: SubstringMatches,
+  options: QuerySliceOptions = {},
+): string {
+  const { count, capped, offsets } = matches;
+  if (count === 0) {
     const quoted = JSON.stringify(elide(toSingleLine(query), QUOTED_QUERY_MAX_CHARS));
     return `[tool_memory no match for ${quoted} in ${memId}]`;
   }
-  const shown = offsets.slice(0, maxMatches).map((offset, index) => {
+  const window = nonNegativeInteger(options.window, QUERY_WINDOW_CHARS);
+  const more = capped ? '+' : '';
+  const shown = offsets.slice(0, maxMatchesOf(options)).map((offset, index) => {
     const start = codePointStart(text, Math.max(0, offset - window));
     const end = codePointEnd(text, Math.min(text.length, offset + query.length + window));
     const context = `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-    return `[match ${index + 1} of ${offsets.length} at offset ${offset}]\n${context}`;
+    return `[match ${index + 1} of ${count}${more} at offset ${offset}]\n${context}`;
   });
-  const hidden = offsets.length - shown.length;
+  const hidden = count - shown.length;
   if (hidden > 0) {
     const next = offsets[shown.length];
     const from = Math.max(0, next - window);
     shown.push(
-      `[${hidden} more match${hidden === 1 ? '' : 'es'} not shown; the next is at offset ${next}: ` +
+      `[${hidden}${more} more match${hidden === 1 ? '' : 'es'} not shown; the next is at offset ${next}: ` +
         `read the payload on from there without query, with offset=${from}, max_chars=${CONTINUE_PAGE_CHARS}, or narrow the query]`,
     );
   }
@@ -86,15 +110,8 @@ function nonNegativeInteger(value: number | undefined, fallback: number): number
   return value !== undefined && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 }
 
-/** Start offsets of non-overlapping, case-insensitive matches, in order. */
-function matchOffsets(text: string, query: string): number[] {
-  // A regex keeps offsets in the original string; lower-casing could change its length.
-  const pattern = new RegExp(query.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu');
-  const offsets: number[] = [];
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    offsets.push(match.index);
-  }
-  return offsets;
+function maxMatchesOf(options: QuerySliceOptions): number {
+  return Math.max(1, nonNegativeInteger(options.maxMatches, QUERY_MAX_MATCHES));
 }
 
 /** Moves a cut start off the second half of a surrogate pair. */

@@ -4,12 +4,13 @@ import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
 import { type JsonSelection, type PathLookup, payloadText, ToolResultsService } from '../tool-results';
-import { type TokenPieces, windowAnswer } from './answer-window';
+import { TokenPieces, windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
-import { offsetProblem, sliceByQuery } from './keyed-slice';
+import { offsetProblem, QUERY_KEPT_OFFSETS, queryMatchesAnswer, sliceByQuery } from './keyed-slice';
 import { lineStartProblem, lineWindowAnswer } from './line-window';
 import { PATTERN_TIMEOUT_MS, patternWindowAnswer } from './pattern/pattern-window';
 import { ServedTextCache } from './served-text-cache';
+import { QUERY_MAX_COUNTED_MATCHES, QUERY_OFF_THREAD_FROM_CHARS, QUERY_TIMEOUT_MS } from './substring/substring-search';
 import { currentRequestBudget, inPayloadReadTurn } from '../observability/request-context';
 
 import { JsonPathPool } from './json-path/json-path-pool';
@@ -22,11 +23,12 @@ import {
   pathNotFoundText,
   pathTimedOutText,
   pathTooLargeText,
-  patternBusyText,
-  patternOverRequestBudgetText,
   patternTimedOutText,
   planLookup,
   poolBusyText,
+  queryTimedOutText,
+  searchBusyText,
+  searchOverRequestBudgetText,
   type LookupArguments,
   type LookupPlan,
   tooManyNodesText,
@@ -70,14 +72,11 @@ export class LedgerService {
       return snapshot === null ? memNotFoundText(memId) : snapshot.handle.stub;
     }
     if (plan.mode === 'pattern') return this.lookupPattern(actor, memId, plan);
+    if (plan.mode === 'query') return this.lookupQuery(actor, memId, plan);
     const pieces = await this.readPayload(actor, memId);
     if (typeof pieces === 'string') return pieces;
     const payload = pieces.text;
     if (plan.mode === 'lines') return lineWindowAnswer(payload, plan.lineStart, plan.lineCount, plan.bounds, plan.calls, o200kTokenizer);
-    if (plan.mode === 'query') {
-      const text = sliceByQuery(payload, plan.query, memId);
-      return offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
-    }
     return (
       offsetProblem(plan.offset, payload.length) ??
       windowAnswer(payload, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer, { complete: true }, pieces)
@@ -88,20 +87,60 @@ export class LedgerService {
    * The payload text of the actor's snapshot, with its counted token pieces, or the bracketed
    * answer (not found, over the request's payload budget). A kept text is not fetched again, but
    * the actor's row is still looked up (the database decides who reads what), and it counts in
-   * the request's budget as a text read from the database does.
+   * the request's budget as a text read from the database does. With `maxChars`, a longer payload
+   * is neither loaded nor counted: its size comes back instead.
    */
-  private async readPayload(actor: ActorContext, memId: string): Promise<TokenPieces | string> {
+  private readPayload(actor: ActorContext, memId: string): Promise<TokenPieces | string>;
+  private readPayload(actor: ActorContext, memId: string, maxChars: number): Promise<TokenPieces | { sizeChars: number } | string>;
+  private async readPayload(
+    actor: ActorContext,
+    memId: string,
+    maxChars = Infinity,
+  ): Promise<TokenPieces | { sizeChars: number } | string> {
     const kept = this.texts.get(memId);
+    const keptFits = kept !== undefined && kept.text.length <= maxChars;
     const snapshot = await this.readCounted(
-      () => this.toolResults.findByMemId(actor, memId, { output: kept === undefined }),
-      (s) => s?.sizeChars ?? 0,
+      () =>
+        kept === undefined && maxChars < Infinity
+          ? this.toolResults.findByMemIdWithSmallOutput(actor, memId, maxChars)
+          : this.toolResults.findByMemId(actor, memId, { output: kept === undefined }),
+      (s) => (s !== null && (keptFits || s.toolOutput !== undefined) ? s.sizeChars : 0),
     );
     if (typeof snapshot === 'string') return snapshot;
     if (snapshot === null) {
       this.texts.delete(memId);
       return memNotFoundText(memId);
     }
-    return kept ?? this.texts.put(memId, payloadText(snapshot.toolOutput));
+    if (keptFits) return kept;
+    if (kept === undefined && snapshot.toolOutput !== undefined) return this.texts.put(memId, payloadText(snapshot.toolOutput));
+    return { sizeChars: snapshot.sizeChars };
+  }
+
+  /**
+   * The matches of a substring, searched where the payload is read when it is short; a longer
+   * one is searched in a worker thread (linear, under a time budget) once one is held for the
+   * team, and read only then. The matches are rendered and windowed here; a refusal is not.
+   */
+  private async lookupQuery(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'query' }>): Promise<string> {
+    const { query } = plan;
+    const window = (text: string) =>
+      offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
+    const small = await this.readPayload(actor, memId, QUERY_OFF_THREAD_FROM_CHARS - 1);
+    if (typeof small === 'string') return small;
+    if (small instanceof TokenPieces) return window(sliceByQuery(small.text, query, memId));
+    let payload = '';
+    const found = await this.jsonPaths.searchText(actor.teamId, async () => {
+      const pieces = await this.readPayload(actor, memId);
+      if (typeof pieces === 'string') return pieces;
+      payload = pieces.text;
+      const limits = { maxCounted: QUERY_MAX_COUNTED_MATCHES, keepOffsets: QUERY_KEPT_OFFSETS };
+      return { text: payload, query, timeoutMs: QUERY_TIMEOUT_MS, ...limits };
+    });
+    if (typeof found === 'string') return found;
+    if ('busy' in found) return searchBusyText('query');
+    if ('overRequestBudget' in found) return searchOverRequestBudgetText('query', found.overRequestBudget);
+    if ('timedOut' in found) return queryTimedOutText(query);
+    return window(queryMatchesAnswer(payload, query, memId, found));
   }
 
   /** A json_path's node list, in PostgreSQL where it translates, else by the library on the fetched payload (single values: lookupPathValue). */
@@ -191,8 +230,8 @@ export class LedgerService {
       return { text: read.payload, pattern, lineStart, lineEnd: read.lineEnd, timeoutMs: PATTERN_TIMEOUT_MS };
     });
     if (typeof found === 'string') return found;
-    if ('busy' in found) return patternBusyText();
-    if ('overRequestBudget' in found) return patternOverRequestBudgetText(found.overRequestBudget);
+    if ('busy' in found) return searchBusyText('pattern');
+    if ('overRequestBudget' in found) return searchOverRequestBudgetText('pattern', found.overRequestBudget);
     if ('timedOut' in found) return patternTimedOutText(pattern);
     if ('problem' in found) return badPatternText(pattern, found.problem);
     const { payload, total, lineEnd } = read as NonNullable<typeof read>;

@@ -1,6 +1,6 @@
 import { MEM_ID_PATTERN } from '../tool-results';
 import { MIN_ANSWER_TOKENS } from './answer-window';
-import { notFoundText, rangeArgumentProblem } from './keyed-slice';
+import { notFoundText, queryProblem, rangeArgumentProblem } from './keyed-slice';
 import { lineArgumentProblem, type LineCalls } from './line-window';
 import {
   JSON_PATH_LIBRARY_MAX_CHARS,
@@ -11,6 +11,7 @@ import {
 } from './json-path/plan-json-path';
 import { elide, toSingleLine } from '../common/text/text-bounds';
 import { contextLinesProblem, PATTERN_MAX_CHARS, PATTERN_TIMEOUT_MS } from './pattern/pattern-window';
+import { QUERY_TIMEOUT_MS } from './substring/substring-search';
 
 /** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
 export interface LookupArguments {
@@ -180,6 +181,8 @@ export function planLookup(args: LookupArguments, limits: LookupLimits): LookupP
     });
   }
   if (args.query !== null) {
+    const problem = queryProblem(args.query);
+    if (problem !== null) return { mode: 'answer', text: problem };
     return known(args.memId, {
       mode: 'query',
       query: args.query,
@@ -231,8 +234,16 @@ export function patternTimedOutText(pattern: string): string {
 }
 
 /** Every worker thread busy and the queue full (or this team's share of them used): nothing was searched. */
-export function patternBusyText(): string {
-  return '[tool_memory pattern not searched: the service is busy with other searches; retry in a moment]';
+export function searchBusyText(key: 'pattern' | 'query'): string {
+  return `[tool_memory ${key} not searched: the service is busy with other searches; retry in a moment]`;
+}
+
+/** A substring search stopped at its time bound (it is linear: only a thread starved of CPU gets here). */
+export function queryTimedOutText(query: string): string {
+  return (
+    `[tool_memory query search took too long: ${quoted(query)} was stopped after ${QUERY_TIMEOUT_MS} ms; ` +
+    `retry in a moment, or read the payload in ranges with offset and max_chars]`
+  );
 }
 
 /** This HTTP request already read as many payload characters as one request may. */
@@ -253,10 +264,11 @@ export function overRequestBudgetText(limit: number): string {
 }
 
 /** This HTTP request already started as many worker-thread tasks as one request may. */
-export function patternOverRequestBudgetText(limit: number): string {
+export function searchOverRequestBudgetText(key: 'pattern' | 'query', limit: number): string {
   return (
-    `[tool_memory pattern not searched: one request may start ${limit} pattern searches and JSONPath evaluations in worker threads ` +
-    `(JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST) and this one has; send the rest in another request]`
+    `[tool_memory ${key} not searched: one request may start ${limit} searches (pattern, or query of a large payload) ` +
+    `and JSONPath evaluations in worker threads (JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST) and this one has; ` +
+    `send the rest in another request]`
   );
 }
 

@@ -112,6 +112,21 @@ export class ToolResultRepository {
   }
 
   /**
+   * As {@link findByMemId}, with the output loaded only when the snapshot has at most `maxChars`
+   * characters (size_chars): one statement whether it is small or not.
+   */
+  async findByMemIdWithSmallOutput(scope: SnapshotScope, memId: string, maxChars: number): Promise<ToolResultSnapshot | null> {
+    const rows = await runSql<ToolResultSnapshotRow[]>(
+      this.em,
+      `select ${snapshotColumns({})}, case when r.size_chars <= ? then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
+        where ${SCOPE_PREDICATE} and r.mem_id = ?`,
+      [maxChars, ...scopeBindings(scope), memId],
+    );
+    if (rows.length === 0) return null;
+    return toToolResultSnapshot(rows[0], { output: rows[0].size_chars <= maxChars });
+  }
+
+  /**
    * The owner's snapshots among these ids (UUIDs) in one space, at one generation, of the team:
    * what a recall event of that owner can still show. The caller reads team-wide (the owner may
    * be another member than the reader); the payloads are never loaded.

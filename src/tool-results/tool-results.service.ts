@@ -173,6 +173,11 @@ export class ToolResultsService {
     return this.reads.findByMemId(snapshotScopeOf(actor), memId, columns);
   }
 
+  /** The actor's snapshot by mem id, its output loaded only when it has at most `maxChars` characters (else left out). */
+  findByMemIdWithSmallOutput(actor: ActorContext, memId: string, maxChars: number): Promise<ToolResultSnapshot | null> {
+    return this.reads.findByMemIdWithSmallOutput(snapshotScopeOf(actor), memId, maxChars);
+  }
+
   /** Handles of the actor's snapshots among these tool_use ids. */
   findByToolUseIds(actor: ActorContext, toolUseIds: readonly string[]): Promise<ToolResultSnapshot[]> {
     return toolUseIds.length === 0 ? Promise.resolve([]) : this.reads.findByToolUseIds(snapshotScopeOf(actor), toolUseIds);

@@ -82,6 +82,7 @@ export function jsonPathPoolFor(config: AppConfig = testConfig()): JsonPathPool 
     new Gauge({ name: 'queued', help: 'queued', registers }),
     new Counter({ name: 'evaluations', help: 'evaluations', labelNames: ['outcome'], registers }),
     new Counter({ name: 'searches', help: 'searches', labelNames: ['outcome'], registers }),
+    new Counter({ name: 'text_searches', help: 'text searches', labelNames: ['outcome'], registers }),
   );
   return new JsonPathPool(config, metrics);
 }

@@ -34,6 +34,18 @@ describe('sliceByQuery', () => {
     );
   });
 
+  it('R-LG-2 R-TN-10 counts matches up to 10000: past it the count reads 10000+, and the next offset still says where to read on', () => {
+    const result = sliceByQuery('ab'.repeat(10_001), 'B', MEM, { window: 1, maxMatches: 2 });
+    expect(result).toBe(
+      [
+        '[match 1 of 10000+ at offset 1]\naba…',
+        '[match 2 of 10000+ at offset 3]\n…aba…',
+        '[9998+ more matches not shown; the next is at offset 5: read the payload on from there without query, with offset=4, max_chars=4000, or narrow the query]',
+      ].join('\n\n'),
+    );
+    expect(sliceByQuery('ab'.repeat(10_000), 'B', MEM, { window: 0, maxMatches: 1 })).toMatch(/^\[match 1 of 10000 at offset 1\]/);
+  });
+
   it('R-LG-2 treats the query literally, not as a pattern', () => {
     expect(sliceByQuery('cost (USD): $4.99', '(usd): $4.', MEM, { window: 0 })).toBe('[match 1 of 1 at offset 5]\n…(USD): $4.…');
   });

@@ -8,6 +8,8 @@ import type { JsonPathPool } from '../json-path/json-path-pool';
 import { countTokens } from '../../common/text/tokenizer';
 import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
+import { sliceByQuery } from '../keyed-slice';
+import { QUERY_OFF_THREAD_FROM_CHARS } from '../substring/substring-search';
 
 /**
  * The real config's ceiling is at least 1000 chars, so the payload is ten times the size the
@@ -35,11 +37,15 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
 
   const pools: JsonPathPool[] = [];
 
-  function ledger(ceiling: number): LedgerService {
-    const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling) });
+  function ledger(ceiling: number, env: Record<string, string> = {}): LedgerService {
+    return ledgerWithPool(ceiling, env).service;
+  }
+
+  function ledgerWithPool(ceiling: number, env: Record<string, string> = {}): { service: LedgerService; pool: JsonPathPool } {
+    const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling), ...env });
     const pool = jsonPathPoolFor(config);
     pools.push(pool);
-    return new LedgerService(toolResultsServiceFor(em), config, pool);
+    return { service: new LedgerService(toolResultsServiceFor(em), config, pool), pool };
   }
 
   function recallWith(service: LedgerService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {
@@ -162,4 +168,69 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     await em.execute('delete from message_tool_results where mem_id = ?', [memId]);
     expect(await recallWith(service, actor, { memId, format: 'FULL' })).toBe(`[tool_memory not found: ${memId}]`);
   });
+
+  // The two tests below start a worker thread, which compiles its TypeScript first: slow on a loaded machine.
+  it('R-TN-10 a query over a large payload is searched in a worker thread and read only once the thread is held; a short one where it is', async () => {
+    const large = `${'lorem ipsum '.repeat(QUERY_OFF_THREAD_FROM_CHARS / 12)}Needle ſtraße NEEDLE${' dolor'.repeat(100)}`;
+    const toolResults = toolResultsServiceFor(em);
+    const recorded = await RequestContext.create(em, () =>
+      toolResults.record(actor, [
+        {
+          spaceId: space,
+          conversationId: conversation,
+          messageId: crypto.randomUUID(),
+          toolUseId: 'tu_large',
+          toolName: 'fetch',
+          toolInput: {},
+          toolOutput: large,
+        },
+      ]),
+    );
+    const memId = recorded.snapshots[0].memId;
+    const { service, pool } = ledgerWithPool(10_000);
+    const searches = jest.spyOn(pool, 'searchText');
+
+    expect(await recallWith(service, actor, { query: 'needle' })).toBe(sliceByQuery(TEXT, 'needle', MEM));
+    expect(searches).not.toHaveBeenCalled();
+    statements.length = 0;
+    const answer = await recallWith(service, actor, { memId, query: 'NEEDLE STRASSE' });
+    expect(answer).toBe(`[tool_memory no match for "NEEDLE STRASSE" in ${memId}]`);
+    expect(await recallWith(service, actor, { memId, query: 'needle' })).toBe(sliceByQuery(large, 'needle', memId));
+    expect(searches).toHaveBeenCalledTimes(2);
+    // Each asked for the output only up to the limit first; the full read came once a thread was held, then the text was kept.
+    expect(statements.filter((sql) => sql.includes(`case when r.size_chars <= ${QUERY_OFF_THREAD_FROM_CHARS - 1}`))).toHaveLength(1);
+    expect(statements.filter((sql) => /r\.tool_output from/.test(sql))).toHaveLength(1);
+  }, 120_000);
+
+  it('R-TN-10 a large payload whose search is told "busy" is never loaded', async () => {
+    const { service, pool } = ledgerWithPool(10_000, { JSON_PATH_WORKERS: '1', JSON_PATH_QUEUE_MAX: '0' });
+    const large = 'x'.repeat(QUERY_OFF_THREAD_FROM_CHARS);
+    const toolResults = toolResultsServiceFor(em);
+    const recorded = await RequestContext.create(em, () =>
+      toolResults.record(actor, [
+        {
+          spaceId: space,
+          conversationId: conversation,
+          messageId: crypto.randomUUID(),
+          toolUseId: 'tu_busy',
+          toolName: 'fetch',
+          toolInput: {},
+          toolOutput: large,
+        },
+      ]),
+    );
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding = pool.evaluate('another-team', async () => {
+      await held;
+      return '[held]';
+    });
+    statements.length = 0;
+    expect(await recallWith(service, actor, { memId: recorded.snapshots[0].memId, query: 'x' })).toBe(
+      '[tool_memory query not searched: the service is busy with other searches; retry in a moment]',
+    );
+    release();
+    expect(await holding).toBe('[held]');
+    expect(statements.filter((sql) => sql.includes('tool_output'))).toEqual([expect.stringContaining('case when r.size_chars <=')]);
+  }, 120_000);
 });

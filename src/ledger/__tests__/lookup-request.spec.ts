@@ -56,7 +56,9 @@ describe('planLookup', () => {
     expect(plan({ offset: 0, maxChars: 5 * CEILING, maxTokens: 90_000 })).toMatchObject({ mode: 'range', bounds: BOUNDS });
   });
 
-  it('R-LG-2 answers two keys, a bad range, a bad max_tokens or a bad path with bracketed text, without a query', () => {
+  it('R-LG-2 answers two keys, a bad range, a bad max_tokens, a bad query or a bad path with bracketed text, without a query', () => {
+    expect(plan({ query: '' })).toEqual({ mode: 'answer', text: '[tool_memory bad query: query must not be empty]' });
+    expect(plan({ query: 'q'.repeat(1001) })).toEqual({ mode: 'answer', text: '[tool_memory bad query: longer than 1000 chars]' });
     expect(plan({ query: 'a', jsonPath: 'a' })).toEqual({
       mode: 'answer',
       text: '[tool_memory bad arguments: give one of query or json_path, not both]',

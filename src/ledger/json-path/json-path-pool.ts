@@ -4,7 +4,8 @@ import { workerModule } from '../../common/workers/worker-module';
 import { AppConfig } from '../../config/app-config';
 import { currentRequestBudget } from '../../observability/request-context';
 import type { LineSearchAnswer, LineSearchTask } from '../pattern/line-search';
-import { JsonPathMetrics, type LibraryOutcome, type PatternOutcome, type PoolOutcome } from './json-path.metrics';
+import type { SubstringSearchAnswer, SubstringSearchTask } from '../substring/substring-search';
+import { JsonPathMetrics, type LibraryOutcome, type PatternOutcome, type PoolOutcome, type SubstringOutcome } from './json-path.metrics';
 import type { LibraryAnswer, LibraryTask } from './library-evaluation';
 
 /**
@@ -14,8 +15,12 @@ import type { LibraryAnswer, LibraryTask } from './library-evaluation';
  */
 const BACKSTOP_MARGIN_MS = 500;
 
-/** The work a thread does: a JSONPath library evaluation, or a pattern search over lines. */
-export type LookupTask = ({ kind: 'json_path' } & LibraryTask) | ({ kind: 'pattern' } & LineSearchTask);
+/** The work a thread does: a JSONPath library evaluation, a pattern search over lines, or a substring search. */
+export type LookupTask =
+  ({ kind: 'json_path' } & LibraryTask) | ({ kind: 'pattern' } & LineSearchTask) | ({ kind: 'substring' } & SubstringSearchTask);
+
+/** What a thread answers, by the kind of its task. */
+export type LookupAnswer = LibraryAnswer | LineSearchAnswer | SubstringSearchAnswer;
 
 /** What the pool answers: the task's answer, or why it did not run (or was stopped). */
 export type PoolAnswer<A = LibraryAnswer> = A | { busy: true } | { overRequestBudget: number } | { timedOut: true };
@@ -27,14 +32,15 @@ export type PoolAnswer<A = LibraryAnswer> = A | { busy: true } | { overRequestBu
 type Prepare<T> = () => Promise<T | string>;
 
 /**
- * The JSONPath library's evaluations and pattern searches over lines, off the event loop
- * (R-TN-10, R-LG-2): a team-fair pool of worker threads with a bounded queue and a deadline, a
- * per-request count, and a CPU budget that terminates a thread that outlives its task's own
- * timeout. Both kinds of task share threads, queue, shares and count.
+ * The lookups whose work grows with a payload, off the event loop (R-TN-10, R-LG-2): the JSONPath
+ * library's evaluations, pattern searches over lines and substring searches of large payloads. A
+ * team-fair pool of worker threads with a bounded queue and a deadline, a per-request count, and
+ * a CPU budget that terminates a thread that outlives its task's own timeout. The three kinds of
+ * task share threads, queue, shares and count.
  */
 @Injectable()
 export class JsonPathPool implements OnModuleDestroy {
-  private readonly pool: TeamFairPool<LookupTask, LibraryAnswer | LineSearchAnswer>;
+  private readonly pool: TeamFairPool<LookupTask, LookupAnswer>;
   private readonly evaluationsPerRequest: number;
 
   constructor(
@@ -60,6 +66,12 @@ export class JsonPathPool implements OnModuleDestroy {
   searchLines(team: string, prepare: Prepare<LineSearchTask>): Promise<PoolAnswer<LineSearchAnswer> | string> {
     const task = async () => kindOf('pattern' as const, await prepare());
     return this.run(team, task, patternOutcomeOf, (outcome) => this.metrics.searched(outcome));
+  }
+
+  /** Searches a payload for a substring for a team, or says why not; counts against the current HTTP request. */
+  searchText(team: string, prepare: Prepare<SubstringSearchTask>): Promise<PoolAnswer<SubstringSearchAnswer> | string> {
+    const task = async () => kindOf('substring' as const, await prepare());
+    return this.run(team, task, substringOutcomeOf, (outcome) => this.metrics.searchedText(outcome));
   }
 
   /** Runs one task for a team, or says why not, and reports how it ended. */
@@ -122,4 +134,8 @@ function patternOutcomeOf(answer: LineSearchAnswer): PatternOutcome {
   if ('problem' in answer) return 'bad_pattern';
   if ('timedOut' in answer) return 'timed_out';
   return 'ok';
+}
+
+function substringOutcomeOf(answer: SubstringSearchAnswer): SubstringOutcome {
+  return 'timedOut' in answer ? 'timed_out' : 'ok';
 }
