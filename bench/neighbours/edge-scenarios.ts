@@ -16,7 +16,7 @@ function unauthenticatedBodies(id: string, path: string, body: Buffer, headers?:
     prepare: (w) => {
       const attacker = {
         team: 'anonymous',
-        client: w.clients.B,
+        client: w.clients.anonymous,
         clients: UNAUTHENTICATED_CLIENTS,
         next: () => ({ op: 'no token, 9.8 MB', path, body, headers }),
       };

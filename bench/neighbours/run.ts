@@ -76,7 +76,7 @@ async function createNeighbours(teardown: Teardown, baseUrl: URL, settings: Neig
     expiresInSeconds: 3 * 3600,
   });
   const sockets = Math.max(settings.floodClients, 16) + 4;
-  const clients = { A: client(sockets), B: client(sockets), C: client(sockets), D: client(sockets) };
+  const clients = { A: client(sockets), B: client(sockets), C: client(sockets), D: client(sockets), anonymous: client(sockets) };
   return {
     members: { A, B, C, D },
     adminB,

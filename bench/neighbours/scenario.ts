@@ -8,7 +8,8 @@ export interface World {
   /** Team A, the bystander; B, the attacker (and its admin's token); C and D, finding 7's other teams. */
   members: Record<'A' | 'B' | 'C' | 'D', Member>;
   adminB: string;
-  clients: Record<'A' | 'B' | 'C' | 'D', GraphqlClient>;
+  /** Each team's connections, and those of clients without a token (finding 3). */
+  clients: Record<'A' | 'B' | 'C' | 'D' | 'anonymous', GraphqlClient>;
   /** For set-up writes (not measured). */
   setup: GraphqlClient;
   settings: NeighbourSettings;

@@ -96,7 +96,7 @@ async function clientLoop(load: TeamLoad, worker: number, team: TeamTally, end: 
       for (const tally of [op, team.overall]) tally.record(label, serverError, ms, bytes, detail, load.intervalMs);
     };
     try {
-      const options = { token: call.token, headers: call.headers, retryStaleSocket: load.intervalMs !== undefined };
+      const options = { token: call.token, headers: call.headers, retryStaleSocket: true };
       const answer = await load.client.request(call.path, call.body, options);
       const { label, serverError } = classifyAnswer(answer);
       record(label, serverError, answer.bytes, answer.text);
