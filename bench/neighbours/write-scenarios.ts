@@ -55,7 +55,7 @@ function compactionScenario(id: string, withRule: boolean): Scenario {
     id,
     finding: 2,
     title: `compactMessages of ${HISTORY_RESULTS} results, ${withRule ? 'with' : 'without'} the rule`,
-    attack: `1 client, compactMessages of ${HISTORY_RESULTS} results of ~45 KB of dated rows (a 9.6 MB body) of a tool ${withRule ? 'with' : 'without'} the rules bomb`,
+    attack: `1 client, compactMessages of ${HISTORY_RESULTS} results of 981 dated rows (42 KB; a 9.6 MB body) of a tool ${withRule ? 'with' : 'without'} the rules bomb`,
     prepare: async (w) => {
       if (withRule) await setRulesBomb(w);
       const content = historyContent(HISTORY_RESULTS, BODY_BYTES);
