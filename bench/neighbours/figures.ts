@@ -1,4 +1,4 @@
-import type { Judge, Scenario } from './scenario';
+import type { Judge, Scenario, ScenarioPlan } from './scenario';
 import type { OpTally, PhaseTally, TeamTally } from './team-load';
 import { aloneVerdict, bystanderVerdict, responseBytesVerdict, sharedVerdict, type Verdict } from './verdict';
 
@@ -56,6 +56,7 @@ export interface ScenarioFigures {
   serviceCpuPercent: number;
   postgresCpuPercent: number;
   verdict: Verdict;
+  notes: string[];
 }
 
 const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
@@ -132,7 +133,7 @@ function judge(
 
 export function scenarioFigures(
   scenario: Scenario,
-  kind: Judge,
+  plan: ScenarioPlan,
   idle: PhaseTally | null,
   attack: PhaseTally,
   budgetBytes: number,
@@ -152,6 +153,7 @@ export function scenarioFigures(
     attackSeconds: round(Math.max(0, ...attack.attackers.map((a) => a.elapsedMs)) / 1000),
     serviceCpuPercent: cpuPercent(attack.serviceCpuMs),
     postgresCpuPercent: cpuPercent(attack.postgresCpuMs),
-    verdict: judge(kind, idleFigures, underAttack, attackers, budgetBytes),
+    verdict: judge(plan.judge, idleFigures, underAttack, attackers, budgetBytes),
+    notes: plan.notes ?? [],
   };
 }

@@ -79,6 +79,12 @@ const attackerRow = (s: ScenarioFigures, a: AttackerFigures): string[] => [
   answersText(a) + (a.serverErrors > 0 ? ` — **${a.serverErrors} SERVER ERRORS (500)**` : ''),
 ];
 
+/** What the set-ups noted, as a list after the summary table. */
+function notesBlock(scenarios: readonly ScenarioFigures[]): string[] {
+  const notes = scenarios.flatMap((sc) => sc.notes.map((note) => `- ${sc.id}: ${note}`));
+  return notes.length === 0 ? [] : ['', ...notes];
+}
+
 export function formatMarkdown(report: NeighboursReport): string {
   const s = report.settings;
   const lines = [
@@ -99,6 +105,7 @@ export function formatMarkdown(report: NeighboursReport): string {
       ],
       report.scenarios.map(summaryRow),
     ),
+    ...notesBlock(report.scenarios),
     '',
     'The bystander per op (served/requests; p50 / p95 / p99 ms of the served):',
     '',

@@ -94,7 +94,8 @@ async function runScenario(world: World, scenario: Scenario): Promise<ScenarioFi
   const plan = await scenario.prepare(world);
   const idle = plan.bystander ? await runPhase([], plan.bystander, settings.idleMs) : null;
   const attack = await runPhase(plan.attackers, plan.bystander, settings.attackMs);
-  const figures = scenarioFigures(scenario, plan.judge, idle, attack, settings.responseBudgetBytes);
+  const figures = scenarioFigures(scenario, plan, idle, attack, settings.responseBudgetBytes);
+  for (const note of figures.notes) log(`  note: ${note}`);
   log(`  ${figures.verdict.met === false ? 'MISSED' : 'met'}: ${figures.verdict.line} (attack ${figures.attackSeconds} s)`);
   for (const a of figures.attackers) {
     if (a.serverErrors > 0)

@@ -33,11 +33,13 @@ export interface NeighbourSettings {
 /** How a scenario's figures are judged (verdict.ts). */
 export type Judge = 'bystander' | 'response bytes' | 'alone' | 'shared';
 
-interface ScenarioPlan {
+export interface ScenarioPlan {
   attackers: TeamLoad[];
   /** Measured idle, then under the attack; null: nobody else is on the service. */
   bystander: TeamLoad | null;
   judge: Judge;
+  /** What the set-up met that the figures should say, e.g. a part of the attack the service refused up front. */
+  notes?: string[];
 }
 
 export interface Scenario {

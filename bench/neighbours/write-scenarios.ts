@@ -45,8 +45,14 @@ function compactCall(op: string, m: Member, toolName: string, content: string): 
   return { op, path: '/graphql', token: m.token, body };
 }
 
-async function setRulesBomb(w: World): Promise<void> {
-  await w.setup.call(SET_RULE, { t: RULE_TOOL, r: rulesBombDocument() }, w.adminB);
+/** The rules bomb set for RULE_TOOL; a refusal is no failure of the run (a stricter service may refuse it), it is noted. */
+async function setRulesBomb(w: World): Promise<string[]> {
+  try {
+    await w.setup.call(SET_RULE, { t: RULE_TOOL, r: rulesBombDocument() }, w.adminB);
+    return [];
+  } catch (error) {
+    return [`the rules bomb was refused, the attack ran without it: ${error instanceof Error ? error.message : String(error)}`];
+  }
 }
 
 function compactionScenario(id: string, withRule: boolean): Scenario {
@@ -57,7 +63,7 @@ function compactionScenario(id: string, withRule: boolean): Scenario {
     title: `compactMessages of ${HISTORY_RESULTS} results, ${withRule ? 'with' : 'without'} the rule`,
     attack: `1 client, compactMessages of ${HISTORY_RESULTS} results of 981 dated rows (42 KB; a 9.6 MB body) of a tool ${withRule ? 'with' : 'without'} the rules bomb`,
     prepare: async (w) => {
-      if (withRule) await setRulesBomb(w);
+      const notes = withRule ? await setRulesBomb(w) : [];
       const content = historyContent(HISTORY_RESULTS, BODY_BYTES);
       const attacker = {
         team: 'B',
@@ -65,7 +71,7 @@ function compactionScenario(id: string, withRule: boolean): Scenario {
         clients: 1,
         next: () => compactCall('compactMessages', w.members.B, toolName, content),
       };
-      return { attackers: [attacker], bystander: w.bystander(), judge: 'bystander' };
+      return { attackers: [attacker], bystander: w.bystander(), judge: 'bystander', notes };
     },
   };
 }
@@ -77,10 +83,10 @@ export const writeScenarios: Scenario[] = [
     title: 'team summary rules bomb, a write',
     attack: '1 client, recordToolResults of a 2 MB output of ~46,000 dated rows, its tool under 8 rules × (7 maxDate + 1 failing count)',
     prepare: async (w) => {
-      await setRulesBomb(w);
+      const notes = await setRulesBomb(w);
       const rows = datedRows(OUTPUT_BYTES);
       const next = () => recordSerializedCall('rules write', w.members.B, w.members.B.conversations[2], RULE_TOOL, [rows]);
-      return { attackers: [{ team: 'B', client: w.clients.B, clients: 1, next }], bystander: w.bystander(), judge: 'bystander' };
+      return { attackers: [{ team: 'B', client: w.clients.B, clients: 1, next }], bystander: w.bystander(), judge: 'bystander', notes };
     },
   },
   compactionScenario('2b', true),
