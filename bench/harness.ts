@@ -109,13 +109,14 @@ export interface RunningService {
 
 /**
  * The real service in a process of its own, the way `npm start` runs it, on 127.0.0.1 and a free
- * port: its CPU and event loop are its own, not shared with the load generator.
+ * port: its CPU and event loop are its own, not shared with the load generator. A variable that
+ * `env` sets to undefined is not passed at all, so the service takes its own default.
  */
 export async function startService(
   teardown: Teardown,
   databaseUrl: string,
   dataDir: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<RunningService> {
   const child = fork(join(__dirname, 'service-process.ts'), [], {
     env: {

@@ -1,7 +1,7 @@
 import { cpuNow } from './cpu';
 
 /** Latencies of one measured phase, in milliseconds; bounded so a fast op cannot eat memory. */
-class LatencyRecorder {
+export class LatencyRecorder {
   private readonly samples: Float64Array;
   private count = 0;
 

@@ -56,7 +56,8 @@ export function formatTable(rows: readonly ResultRow[]): string {
   return out.join('\n');
 }
 
-export function writeJson(path: string, report: BenchReport): void {
+/** Writes a bench's report as indented JSON, creating its folder. */
+export function writeJson(path: string, report: object): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { signToken } from '../src/tenancy/token-signer';
 import { loadDataSet } from './data-loader';
+import { intFromEnv } from './env-settings';
 import { explainHotReads } from './explain';
 import { watchServiceCpu } from './cpu';
 import { GraphqlClient } from './graphql-client';
@@ -52,14 +53,6 @@ const indent = (text: string, prefix: string): string =>
     .split('\n')
     .map((line) => prefix + line)
     .join('\n');
-
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, not "${raw}"`);
-  return value;
-}
 
 const log = (line: string): void => console.log(line);
 

@@ -30,7 +30,7 @@ const WORDS = ['invoice', 'shipment', 'widget', 'gasket', 'turbine', 'harbor', '
 const CONVERSATIONS_PER_MEMBER = 10;
 const RING = 100;
 
-const GQL = {
+export const GQL = {
   createSpace: `mutation($n: String!) { createSpace(name: $n) { id } }`,
   addMember: `mutation($s: ID!, $u: ID!) { addSpaceMember(spaceId: $s, userId: $u) { id } }`,
   enableFeedback: `mutation { setFeatureFlag(key: "recall_feedback_enabled", enabled: true) { enabled } }`,
@@ -49,7 +49,7 @@ function remember(ring: string[], value: string): void {
 }
 
 /** A tool output with `count` items whose skus start with A..D (the library JSONPath filters on them). */
-function toolOutput(random: () => number, count: number): unknown {
+export function toolOutput(random: () => number, count: number): unknown {
   const word = () => WORDS[pickIndex(random, WORDS.length)];
   return {
     source: `${word()} report`,
@@ -60,6 +60,19 @@ function toolOutput(random: () => number, count: number): unknown {
       qty: pickIndex(random, 50),
       note: `${word()} ${word()} ${word()} for the ${word()} order, checked against the ${word()} list`,
     })),
+  };
+}
+
+/** One recordToolResults item of `m`'s, with a fresh message and tool-use id. */
+export function toolResultItem(m: Member, conversationId: string, toolName: string, call: { query: string; output: unknown }) {
+  return {
+    spaceId: m.spaceId,
+    conversationId,
+    messageId: randomUUID(),
+    toolUseId: `toolu_${randomBytes(10).toString('hex')}`,
+    toolName,
+    toolInput: { query: call.query },
+    toolOutput: call.output,
   };
 }
 
@@ -242,15 +255,12 @@ export class Load {
   private async record(m: Member, random: () => number): Promise<void> {
     const conversationId = m.conversations[pickIndex(random, m.conversations.length)];
     // One in ten is a larger document (~60 KB), the rest ~5 KB.
-    const input = Array.from({ length: 1 + pickIndex(random, 3) }, () => ({
-      spaceId: m.spaceId,
-      conversationId,
-      messageId: randomUUID(),
-      toolUseId: `toolu_${randomBytes(10).toString('hex')}`,
-      toolName: TOOL_NAMES[pickIndex(random, TOOL_NAMES.length)],
-      toolInput: { query: WORDS[pickIndex(random, WORDS.length)] },
-      toolOutput: toolOutput(random, random() < 0.1 ? 400 : 30),
-    }));
+    const input = Array.from({ length: 1 + pickIndex(random, 3) }, () =>
+      toolResultItem(m, conversationId, TOOL_NAMES[pickIndex(random, TOOL_NAMES.length)], {
+        query: WORDS[pickIndex(random, WORDS.length)],
+        output: toolOutput(random, random() < 0.1 ? 400 : 30),
+      }),
+    );
     const data = await this.client.call<{ recordToolResults: { snapshots: { memId: string }[] } }>(GQL.record, { input }, m.token);
     for (const s of data.recordToolResults.snapshots) remember(m.memIds, s.memId);
     if (!m.usedConversations.includes(conversationId)) m.usedConversations.push(conversationId);
