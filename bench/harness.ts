@@ -128,9 +128,9 @@ export async function startService(
       DATABASE_APP_PASSWORD: 'bench-request-role-password',
       // Production logs one access line per request at info; the bench keeps the console readable.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      // The bench is one team at BENCH_CONCURRENCY: the per-team bulkheads (R-TN-10) would turn its
-      // rows into a measure of those limits (429s, half the pool). A run that sets them measures them.
-      TEAM_MAX_IN_FLIGHT: process.env.TEAM_MAX_IN_FLIGHT ?? '10000',
+      // The bench is one team at BENCH_CONCURRENCY: admission lets a team alone use the replica
+      // (R-TN-11), but the per-team share of the pool would turn its rows into a measure of that
+      // limit. A run that sets it measures it.
       TEAM_MAX_DB_CONNECTIONS: process.env.TEAM_MAX_DB_CONNECTIONS ?? process.env.DB_POOL_MAX ?? '20',
       ...env,
     },

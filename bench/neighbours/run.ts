@@ -112,7 +112,7 @@ async function run(teardown: Teardown): Promise<boolean> {
   const database = await startDatabase(teardown, false);
   // The service's own limits (the main bench raises the per-team ones), unless this run sets them.
   const service = await startService(teardown, database.url, database.folder, {
-    TEAM_MAX_IN_FLIGHT: process.env.TEAM_MAX_IN_FLIGHT,
+    MAX_IN_FLIGHT: process.env.MAX_IN_FLIGHT,
     TEAM_MAX_DB_CONNECTIONS: process.env.TEAM_MAX_DB_CONNECTIONS,
   });
   watchServiceCpu(service.pid);
