@@ -15,7 +15,10 @@ function gate(): { opened: Promise<void>; open: () => void } {
 describe('JsonPathPool: turns between teams (R-TN-10)', () => {
   const pools: JsonPathPool[] = [];
   const poolOf = (threads: number, queue: number): JsonPathPool => {
-    const pool = jsonPathPoolFor(testConfig({ JSON_PATH_WORKERS: String(threads), JSON_PATH_QUEUE_MAX: String(queue) }));
+    // A wait that never expires here: under load a thread's start-up alone can take seconds.
+    const pool = jsonPathPoolFor(
+      testConfig({ JSON_PATH_WORKERS: String(threads), JSON_PATH_QUEUE_MAX: String(queue), JSON_PATH_QUEUE_WAIT_MS: '600000' }),
+    );
     pools.push(pool);
     return pool;
   };

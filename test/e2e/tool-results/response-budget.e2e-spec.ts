@@ -87,9 +87,9 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     expect(res.data ?? null).toBeNull();
     const error = expectErrorCode(res, 'RESPONSE_TOO_LARGE', { limit: 'GRAPHQL_MAX_PAYLOAD_VALUES', maxValues: 200, requestedValues: 300 });
     expect(error.message).toMatch(/fewer items \(first\/limit\), use fewer aliases, or leave out toolOutput\/toolInput/);
-    // Before the auth guard too, whose actor lookup is the first SQL: even without a token the answer is this one.
+    // Without a token the document is not even read (R-TN-10): the edge answers first.
     const anonymous = await gql(t, query, { c: conversationId });
-    expectErrorCode(anonymous, 'RESPONSE_TOO_LARGE', { limit: 'GRAPHQL_MAX_PAYLOAD_VALUES' });
+    expectErrorCode(anonymous, 'UNAUTHENTICATED');
   });
 
   it('R-OP-5 one alias of first:100 over sixty 1 MB payloads is refused naming RESPONSE_MAX_PAYLOAD_CHARS, and no payload is read', async () => {

@@ -35,7 +35,7 @@ describe('ToolResults (e2e)', () => {
 
   beforeAll(async () => {
     // One team sends 20 batches at once below: the cap's race is under test, not the per-team in-flight limit (R-TN-10).
-    t = await createTestApp({ HTTP_BODY_LIMIT: '10mb', TEAM_MAX_IN_FLIGHT: '32' });
+    t = await createTestApp({ HTTP_BODY_LIMIT: '10mb' });
     alice = await memberOfNewSpace(t);
     bob = await memberOfNewSpace(t);
   });

@@ -73,7 +73,9 @@ describe('TokenCounter: token counts of large texts off the event loop (R-TN-10)
   });
 
   it('R-TN-10: past its threads and queue the pool answers RATE_LIMITED instead of waiting without bound', async () => {
-    const small = tokenCounterFor(testConfig({ TOKEN_COUNT_THREADS: '1', TOKEN_COUNT_QUEUE_MAX: '1' }));
+    const small = tokenCounterFor(
+      testConfig({ TOKEN_COUNT_THREADS: '1', TOKEN_COUNT_QUEUE_MAX: '1', TOKEN_COUNT_QUEUE_WAIT_MS: '600000' }),
+    );
     try {
       const text = JSON.stringify(payload(200_000, 4));
       // One team may hold half of threads plus queue: two teams fill both.
@@ -89,7 +91,7 @@ describe('TokenCounter: token counts of large texts off the event loop (R-TN-10)
   });
 
   it("R-TN-10: a team's count waits behind one task of another team's large count, not behind all of it", async () => {
-    const single = tokenCounterFor(testConfig({ TOKEN_COUNT_THREADS: '1' }));
+    const single = tokenCounterFor(testConfig({ TOKEN_COUNT_THREADS: '1', TOKEN_COUNT_QUEUE_WAIT_MS: '600000' }));
     try {
       const settled: string[] = [];
       // Four tasks' worth of text: without counting in turns, one task that team A would wait behind whole.
@@ -105,7 +107,7 @@ describe('TokenCounter: token counts of large texts off the event loop (R-TN-10)
   });
 
   it("R-TN-10: team A's task starts before team B's later-queued ones", async () => {
-    const single = tokenCounterFor(testConfig({ TOKEN_COUNT_THREADS: '1' }));
+    const single = tokenCounterFor(testConfig({ TOKEN_COUNT_THREADS: '1', TOKEN_COUNT_QUEUE_WAIT_MS: '600000' }));
     try {
       const settled: string[] = [];
       const oneTask = JSON.stringify(payload(COUNTING_TASK_CHARS / 2, 9));
