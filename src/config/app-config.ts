@@ -81,8 +81,8 @@ export class AppConfig {
     /** Snapshots kept per conversation; older ones are deleted on insert (R-TR-3). */
     readonly conversationCap: number;
     readonly retentionDays: number;
-    /** Payload characters one HTTP request's responses may carry, reserved before the payloads are loaded. */
-    readonly responseMaxPayloadChars: number;
+    /** Payload bytes on the wire one HTTP request may carry (and whole payloads its recalls may load), reserved as they are read. */
+    readonly responseMaxPayloadBytes: number;
   };
   /** The Recall module: the "Previously fetched" block. */
   readonly recall: {

@@ -248,7 +248,11 @@ export class EnvironmentVariables {
   GRAPHQL_MAX_PAYLOAD_VALUES?: number;
 
   @IntSetting(1024, 1024 * 1024 * 1024)
-  RESPONSE_MAX_PAYLOAD_CHARS?: number;
+  RESPONSE_MAX_PAYLOAD_BYTES?: number;
+
+  /** Replaced by RESPONSE_MAX_PAYLOAD_BYTES (a character can take six bytes on the wire); set, it stops the start. */
+  @TextSetting()
+  RESPONSE_MAX_PAYLOAD_CHARS?: string;
 
   @IntSetting(1024, 64 * 1024 * 1024)
   TOOL_OUTPUT_MAX_BYTES?: number;

@@ -97,6 +97,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  if (vars.RESPONSE_MAX_PAYLOAD_CHARS !== undefined) {
+    throw new ConfigError(
+      'RESPONSE_MAX_PAYLOAD_CHARS is gone: the response budget counts bytes on the wire (a character can take six); ' +
+        'set RESPONSE_MAX_PAYLOAD_BYTES instead (docs/configuration.md).',
+    );
+  }
+
   const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
@@ -149,7 +156,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxOutputBytes: vars.TOOL_OUTPUT_MAX_BYTES ?? 2 * 1024 * 1024,
       maxInputBytes: vars.TOOL_INPUT_MAX_BYTES ?? 256 * 1024,
       conversationCap: vars.CONVERSATION_SNAPSHOT_CAP ?? 200,
-      responseMaxPayloadChars: vars.RESPONSE_MAX_PAYLOAD_CHARS ?? 16 * 1024 * 1024,
+      responseMaxPayloadBytes: vars.RESPONSE_MAX_PAYLOAD_BYTES ?? 16 * 1024 * 1024,
       retentionDays: vars.TOOL_RESULT_RETENTION_DAYS ?? DEFAULT_TOOL_RESULT_RETENTION_DAYS,
     },
     recall: {

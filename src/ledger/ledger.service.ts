@@ -87,8 +87,8 @@ export class LedgerService {
    * The payload text of the actor's snapshot, with its counted token pieces, or the bracketed
    * answer (not found, over the request's payload budget). A kept text is not fetched again, but
    * the actor's row is still looked up (the database decides who reads what), and it counts in
-   * the request's budget as a text read from the database does. With `maxChars`, a longer payload
-   * is neither loaded nor counted: its size comes back instead.
+   * the request's budget as a text read from the database does: by its bytes in UTF-8. With
+   * `maxChars`, a longer payload is neither loaded nor counted: its size comes back instead.
    */
   private readPayload(actor: ActorContext, memId: string): Promise<TokenPieces | string>;
   private readPayload(actor: ActorContext, memId: string, maxChars: number): Promise<TokenPieces | { sizeChars: number } | string>;
@@ -98,22 +98,25 @@ export class LedgerService {
     maxChars = Infinity,
   ): Promise<TokenPieces | { sizeChars: number } | string> {
     const kept = this.texts.get(memId);
-    const keptFits = kept !== undefined && kept.text.length <= maxChars;
-    const snapshot = await this.readCounted(
-      () =>
-        kept === undefined && maxChars < Infinity
-          ? this.toolResults.findByMemIdWithSmallOutput(actor, memId, maxChars)
-          : this.toolResults.findByMemId(actor, memId, { output: kept === undefined }),
-      (s) => (s !== null && (keptFits || s.toolOutput !== undefined) ? s.sizeChars : 0),
+    const read = await this.readCounted(
+      async () => {
+        const snapshot =
+          kept === undefined && maxChars < Infinity
+            ? await this.toolResults.findByMemIdWithSmallOutput(actor, memId, maxChars)
+            : await this.toolResults.findByMemId(actor, memId, { output: kept === undefined });
+        if (snapshot === null) return null;
+        if (kept !== undefined && kept.text.length <= maxChars) return kept;
+        if (kept === undefined && snapshot.toolOutput !== undefined) return this.texts.put(memId, payloadText(snapshot.toolOutput));
+        return { sizeChars: snapshot.sizeChars };
+      },
+      (found) => (found instanceof TokenPieces ? Buffer.byteLength(found.text, 'utf8') : 0),
     );
-    if (typeof snapshot === 'string') return snapshot;
-    if (snapshot === null) {
+    if (typeof read === 'string') return read;
+    if (read === null) {
       this.texts.delete(memId);
       return memNotFoundText(memId);
     }
-    if (keptFits) return kept;
-    if (kept === undefined && snapshot.toolOutput !== undefined) return this.texts.put(memId, payloadText(snapshot.toolOutput));
-    return { sizeChars: snapshot.sizeChars };
+    return read;
   }
 
   /**
@@ -151,7 +154,7 @@ export class LedgerService {
       const answer = await this.jsonPaths.evaluate(actor.teamId, async () => {
         const found = await this.readCounted(
           () => this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
-          (f) => f?.documentText?.length ?? 0,
+          (f) => (f?.documentText === undefined ? 0 : Buffer.byteLength(f.documentText, 'utf8')),
         );
         if (typeof found === 'string') return found;
         if (found === null) return memNotFoundText(memId);
@@ -246,18 +249,18 @@ export class LedgerService {
   }
 
   /**
-   * A read of a whole payload, counted in the request's budget (RESPONSE_MAX_PAYLOAD_CHARS) once
+   * A read of a whole payload, counted in the request's budget (RESPONSE_MAX_PAYLOAD_BYTES) once
    * loaded: a request of many aliases or a JSON-RPC batch cannot load payloads without bound. The
    * request's reads take turns, so each checks what the ones before it loaded; past the budget the
    * answer is a bracketed text. Its last read may pass the budget by one payload.
    */
-  private readCounted<T>(read: () => Promise<T>, charsOf: (found: T) => number): Promise<T | string> {
+  private readCounted<T>(read: () => Promise<T>, bytesOf: (found: T) => number): Promise<T | string> {
     const budget = currentRequestBudget();
-    const maxChars = this.config.toolResults.responseMaxPayloadChars;
+    const maxBytes = this.config.toolResults.responseMaxPayloadBytes;
     return inPayloadReadTurn(budget, async () => {
-      if (budget !== undefined && budget.payloadChars >= maxChars) return payloadBudgetText(budget.payloadChars, maxChars);
+      if (budget !== undefined && budget.payloadBytes >= maxBytes) return payloadBudgetText(budget.payloadBytes, maxBytes);
       const found = await read();
-      if (budget !== undefined) budget.payloadChars += charsOf(found);
+      if (budget !== undefined) budget.payloadBytes += bytesOf(found);
       return found;
     });
   }

@@ -247,10 +247,10 @@ export function queryTimedOutText(query: string): string {
 }
 
 /** This HTTP request already read as many payload characters as one request may. */
-export function payloadBudgetText(readChars: number, maxChars: number): string {
+export function payloadBudgetText(readBytes: number, maxBytes: number): string {
   return (
-    `[tool_memory not read: this request has read ${readChars} payload characters, and one request may read ${maxChars} ` +
-    `(RESPONSE_MAX_PAYLOAD_CHARS); recall the rest in another request]`
+    `[tool_memory not read: this request has read ${readBytes} payload bytes, and one request may read ${maxBytes} ` +
+    `(RESPONSE_MAX_PAYLOAD_BYTES); recall the rest in another request]`
   );
 }
 

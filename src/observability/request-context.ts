@@ -8,8 +8,8 @@ import type { NextFunction, Request, Response } from 'express';
  * happen synchronously, so concurrent resolvers of one request cannot overshoot.
  */
 export interface RequestBudget {
-  /** Payload characters (tool input/output) reserved for the response so far. */
-  payloadChars: number;
+  /** Payload bytes (tool input/output, as JSON on the wire; a whole payload a recall loaded) reserved so far. */
+  payloadBytes: number;
   /** JSONPath evaluations by the library started so far. */
   libraryEvaluations: number;
   /** Settles when the request's previous whole-payload read has been counted (see `inTurn`). */
@@ -18,7 +18,7 @@ export interface RequestBudget {
 
 /**
  * Runs the request's reads of whole payloads one at a time, each after the previous one was
- * counted in `payloadChars`: a read's size is known only once it is loaded, and aliases or a batch
+ * counted in `payloadBytes`: a read's size is known only once it is loaded, and aliases or a batch
  * running side by side would otherwise all pass the check before any was counted.
  */
 export async function inPayloadReadTurn<T>(budget: RequestBudget | undefined, read: () => Promise<T>): Promise<T> {
@@ -58,5 +58,5 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   const header = req.headers['x-request-id'];
   const requestId = typeof header === 'string' && CLIENT_ID.test(header) ? header : randomUUID();
   res.setHeader('x-request-id', requestId);
-  storage.run({ requestId, budget: { payloadChars: 0, libraryEvaluations: 0 } }, next);
+  storage.run({ requestId, budget: { payloadBytes: 0, libraryEvaluations: 0 } }, next);
 }

@@ -3,27 +3,45 @@ import type { RequestBudget } from '../observability/request-context';
 import type { SnapshotColumns, ToolResultSnapshot } from './tool-result-snapshot';
 
 /**
- * Reserves `chars` payload characters in the request's budget, or refuses the whole read with
- * RESPONSE_TOO_LARGE when the request would pass `maxChars` (RESPONSE_MAX_PAYLOAD_CHARS). Check and
+ * Reserves `bytes` payload bytes in the request's budget, or refuses the whole read with
+ * RESPONSE_TOO_LARGE when the request would pass `maxBytes` (RESPONSE_MAX_PAYLOAD_BYTES). Check and
  * add happen in one synchronous step, so resolvers of one request running side by side (aliases,
  * an MCP batch) cannot together overshoot. No budget (outside a request): nothing to bound.
  */
-export function reservePayloadChars(budget: RequestBudget | undefined, chars: number, maxChars: number): void {
-  if (budget === undefined || chars === 0) return;
-  const requestedChars = budget.payloadChars + chars;
-  if (requestedChars > maxChars) throw new ResponseTooLargeError(maxChars, requestedChars);
-  budget.payloadChars = requestedChars;
+export function reservePayloadBytes(budget: RequestBudget | undefined, bytes: number, maxBytes: number): void {
+  if (budget === undefined || bytes === 0) return;
+  const requestedBytes = budget.payloadBytes + bytes;
+  if (requestedBytes > maxBytes) throw new ResponseTooLargeError(maxBytes, requestedBytes);
+  budget.payloadBytes = requestedBytes;
 }
 
 /**
- * The payload characters these snapshots would carry in a response: the output's stored size and,
- * when the input is selected, its measured size (or its length when already loaded).
+ * At least the bytes these snapshots' payloads take on the wire, known before they are read: the
+ * output's stored size in characters and, when the input is selected, its measured size (or its
+ * length when already loaded). A character is at least one byte in JSON's UTF-8, escaped or not.
  */
-export function payloadCharsOf(snapshots: readonly ToolResultSnapshot[], columns: SnapshotColumns): number {
-  let chars = 0;
+export function payloadBytesAtLeast(snapshots: readonly ToolResultSnapshot[], columns: SnapshotColumns): number {
+  let bytes = 0;
   for (const snapshot of snapshots) {
-    if (columns.output) chars += snapshot.sizeChars;
-    if (columns.input) chars += snapshot.inputChars ?? (JSON.stringify(snapshot.toolInput) ?? '').length;
+    if (columns.output) bytes += snapshot.sizeChars;
+    if (columns.input) bytes += snapshot.inputChars ?? (JSON.stringify(snapshot.toolInput) ?? '').length;
   }
-  return chars;
+  return bytes;
+}
+
+/**
+ * The bytes these snapshots' selected payloads take in the response, exactly: each value as JSON
+ * (escapes included, `\u0001` is six bytes) in UTF-8, as the GraphQL response serializes it.
+ */
+export function payloadWireBytes(snapshots: readonly ToolResultSnapshot[], columns: SnapshotColumns): number {
+  let bytes = 0;
+  for (const snapshot of snapshots) {
+    if (columns.output) bytes += jsonBytes(snapshot.toolOutput);
+    if (columns.input) bytes += jsonBytes(snapshot.toolInput);
+  }
+  return bytes;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8');
 }

@@ -11,7 +11,7 @@ import { withTenantScope } from '../database/tenant-scope';
 import { currentRequestBudget } from '../observability/request-context';
 import { type ActorContext, type ActorOrToken, asActorError, TokenActor } from '../tenancy';
 import { newMemId } from './mem-id';
-import { payloadCharsOf, reservePayloadChars } from './payload-reservation';
+import { payloadBytesAtLeast, payloadWireBytes, reservePayloadBytes } from './payload-reservation';
 import { buildHandle } from './handle/build-handle';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
@@ -271,14 +271,29 @@ export class ToolResultsService {
 
   /**
    * The second half of a read that returns payloads: the snapshots were read with their sizes only
-   * (one statement, as a read without payloads). Their payload characters are reserved in the
-   * request's budget — RESPONSE_TOO_LARGE, naming RESPONSE_MAX_PAYLOAD_CHARS, when the request would
-   * pass it — and only then are the payloads loaded by id, in the same scope. A payload already
-   * loaded is not loaded again; a row deleted in between is left out, as if deleted before.
+   * (one statement, as a read without payloads). The bytes they take at least (one a character) are
+   * reserved in the request's budget — RESPONSE_TOO_LARGE, naming RESPONSE_MAX_PAYLOAD_BYTES, when
+   * the request would pass it — and only then are the payloads loaded by id, in the same scope; once
+   * loaded, the rest of their exact bytes on the wire (JSON escapes, UTF-8) is reserved too, or the
+   * read is refused the same way. A payload already loaded is not loaded again; a row deleted in
+   * between is left out, as if deleted before.
    */
   async withPayloads(actor: ActorContext, snapshots: ToolResultSnapshot[], columns: SnapshotColumns = {}): Promise<ToolResultSnapshot[]> {
     if (!columns.input && !columns.output) return snapshots;
-    reservePayloadChars(currentRequestBudget(), payloadCharsOf(snapshots, columns), this.config.toolResults.responseMaxPayloadChars);
+    const budget = currentRequestBudget();
+    const maxBytes = this.config.toolResults.responseMaxPayloadBytes;
+    const atLeast = payloadBytesAtLeast(snapshots, columns);
+    reservePayloadBytes(budget, atLeast, maxBytes);
+    const loaded = await this.loadPayloads(actor, snapshots, columns);
+    reservePayloadBytes(budget, Math.max(0, payloadWireBytes(loaded, columns) - atLeast), maxBytes);
+    return loaded;
+  }
+
+  private async loadPayloads(
+    actor: ActorContext,
+    snapshots: ToolResultSnapshot[],
+    columns: SnapshotColumns,
+  ): Promise<ToolResultSnapshot[]> {
     const missing: SnapshotColumns = {
       input: columns.input === true && snapshots.some((s) => s.toolInput === undefined),
       output: columns.output === true && snapshots.some((s) => s.toolOutput === undefined),

@@ -81,12 +81,12 @@ export class PayloadTooLargeError extends AppError {
  * refused before the payloads are read. `limit` names the setting that refused it.
  */
 export class ResponseTooLargeError extends AppError {
-  constructor(maxChars: number, requestedChars: number) {
+  constructor(maxBytes: number, requestedBytes: number) {
     super(
       ErrorCode.RESPONSE_TOO_LARGE,
-      `This request would return ${requestedChars} characters of tool payloads; at most ${maxChars} are served per request. ` +
+      `This request would return ${requestedBytes} bytes of tool payloads; at most ${maxBytes} are served per request. ` +
         'Ask for fewer items (first/limit), use fewer aliases, or leave out toolOutput/toolInput and read each result by mem id with recallToolResult.',
-      { limit: 'RESPONSE_MAX_PAYLOAD_CHARS', maxChars, requestedChars },
+      { limit: 'RESPONSE_MAX_PAYLOAD_BYTES', maxBytes, requestedBytes },
     );
   }
 }

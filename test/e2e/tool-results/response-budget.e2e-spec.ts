@@ -9,7 +9,7 @@ const PAYLOADS = 60;
 const PAYLOAD_CHARS = 1_000_000;
 /** Recorded eight at a time: 8 MB a request, within the 10 MB body limit. */
 const BATCH = 8;
-const DEFAULT_MAX_CHARS = 16 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 const HISTORY_OUTPUTS = (first: number) => `toolResultHistory(conversationId: $c, first: ${first}) { edges { node { id toolOutput } } }`;
 const HISTORY_IDS = `query($c: ID) { toolResultHistory(conversationId: $c, first: 100) { edges { node { id } } } }`;
@@ -92,7 +92,7 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     expectErrorCode(anonymous, 'UNAUTHENTICATED');
   });
 
-  it('R-OP-5 one alias of first:100 over sixty 1 MB payloads is refused naming RESPONSE_MAX_PAYLOAD_CHARS, and no payload is read', async () => {
+  it('R-OP-5 one alias of first:100 over sixty 1 MB payloads is refused naming RESPONSE_MAX_PAYLOAD_BYTES, and no payload is read', async () => {
     const sizes = (await t.sql.query<{ chars: string }>('select sum(size_chars) as chars from message_tool_results')).rows[0];
     const totalChars = Number(sizes.chars);
     expect(totalChars).toBeGreaterThan(PAYLOADS * PAYLOAD_CHARS);
@@ -104,18 +104,18 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     expect(refused.status).toBe(200);
     expect(refused.data ?? null).toBeNull();
     expectErrorCode(refused, 'RESPONSE_TOO_LARGE', {
-      limit: 'RESPONSE_MAX_PAYLOAD_CHARS',
-      maxChars: DEFAULT_MAX_CHARS,
-      requestedChars: totalChars,
+      limit: 'RESPONSE_MAX_PAYLOAD_BYTES',
+      maxBytes: DEFAULT_MAX_BYTES,
+      requestedBytes: totalChars,
     });
     console.log(
-      `refused first:100: requestedChars ${totalChars} > maxChars ${DEFAULT_MAX_CHARS}; heap growth over the request ${(heapGrowth / 1048576).toFixed(1)} MiB`,
+      `refused first:100: requestedBytes ${totalChars} > maxBytes ${DEFAULT_MAX_BYTES}; heap growth over the request ${(heapGrowth / 1048576).toFixed(1)} MiB`,
     );
     expect(heapGrowth).toBeLessThan(PAYLOADS * PAYLOAD_CHARS);
 
     // Sound: while the request role cannot read tool_output the refusal is the same, so it read no payload.
     const blind = await withoutOutputColumn(() => gql(t, `query($c: ID) { ${HISTORY_OUTPUTS(100)} }`, { c: conversationId }, alice.token));
-    expectErrorCode(blind, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_CHARS', requestedChars: totalChars });
+    expectErrorCode(blind, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_BYTES', requestedBytes: totalChars });
     // The same revocation makes a read that does load payloads fail: the observable is live.
     const control = await withoutOutputColumn(() => gql(t, `query($c: ID) { ${HISTORY_OUTPUTS(1)} }`, { c: conversationId }, alice.token));
     expectErrorCode(control, 'INTERNAL_SERVER_ERROR');
@@ -155,10 +155,10 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     expect(res.errors).toHaveLength(1);
     expect(res.errors![0].extensions).toMatchObject({
       code: 'RESPONSE_TOO_LARGE',
-      limit: 'RESPONSE_MAX_PAYLOAD_CHARS',
-      maxChars: DEFAULT_MAX_CHARS,
+      limit: 'RESPONSE_MAX_PAYLOAD_BYTES',
+      maxBytes: DEFAULT_MAX_BYTES,
     });
-    expect(res.errors![0].extensions!.requestedChars).toBeGreaterThan(20 * PAYLOAD_CHARS);
+    expect(res.errors![0].extensions!.requestedBytes).toBeGreaterThan(20 * PAYLOAD_CHARS);
     expect(['a', 'b']).toContain(res.errors![0].path?.[0]);
   });
 
@@ -170,10 +170,37 @@ describe('R-OP-5 response payload budget (e2e)', () => {
   it('R-OP-5 priorToolResults(limit:100){toolOutput} is refused by the budget; limit 3 is served', async () => {
     const prior = (limit: number) => `query($c: ID) { priorToolResults(conversationId: $c, limit: ${limit}) { id toolOutput } }`;
     const refused = await withoutOutputColumn(() => gql(t, prior(100), { c: conversationId }, alice.token));
-    expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_CHARS' });
+    expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_BYTES' });
     const served = await ok<{ priorToolResults: HistoryNode[] }>(t, prior(3), { c: conversationId }, alice.token);
     expect(served.priorToolResults).toHaveLength(3);
     for (const s of served.priorToolResults) expect(s.toolOutput).toEqual(payload(indexOf.get(s.id)!));
+  });
+
+  it('R-TN-10 the budget counts bytes on the wire: twenty outputs of 340,000 × U+0001 (2 MB each as JSON) are refused, five are served within it', async () => {
+    // Each character is six bytes as JSON (\u0001): 6.8 M characters would be 40.8 MB of response.
+    const bob = await memberOfNewSpace(t);
+    const conversation = crypto.randomUUID();
+    const controls = '\u0001'.repeat(340_000);
+    for (let batch = 0; batch < 5; batch++) {
+      const input = [0, 1, 2, 3].map(() => toolResult(bob.spaceId, conversation, { toolOutput: controls }));
+      await ok(t, 'mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { createdCount } }', { input }, bob.token);
+    }
+    const prior = (limit: number) => `query($c: ID) { priorToolResults(conversationId: $c, limit: ${limit}) { id toolOutput } }`;
+    const refused = await gql(t, prior(20), { c: conversation }, bob.token);
+    const error = expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_BYTES', maxBytes: DEFAULT_MAX_BYTES });
+    expect(error.extensions?.requestedBytes).toBe(20 * (6 * 340_000 + 2));
+    expect(refused.data ?? null).toBeNull();
+
+    const served = await request(t.app.getHttpServer())
+      .post('/graphql')
+      .set({ 'content-type': 'application/json', authorization: `Bearer ${bob.token}` })
+      .send({ query: prior(5), variables: { c: conversation } })
+      .expect(200);
+    const outputs = (served.body as { data: { priorToolResults: { toolOutput: string }[] } }).data.priorToolResults;
+    expect(outputs.map((o) => o.toolOutput === controls)).toEqual([true, true, true, true, true]);
+    // What went on the wire stayed within the budget, its payloads counted as they were sent.
+    expect(Buffer.byteLength(served.text)).toBeGreaterThan(5 * 6 * 340_000);
+    expect(Buffer.byteLength(served.text)).toBeLessThan(DEFAULT_MAX_BYTES);
   });
 
   it('R-OP-5 recallMemory with toolOutput is refused by the budget over 50 hits; 3 hits are served with their payloads', async () => {
@@ -181,7 +208,7 @@ describe('R-OP-5 response payload budget (e2e)', () => {
       `query($s: ID!) { recallMemory(spaceId: $s, query: "budgetword", limit: ${limit}) { results { snapshot { id toolOutput } } } }`;
     // (The search's statement names the output column even when it returns none: no revocation here.)
     const refused = await gql(t, search(50), { s: alice.spaceId }, alice.token);
-    expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_CHARS' });
+    expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_BYTES' });
     const served = await ok<{ recallMemory: { results: { snapshot: HistoryNode }[] } }>(t, search(3), { s: alice.spaceId }, alice.token);
     expect(served.recallMemory.results).toHaveLength(3);
     for (const { snapshot } of served.recallMemory.results) expect(snapshot.toolOutput).toEqual(payload(indexOf.get(snapshot.id)!));
@@ -193,7 +220,7 @@ describe('R-OP-5 response payload budget of recordToolResults duplicates (e2e)',
   let alice: SpaceMember;
 
   beforeAll(async () => {
-    t = await createTestApp({ RESPONSE_MAX_PAYLOAD_CHARS: '4096' });
+    t = await createTestApp({ RESPONSE_MAX_PAYLOAD_BYTES: '4096' });
     alice = await memberOfNewSpace(t);
   });
   afterAll(async () => {
@@ -214,7 +241,7 @@ describe('R-OP-5 response payload budget of recordToolResults duplicates (e2e)',
     expect(recorded.recordToolResults.createdCount).toBe(3);
 
     const repeated = await gql(t, RECORD_OUTPUTS, { input }, alice.token);
-    expectErrorCode(repeated, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_CHARS', maxChars: 4096, requestedChars: 3 * 2001 });
+    expectErrorCode(repeated, 'RESPONSE_TOO_LARGE', { limit: 'RESPONSE_MAX_PAYLOAD_BYTES', maxBytes: 4096, requestedBytes: 3 * 2001 });
     const ids = await ok<{ recordToolResults: { duplicateCount: number } }>(
       t,
       'mutation($input: [ToolResultInput!]!) { recordToolResults(input: $input) { duplicateCount snapshots { id } } }',
@@ -238,7 +265,7 @@ describe('R-TN-10 whole payloads read by recalls count in the request budget (e2
   let alice: SpaceMember;
 
   beforeAll(async () => {
-    t = await createTestApp({ RESPONSE_MAX_PAYLOAD_CHARS: '4096' });
+    t = await createTestApp({ RESPONSE_MAX_PAYLOAD_BYTES: '4096' });
     alice = await memberOfNewSpace(t);
   });
 
@@ -261,15 +288,15 @@ describe('R-TN-10 whole payloads read by recalls count in the request budget (e2
   const fullReads = (ids: readonly string[]) =>
     `{ ${ids.map((id, i) => `r${i}: recallToolResult(memId: "${id}", format: FULL, maxChars: 100)`).join(' ')} }`;
 
-  it('R-TN-10 aliases reading whole payloads take turns: past RESPONSE_MAX_PAYLOAD_CHARS the next one answers a bracketed text', async () => {
+  it('R-TN-10 aliases reading whole payloads take turns: past RESPONSE_MAX_PAYLOAD_BYTES the next one answers a bracketed text', async () => {
     const memIds = await recordThree();
     const answers = await ok<Record<string, string>>(t, fullReads([...memIds, (await recordThree())[0]]), {}, alice.token);
-    // 2001 + 2001 + 2001 characters: the third read passes 4096, so the fourth is not made.
+    // 2001 + 2001 + 2001 bytes: the third read passes 4096, so the fourth is not made.
     expect(answers.r0).toMatch(/^y{100}/);
     expect(answers.r1).toMatch(/^y{100}/);
     expect(answers.r2).toMatch(/^y{100}/);
     expect(answers.r3).toBe(
-      '[tool_memory not read: this request has read 6003 payload characters, and one request may read 4096 (RESPONSE_MAX_PAYLOAD_CHARS); recall the rest in another request]',
+      '[tool_memory not read: this request has read 6003 payload bytes, and one request may read 4096 (RESPONSE_MAX_PAYLOAD_BYTES); recall the rest in another request]',
     );
     // The budget is the request's: the next request reads again.
     const again = await ok<Record<string, string>>(t, fullReads([memIds[0]]), {}, alice.token);
@@ -282,7 +309,7 @@ describe('R-TN-10 whole payloads read by recalls count in the request budget (e2
     expect((await ok<Record<string, string>>(t, fullReads([memId]), {}, alice.token)).r0).toMatch(/^y{100}/);
     const answers = await ok<Record<string, string>>(t, fullReads([memId, memId, memId, memId]), {}, alice.token);
     expect([answers.r0, answers.r1, answers.r2].every((answer) => /^y{100}/.test(answer))).toBe(true);
-    expect(answers.r3).toMatch(/^\[tool_memory not read: this request has read 6003 payload characters/);
+    expect(answers.r3).toMatch(/^\[tool_memory not read: this request has read 6003 payload bytes/);
   });
 
   it('R-TN-10 the calls of one MCP JSON-RPC batch (protocol 2025-03-26) share the budget', async () => {
