@@ -7,10 +7,10 @@ import { escapeIdentifier } from 'pg';
  * (superuser-level, by PostgreSQL's docs); and owning tables or functions here (the owner's policy
  * sees every row, and an owner may turn security off).
  */
-export type RolePower = 'SUPERUSER' | 'BYPASSRLS' | 'CREATEROLE' | 'REPLICATION' | 'server files' | 'owner';
+type RolePower = 'SUPERUSER' | 'BYPASSRLS' | 'CREATEROLE' | 'REPLICATION' | 'server files' | 'owner';
 
 /** Another role the request role can become or act as, and what that role can do. */
-export interface ReachableRole {
+interface ReachableRole {
   name: string;
   powers: RolePower[];
 }
