@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,8 @@ import request from 'supertest';
 import { withDatabase } from '../../../src/database/database-url';
 import { connectionRefusal } from '../../../src/database/embedded-postgres';
 import { signToken } from '../../../src/tenancy/token-signer';
-import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
+import { REQUEST_ROLE, withCredentials } from '../../../src/database/request-role';
+import { createTestDatabase, SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
 import { freePort } from '../../support/free-port';
 import { authenticationRequests, hbaRules } from './support/authentication';
 
@@ -232,6 +234,38 @@ describe('Start-up (process)', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90000);
+
+  it('R-TN-11 a DATABASE_APP_URL role that can SET ROLE to a superuser stops the start: exit 1, one fatal line naming the superuser and the REVOKE', async () => {
+    const db = await createTestDatabase();
+    const suffix = randomBytes(4).toString('hex');
+    const [superuser, app] = [`rl_t_start_super_${suffix}`, `rl_t_start_app_${suffix}`];
+    const password = randomBytes(18).toString('base64url');
+    const services: Started[] = [];
+    try {
+      await withAdminClient(async (admin) => {
+        await admin.query(`create role ${superuser} superuser nologin`);
+        await admin.query(`create role ${app} login password ${admin.escapeLiteral(password)} in role ${REQUEST_ROLE}`);
+        // A plain grant (SET ROLE on any version); request-role.e2e-spec has the SET-only and indirect ones.
+        await admin.query(`grant ${superuser} to ${app}`);
+      });
+      const started = startService({ DATABASE_URL: db.url, DATABASE_APP_URL: withCredentials(db.url, app, password) });
+      services.push(started);
+      // Serving instead of exiting is the failure (then stopped in finally), not a hang.
+      expect(await Promise.race([started.exited, waitForServing(started).then(() => 'serving')])).toBe(1);
+      const [refusal, ...more] = fatalMessages(started.output());
+      expect(more).toEqual([]);
+      expect(refusal).toMatch(
+        new RegExp(`^The request-time database role "${app}" can reach "${superuser}" \\(SUPERUSER\\) through membership`),
+      );
+      expect(refusal).toContain(`: REVOKE "${superuser}" FROM "${app}" (see docs/configuration.md: DATABASE_APP_URL).`);
+    } finally {
+      await stopStillRunning(services);
+      await db.drop();
+      await withAdminClient(async (admin) => {
+        for (const role of [app, superuser]) await admin.query(`drop role if exists ${role}`);
+      });
+    }
+  });
 
   it('R-LG-2 refuses to start on a SQL_ASCII database named by DATABASE_URL, saying what to do', async () => {
     const name = `rl_ascii_${process.pid}_${Date.now()}`;
