@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { Client } from 'pg';
 import { dirname, join } from 'node:path';
 import { BootstrapRepository } from './bootstrap.repository';
+import { EMBEDDED_AUTH_METHOD, useScramAuthentication } from './embedded-pg-hba';
+import { writeInitdbPasswordFile } from './initdb-password-file';
 
 export interface RunningPostgres {
   readonly url: string;
@@ -51,26 +53,32 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     log(String(message));
   };
   const url = urlWith(options.password, options.port);
-  // initdb reads the password from a file the package leaves in the temp folder: a new cluster gets a
-  // one-time password there, replaced by the real one (as a verifier) once it runs.
+  // A new cluster gets a one-time password from initdb's password file, replaced by the real one (as a
+  // verifier) once it runs.
   const fresh = !existsSync(join(options.dataDir, 'PG_VERSION'));
   const initialPassword = fresh ? randomBytes(24).toString('base64url') : LEGACY_PASSWORD;
+
+  await assertPortFree(options.port);
+  const passwordFile = fresh ? writeInitdbPasswordFile(initialPassword) : undefined;
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
     user: USER,
-    password: initialPassword,
+    // What the package writes into its own password file, which others may read: a throwaway no role
+    // ever has, since initdb reads ours (writeInitdbPasswordFile).
+    password: randomBytes(24).toString('base64url'),
+    authMethod: EMBEDDED_AUTH_METHOD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: EMBEDDED_INITDB_FLAGS,
+    initdbFlags: [...EMBEDDED_INITDB_FLAGS, ...(passwordFile ? [passwordFile.flag] : [])],
     postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: remember,
     onError: remember,
   });
-
-  await assertPortFree(options.port);
   try {
-    if (fresh) await server.initialise();
+    if (passwordFile) await server.initialise().finally(() => passwordFile.remove());
+    // A folder an earlier version made asks for the password in cleartext.
+    useScramAuthentication(options.dataDir);
     removeStalePidFile(options.dataDir);
     // The package waits for PostgreSQL's "ready to accept connections" on stderr; with the logging
     // collector on, that line goes to the collector's file instead, so connecting tells.

@@ -2,12 +2,13 @@ import { Client } from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { BootstrapRepository } from './bootstrap.repository';
 import { ormOptions } from './orm-options';
+import { requestRoleRefusal } from './request-role-check';
 
 /** The group role the row-level security policies name (created by a migration). */
 export const REQUEST_ROLE = 'recall_ledger_app';
 
 export interface RequestRoleSettings {
-  /** DATABASE_APP_URL: a login role an operator provisioned (a member of `recall_ledger_app`, of no owner). */
+  /** DATABASE_APP_URL: a login role an operator provisioned (a member of `recall_ledger_app`, reaching no owner or privileged role). */
   appUrl?: string;
   /** DATABASE_APP_PASSWORD, or the one generated under DATA_DIR, for the role the service provisions. */
   password: string;
@@ -17,7 +18,7 @@ export interface RequestRoleSettings {
  * Migrates as the owner (DATABASE_URL), then returns the URL request-time work connects with
  * (R-TN-8): the operator's DATABASE_APP_URL, or the owner's URL with `recall_ledger_app`'s
  * credentials, after giving that role its password (as a SCRAM verifier). Refuses a request role
- * that could get round row-level security: a superuser, BYPASSRLS, an owner, or a member of one.
+ * that could get round row-level security (requestRoleRefusal), itself or through any membership.
  */
 export async function prepareDatabase(ownerUrl: string, role: RequestRoleSettings, log: (line: string) => void): Promise<string> {
   await migrate(ownerUrl, log);
@@ -60,25 +61,11 @@ export function withCredentials(url: string, user: string, password: string): st
   return parsed.toString();
 }
 
+/** Reads what the role of `appUrl` can reach and throws the refusal when it could get round row-level security. */
 async function assertRequestRole(appUrl: string): Promise<void> {
   const facts = await withClient(appUrl, (client) => new BootstrapRepository(client).readRoleFacts(REQUEST_ROLE));
-  const owners = facts.ownerRoles.map((name) => JSON.stringify(name)).join(', ');
-  const problems = [
-    facts.superuser && 'is a superuser',
-    facts.bypassRls && 'has BYPASSRLS',
-    facts.ownsObjects && 'owns tables, functions or schemas here',
-    // A member of an owner takes its `using (true)` policy, or SET ROLEs to it and turns security off.
-    // A superuser counts as a member of every role: its own problem says enough.
-    !facts.superuser && owners && `is a member of the owner role(s) ${owners} (directly, through another role or by SET ROLE)`,
-    !facts.member && `is not a member of ${REQUEST_ROLE}`,
-  ].filter(Boolean);
-  if (problems.length > 0) {
-    throw new Error(
-      `The request-time database role ${JSON.stringify(facts.role)} ${problems.join(', ')}; row-level security needs a login role that ` +
-        `owns nothing and is a member of no owner (revoke such grants), with neither SUPERUSER nor BYPASSRLS, granted ${REQUEST_ROLE} ` +
-        `(see docs/configuration.md: DATABASE_APP_URL).`,
-    );
-  }
+  const refusal = requestRoleRefusal(facts, REQUEST_ROLE);
+  if (refusal) throw new Error(refusal);
 }
 
 async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {

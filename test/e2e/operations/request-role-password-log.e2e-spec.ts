@@ -7,7 +7,6 @@
  * Every log file is then read whole: no password in it, while the ALTER ROLE statements, with the
  * verifier sent instead, are there (so the test cannot pass by reading an empty log).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +14,10 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { BootstrapRepository } from '../../../src/database/bootstrap.repository';
 import { withDatabase } from '../../../src/database/database-url';
-import type { EmbeddedPostgresOptions } from '../../../src/database/embedded-postgres';
 import { prepareDatabase, REQUEST_ROLE, withCredentials } from '../../../src/database/request-role';
 import { scramSha256Verifier } from '../../../src/database/scram-verifier';
 import { freePort } from '../../support/free-port';
+import { type OwnPostgres, startOwnPostgres } from './support/own-postgres';
 
 const LOG_FOLDER = 'statement-log';
 const DATABASE = 'rl_password_log';
@@ -34,52 +33,9 @@ const SETTINGS: Readonly<Record<string, string>> = {
 
 const newPassword = (): string => randomBytes(24).toString('base64url');
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-/**
- * startEmbeddedPostgres in a child process: jest's module registry cannot load the server's
- * platform package (ES modules only; the global setup loads it outside the registry). The child
- * prints the URL and stops the server when its stdin closes, so a killed test run stops it too.
- */
-const SERVER_PROCESS = `
-const { startEmbeddedPostgres } = require('./src/database/embedded-postgres');
-startEmbeddedPostgres(JSON.parse(process.argv[1])).then(
-  (server) => {
-    process.stdout.write(JSON.stringify({ url: server.url }) + '\\n');
-    process.stdin.on('end', () => server.stop().then(() => process.exit(0)));
-    process.stdin.resume();
-  },
-  (error) => {
-    process.stderr.write(String((error && error.message) || error) + '\\n');
-    process.exit(1);
-  },
-);`;
-
-async function startOwnPostgres(options: EmbeddedPostgresOptions): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', '-e', SERVER_PROCESS, JSON.stringify(options)], { cwd: ROOT });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((l) => l.startsWith('{"url":'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`the test's PostgreSQL did not start (exit ${code}): ${output}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.stdin.end();
-      await exited;
-    },
-  };
-}
-
 describe('The request role’s password and PostgreSQL’s log (log_statement = all)', () => {
   let folder: string;
-  let server: { url: string; stop: () => Promise<void> } | undefined;
+  let server: OwnPostgres | undefined;
   // The embedded superuser's too: the server gets it as a verifier once initdb's one-time password is replaced.
   const passwords = { first: newPassword(), second: newPassword(), refused: newPassword(), superuser: newPassword() };
   const startupLog: string[] = [];

