@@ -14,6 +14,8 @@ export interface RequestBudget {
   libraryEvaluations: number;
   /** Settles when the request's previous whole-payload read has been counted (see `inTurn`). */
   payloadReadTurn?: Promise<void>;
+  /** When the request's database work must be over (epoch ms): set at its first connection (connection-deadlines.ts). */
+  databaseDeadlineAt?: number;
 }
 
 /**
