@@ -22,6 +22,11 @@ export interface BlackHoleProxy {
    * connection is reset or closed, and new connections are accepted but reach no server.
    */
   blackHole(): void;
+  /**
+   * Black-holes the network just after the service sends bytes containing `marker` (a statement's
+   * text): that statement reaches the server, its answer does not. `then` runs at that moment.
+   */
+  blackHoleAfter(marker: string, then?: () => void): void;
   /** Forwards again: first what was held (as TCP would retransmit it), then the connections the service closed meanwhile are closed. */
   resume(): void;
   /** Settles when the service has closed `connection` (never, if it keeps it). */
@@ -58,6 +63,7 @@ async function listen(databaseUrl: string): Promise<BlackHoleProxy> {
   const targetPort = Number(target.port || 5432);
   const links: Link[] = [];
   let silent = false;
+  let silenceAfter: { marker: string; then?: () => void } | undefined;
 
   const openUpstream = (link: Link): void => {
     const upstream = connect(targetPort, target.hostname);
@@ -94,6 +100,12 @@ async function listen(databaseUrl: string): Promise<BlackHoleProxy> {
         link.toServer.push(chunk);
       } else {
         link.upstream!.write(chunk);
+        if (silenceAfter && chunk.includes(silenceAfter.marker)) {
+          silent = true;
+          const { then } = silenceAfter;
+          silenceAfter = undefined;
+          then?.();
+        }
       }
     });
     // A FIN ('end') or a reset ('close' alone): either way the service let the connection go.
@@ -125,6 +137,9 @@ async function listen(databaseUrl: string): Promise<BlackHoleProxy> {
     },
     blackHole() {
       silent = true;
+    },
+    blackHoleAfter(marker: string, then?: () => void) {
+      silenceAfter = { marker, then };
     },
     resume() {
       silent = false;

@@ -6,6 +6,7 @@ import { keepConnectionDeadlines } from '../connection-deadlines';
 import { ormOptions } from '../orm-options';
 import { runSql } from '../run-sql';
 import type { ConnectionSource } from '../team-connection-share';
+import { withTenantScope } from '../tenant-scope';
 import { missedDeadline } from '../transient-fault';
 import { type BlackHoleProxy, startBlackHoleProxy } from '../../../test/support/black-hole-proxy';
 import { closeEach } from '../../../test/support/file-resources';
@@ -114,6 +115,20 @@ describe('deadlines on the connections (R-OP-6, real PostgreSQL behind a proxy t
     await expect(runSql(em, 'select 3 as three')).resolves.toEqual([{ three: 3 }]);
     // On a connection opened after it: the late answer to `select 2` reached nobody.
     expect(proxy.connections.length).toBeGreaterThan(connectionsBefore);
+  });
+
+  it("R-OP-6 a tenant's lone statement that goes unanswered ends then: its transaction's rollback does not queue behind it", async () => {
+    const silenceable = await behindProxy();
+    const reference = await outlastedAfter(silenceable, QUERY_TIMEOUT_MS * 1.5);
+    let silenced!: () => void;
+    const referenceOutcome = new Promise<string>((resolve) => (silenced = () => void reference.sendIntoSilence().then(resolve)));
+    // Its `begin` and settings are answered; the statement itself reaches the server, its answer does not.
+    silenceable.proxy.blackHoleAfter('lone statement', silenced);
+    const statement = failure(
+      withTenantScope({ teamId: crypto.randomUUID() }, () => runSql(silenceable.orm.em.fork(), `select 'lone statement' as marker`)),
+    );
+    const first = await firstOf(statement, referenceOutcome);
+    expect(missedDeadline(first)).toBe('statement');
   });
 
   it('R-OP-6 a transaction whose statement goes unanswered ends then: its rollback does not queue behind the lost statement', async () => {
