@@ -220,7 +220,7 @@ export class EnvironmentVariables {
   @IntSetting(1000, 3_600_000)
   DB_KEEPALIVE_IDLE_MS?: number;
 
-  /** The database time one HTTP request may take from its first connection on; unset: DB_STATEMENT_TIMEOUT_MS + 2000. */
+  /** The database time one HTTP request may take from its first connection on; unset: DB_STATEMENT_TIMEOUT_MS + 1500. */
   @IntSetting(100, 3_600_000)
   DB_REQUEST_DEADLINE_MS?: number;
 
