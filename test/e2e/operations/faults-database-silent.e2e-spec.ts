@@ -161,4 +161,24 @@ describe('R-OP-6 a silent database (black-holed network)', () => {
     // And nothing the silence caught came back into use.
     expect(silenced.every((connection) => connection.closedByService)).toBe(true);
   });
+
+  it('R-OP-6 inside an MCP tool call, the tool error SERVICE_UNAVAILABLE (the SDK makes any error a tool throws a tool result)', async () => {
+    // The actor and the tool list are read; the tool's own statement reaches the server, its answer does not.
+    proxy.blackHoleAfter('cross join lateral (select c.space_id from conversations c');
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'recall_prior_tool_result', arguments: {} } };
+    const answer = await post('/mcp', member.token, call);
+    proxy.resume();
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: {
+        isError: true,
+        content: [
+          { type: 'text', text: expect.stringMatching(/^SERVICE_UNAVAILABLE: The database did not answer in time; retry after 1 s\./) },
+        ],
+      },
+    });
+    expect((await post('/mcp', member.token, call)).status).toBe(200);
+  });
 });
