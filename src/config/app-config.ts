@@ -32,8 +32,8 @@ export class AppConfig {
     readonly connectTimeoutMs: number;
     /** Idle time before TCP keepalive probes start: a pooled connection whose peer vanished is found before it is handed out. */
     readonly keepAliveIdleMs: number;
-    /** The database time (waits for connections, statements) one HTTP request may take, from its first connection on. */
-    readonly requestDeadlineMs: number;
+    /** The database time one HTTP request may take: while it waits for or holds connections, overlaps counted once. */
+    readonly timePerRequestMs: number;
     /** Pool connections one team's statements may hold at once; more wait for one of the team's own (R-TN-10). */
     readonly maxConnectionsPerTeam: number;
   };

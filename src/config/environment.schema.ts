@@ -220,9 +220,9 @@ export class EnvironmentVariables {
   @IntSetting(1000, 3_600_000)
   DB_KEEPALIVE_IDLE_MS?: number;
 
-  /** The database time one HTTP request may take from its first connection on; unset: DB_STATEMENT_TIMEOUT_MS + 1500. */
+  /** The database time (waiting for or holding connections) one HTTP request may take; unset: DB_STATEMENT_TIMEOUT_MS + 1500. */
   @IntSetting(100, 3_600_000)
-  DB_REQUEST_DEADLINE_MS?: number;
+  DB_TIME_PER_REQUEST_MS?: number;
 
   /** Pool connections one team's statements may hold at once (R-TN-10); unset: half of DB_POOL_MAX. */
   @IntSetting(1, 500)

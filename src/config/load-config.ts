@@ -114,9 +114,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       queryTimeoutMs,
       connectTimeoutMs: vars.DB_CONNECT_TIMEOUT_MS ?? 5000,
       keepAliveIdleMs: vars.DB_KEEPALIVE_IDLE_MS ?? 10_000,
-      // Room for one statement at its read timeout and the request's other, quick ones; the answer
-      // itself then goes out within the statement timeout + 2 s of the request's first statement.
-      requestDeadlineMs: vars.DB_REQUEST_DEADLINE_MS ?? statementTimeoutMs + 1500,
+      // Room for one statement at its read timeout and the request's other, quick ones, with the
+      // answer out within the statement timeout + 2 s.
+      timePerRequestMs: vars.DB_TIME_PER_REQUEST_MS ?? statementTimeoutMs + 1500,
       // Half the pool: one team's burst leaves the other half to everyone else.
       maxConnectionsPerTeam: vars.TEAM_MAX_DB_CONNECTIONS ?? Math.max(1, Math.floor(poolMax / 2)),
     },

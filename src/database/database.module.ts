@@ -54,14 +54,14 @@ export class DatabaseModule {
             }),
         },
         {
-          // Around the share: a request's deadline bounds its wait for the share too, and a connection
+          // Around the share: a request's database time bounds its wait for the share too, and a connection
           // whose statement went unanswered is closed before the share counts it free.
           provide: CONNECTION_DEADLINES,
           inject: [MikroORM, TEAM_CONNECTION_SHARE],
           useFactory: (orm: MikroORM) =>
             keepConnectionDeadlines(orm.em.getConnection().getKnex().client as ConnectionSource, {
               acquireTimeoutMs,
-              requestDeadlineMs: config.database.requestDeadlineMs,
+              timePerRequestMs: config.database.timePerRequestMs,
             }),
         },
       ],

@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type { Client as PgConnection } from 'pg';
 import { currentRequestBudget } from '../observability/request-context';
-import { DatabaseDeadlineError, discardIfUnanswered, type PoolTimeouts, statementReadTimeout } from './connection-deadlines';
+import {
+  databaseTimeLeft,
+  discardIfUnanswered,
+  type PoolTimeouts,
+  RequestDatabaseTimeError,
+  statementReadTimeout,
+} from './connection-deadlines';
 import { currentTenantScope, type TenantScope } from './tenant-scope';
 
 export interface RunSqlOptions {
@@ -56,13 +62,13 @@ export async function runSql<Rows = Record<string, unknown>[]>(
   if (transaction && timeout) throw new Error('runSql: timeoutMs is for a lone statement, not one inside a transaction');
   const connection = await client.acquireConnection();
   // Each round trip's read timeout, taken when it is sent: cut to what is left of the request's
-  // deadline (set by the acquire above); undefined, the pool's own (DB_QUERY_TIMEOUT_MS).
-  const deadlineAt = currentRequestBudget()?.databaseDeadlineAt;
+  // database time (counted since the acquire above); undefined, the pool's own (DB_QUERY_TIMEOUT_MS).
+  const time = currentRequestBudget()?.databaseTime;
   const statementTimeoutMs = options.timeoutMs ?? (transaction && transactionTimeouts.get(transaction));
   const readTimeout = (): number | undefined => {
-    if (deadlineAt === undefined && statementTimeoutMs === undefined) return undefined;
-    const ms = statementReadTimeout(client.connectionSettings, statementTimeoutMs, deadlineAt, Date.now());
-    if (ms !== undefined && ms <= 0) throw new DatabaseDeadlineError();
+    if (time === undefined && statementTimeoutMs === undefined) return undefined;
+    const ms = statementReadTimeout(client.connectionSettings, statementTimeoutMs, time && databaseTimeLeft(time, Date.now()));
+    if (ms !== undefined && ms <= 0) throw new RequestDatabaseTimeError();
     return ms;
   };
   const statement = (text: string, values?: unknown[]) => ({ text, values, query_timeout: readTimeout() });

@@ -36,7 +36,7 @@ const CONNECTION_LOST = /^Connection terminated\b|^Client has encountered a conn
  * - `statement`: no answer within the read timeout (DB_QUERY_TIMEOUT_MS); the connection was closed;
  * - `connect`: a new connection did not open within DB_CONNECT_TIMEOUT_MS;
  * - `pool`: no connection came free within DB_ACQUIRE_TIMEOUT_MS, in the pool or the team's share;
- * - `request`: the request's database work reached DB_REQUEST_DEADLINE_MS.
+ * - `request`: the request used up its database time, DB_TIME_PER_REQUEST_MS.
  */
 export type MissedDeadline = 'statement' | 'connect' | 'pool' | 'request';
 
@@ -52,7 +52,7 @@ export function missedDeadline(error: unknown): MissedDeadline | null {
     // The pool had no connection to give within its acquire timeout: nothing was sent.
     // Or none within the team's share of the pool (team-connection-share.ts), likewise before anything was sent.
     if (name === 'KnexTimeoutError' || name === 'TeamConnectionShareTimeoutError') return 'pool';
-    if (name === 'DatabaseDeadlineError') return 'request';
+    if (name === 'RequestDatabaseTimeError') return 'request';
     if (typeof message === 'string' && READ_TIMEOUT.test(message)) return 'statement';
     if (typeof message === 'string' && CONNECT_TIMEOUT.test(message)) return 'connect';
     current = (current as { cause?: unknown }).cause;

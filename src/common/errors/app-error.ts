@@ -111,7 +111,7 @@ export class RateLimitedError extends AppError {
 
 /**
  * The database did not answer in time (R-OP-6): a statement past its read timeout, a connection that
- * did not open or come free, or the request's database deadline. The request may be retried as it
+ * did not open or come free, or the request's database time used up. The request may be retried as it
  * is; each write it made either took effect in full or not at all.
  */
 export class ServiceUnavailableError extends AppError {

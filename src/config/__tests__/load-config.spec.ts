@@ -35,29 +35,29 @@ describe('loadConfig', () => {
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
   });
 
-  it('R-OP-6 client-side database deadlines: the read timeout a second past the statement timeout, the request deadline 1.5 s past it', () => {
+  it('R-OP-6 client-side database deadlines: the read timeout a second past the statement timeout, the database time per request 1.5 s past it', () => {
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).database).toMatchObject({
       statementTimeoutMs: 15000,
       queryTimeoutMs: 16000,
       connectTimeoutMs: 5000,
       keepAliveIdleMs: 10000,
-      requestDeadlineMs: 16500,
+      timePerRequestMs: 16500,
     });
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_STATEMENT_TIMEOUT_MS: '1000' }).database).toMatchObject({
       queryTimeoutMs: 2000,
-      requestDeadlineMs: 2500,
+      timePerRequestMs: 2500,
     });
     const set = {
       DB_QUERY_TIMEOUT_MS: '20000',
       DB_CONNECT_TIMEOUT_MS: '2000',
       DB_KEEPALIVE_IDLE_MS: '3000',
-      DB_REQUEST_DEADLINE_MS: '30000',
+      DB_TIME_PER_REQUEST_MS: '30000',
     };
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ...set }).database).toMatchObject({
       queryTimeoutMs: 20000,
       connectTimeoutMs: 2000,
       keepAliveIdleMs: 3000,
-      requestDeadlineMs: 30000,
+      timePerRequestMs: 30000,
     });
     // At or under the statement timeout, the service would close connections under statements PostgreSQL still runs.
     expect(refusalOf({ AUTH_JWT_SECRET: SECRET, DB_QUERY_TIMEOUT_MS: '15000' })).toMatch(

@@ -80,8 +80,8 @@ describe('missedDeadline: the database deadlines the service keeps itself (R-OP-
     expect(missedDeadline(new Error('timeout expired'))).toBe('connect');
     expect(missedDeadline(named('KnexTimeoutError'))).toBe('pool');
     expect(missedDeadline(named('TeamConnectionShareTimeoutError'))).toBe('pool');
-    expect(missedDeadline(named('DatabaseDeadlineError'))).toBe('request');
-    for (const error of [new Error('timeout expired'), named('KnexTimeoutError'), named('DatabaseDeadlineError')]) {
+    expect(missedDeadline(named('RequestDatabaseTimeError'))).toBe('request');
+    for (const error of [new Error('timeout expired'), named('KnexTimeoutError'), named('RequestDatabaseTimeError')]) {
       expect(transientFault(error)).toBe('ROLLED_BACK');
     }
   });

@@ -4,7 +4,7 @@
  * nothing reset or closed, as a cloud network's partition does — so PostgreSQL's own
  * statement_timeout cannot fire. The deadlines the service keeps itself must end every request,
  * with a code a client can act on, and free what the requests held. The timeouts are short here
- * (DB_STATEMENT_TIMEOUT_MS 1 s, so a 2 s read timeout and a 2.5 s request deadline); the silence
+ * (DB_STATEMENT_TIMEOUT_MS 1 s, so a 2 s read timeout and 2.5 s of database time per request); the silence
  * lasts until every request was answered.
  */
 import { memberOfNewSpace, RECORD, type SpaceMember, toolResult, type ToolResultInputShape } from '../../support/fixtures';

@@ -46,7 +46,7 @@ describe('GraphqlErrorFilter SERVICE_UNAVAILABLE (R-OP-6)', () => {
       readTimeout(),
       new Error('timeout expired'),
       Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
-      Object.assign(new Error('deadline'), { name: 'DatabaseDeadlineError' }),
+      Object.assign(new Error('deadline'), { name: 'RequestDatabaseTimeError' }),
     ]) {
       const error = mapped(fault);
       expect(error.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 });
