@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { requestIdMiddleware } from '../../observability/request-context';
 import { keepConnectionDeadlines } from '../connection-deadlines';
 import { ormOptions } from '../orm-options';
-import { runSql } from '../run-sql';
+import { inTransactionWithTimeout, runSql } from '../run-sql';
 import type { ConnectionSource } from '../team-connection-share';
 import { withTenantScope } from '../tenant-scope';
 import { missedDeadline } from '../transient-fault';
@@ -145,6 +145,14 @@ describe('deadlines on the connections (R-OP-6, real PostgreSQL behind a proxy t
     // Without closing the connection at once, the rollback would wait a read timeout of its own.
     const first = await firstOf(transaction, referenceOutcome);
     expect(missedDeadline(first)).toBe('statement');
+  });
+
+  it("R-OP-6 a transaction's statements under a longer timeout of its own (a retention batch's) are not cut at the pool's read timeout", async () => {
+    const { orm } = await behindProxy();
+    const slept = await inTransactionWithTimeout(orm.em.fork(), QUERY_TIMEOUT_MS * 3, (tx) =>
+      runSql<{ slept: boolean }[]>(tx, `select pg_sleep(${(QUERY_TIMEOUT_MS * 1.5) / 1000}) is null as slept`),
+    );
+    expect(slept).toEqual([{ slept: false }]);
   });
 
   it('R-OP-6 a commit that goes unanswered fails as a missed deadline, and the pool does not hand its connection out again', async () => {
