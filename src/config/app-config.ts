@@ -22,6 +22,18 @@ export class AppConfig {
     readonly poolMax: number;
     readonly acquireTimeoutMs: number;
     readonly statementTimeoutMs: number;
+    /**
+     * How long the service waits for a statement's answer: past it the connection is closed, never
+     * reused, and the request answered SERVICE_UNAVAILABLE. PostgreSQL's own timer cannot fire when
+     * the network between is silent.
+     */
+    readonly queryTimeoutMs: number;
+    /** How long opening a pool connection may take. */
+    readonly connectTimeoutMs: number;
+    /** Idle time before TCP keepalive probes start: a pooled connection whose peer vanished is found before it is handed out. */
+    readonly keepAliveIdleMs: number;
+    /** The database time one HTTP request may take: while it waits for or holds connections, overlaps counted once. */
+    readonly timePerRequestMs: number;
     /** Pool connections one team's statements may hold at once; more wait for one of the team's own (R-TN-10). */
     readonly maxConnectionsPerTeam: number;
   };

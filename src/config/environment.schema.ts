@@ -208,6 +208,22 @@ export class EnvironmentVariables {
   @IntSetting(100, 3_600_000)
   DB_STATEMENT_TIMEOUT_MS?: number;
 
+  /** How long the service waits for a statement's answer before it closes the connection; unset: DB_STATEMENT_TIMEOUT_MS + 1000. */
+  @IntSetting(200, 3_600_000)
+  DB_QUERY_TIMEOUT_MS?: number;
+
+  /** How long opening a pool connection (TCP, TLS, login) may take. */
+  @IntSetting(100, 120_000)
+  DB_CONNECT_TIMEOUT_MS?: number;
+
+  /** Idle time before TCP keepalive probes start on a pool connection. */
+  @IntSetting(1000, 3_600_000)
+  DB_KEEPALIVE_IDLE_MS?: number;
+
+  /** The database time (waiting for or holding connections) one HTTP request may take; unset: DB_STATEMENT_TIMEOUT_MS + 1500. */
+  @IntSetting(100, 3_600_000)
+  DB_TIME_PER_REQUEST_MS?: number;
+
   /** Pool connections one team's statements may hold at once (R-TN-10); unset: half of DB_POOL_MAX. */
   @IntSetting(1, 500)
   TEAM_MAX_DB_CONNECTIONS?: number;

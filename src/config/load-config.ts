@@ -104,6 +104,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  const statementTimeoutMs = vars.DB_STATEMENT_TIMEOUT_MS ?? 15000;
+  // A second past PostgreSQL's own timer: while the server answers, its cancel (57014) comes first.
+  const queryTimeoutMs = vars.DB_QUERY_TIMEOUT_MS ?? statementTimeoutMs + 1000;
+  if (queryTimeoutMs <= statementTimeoutMs) {
+    throw new ConfigError(
+      `DB_QUERY_TIMEOUT_MS (${queryTimeoutMs}) must be over DB_STATEMENT_TIMEOUT_MS (${statementTimeoutMs}): the service would close ` +
+        'connections under statements PostgreSQL still lets run; leave it unset (the statement timeout + 1000) or raise it.',
+    );
+  }
+
   const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
@@ -118,7 +128,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       embeddedPort: vars.EMBEDDED_PG_PORT ?? 54329,
       poolMax,
       acquireTimeoutMs: vars.DB_ACQUIRE_TIMEOUT_MS ?? 5000,
-      statementTimeoutMs: vars.DB_STATEMENT_TIMEOUT_MS ?? 15000,
+      statementTimeoutMs,
+      queryTimeoutMs,
+      connectTimeoutMs: vars.DB_CONNECT_TIMEOUT_MS ?? 5000,
+      keepAliveIdleMs: vars.DB_KEEPALIVE_IDLE_MS ?? 10_000,
+      // Room for one statement at its read timeout and the request's other, quick ones, with the
+      // answer out within the statement timeout + 2 s.
+      timePerRequestMs: vars.DB_TIME_PER_REQUEST_MS ?? statementTimeoutMs + 1500,
       // Half the pool: one team's burst leaves the other half to everyone else.
       maxConnectionsPerTeam: vars.TEAM_MAX_DB_CONNECTIONS ?? Math.max(1, Math.floor(poolMax / 2)),
     },

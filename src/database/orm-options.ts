@@ -31,11 +31,17 @@ export interface OrmConnectionOptions {
   poolMax?: number;
   acquireTimeoutMs?: number;
   statementTimeoutMs?: number;
-  /** Where MikroORM's own messages (the migrator's) go; silent by default. */
+  /** The client's own wait for a statement's answer; unset: the statement timeout + 1000 (see connection-deadlines.ts). */
+  queryTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  keepAliveIdleMs?: number;
+  /** Where MikroORM's and knex's own messages (the migrator's, a dropped connection) go; silent by default. */
   log?: (message: string) => void;
 }
 
 export function ormOptions(connection: OrmConnectionOptions): Options {
+  const statementTimeoutMs = connection.statementTimeoutMs ?? 15000;
+  const log = connection.log ?? (() => undefined);
   return defineConfig({
     clientUrl: connection.url,
     entities: connection.entities ?? [],
@@ -44,7 +50,7 @@ export function ormOptions(connection: OrmConnectionOptions): Options {
     extensions: [Migrator],
     forceUtcTimezone: true,
     colors: false,
-    logger: connection.log ?? (() => undefined),
+    logger: log,
     allowGlobalContext: false,
     preferTs: isTs,
     pool: {
@@ -53,7 +59,18 @@ export function ormOptions(connection: OrmConnectionOptions): Options {
       acquireTimeoutMillis: connection.acquireTimeoutMs ?? 5000,
     },
     driverOptions: {
-      connection: { statement_timeout: connection.statementTimeoutMs ?? 15000 },
+      connection: {
+        statement_timeout: statementTimeoutMs,
+        // PostgreSQL's timer cannot fire when the network between is silent: the client keeps its
+        // own, a little later, and a connection whose statement passed it is closed (connection-deadlines.ts).
+        query_timeout: connection.queryTimeoutMs ?? statementTimeoutMs + 1000,
+        connectionTimeoutMillis: connection.connectTimeoutMs ?? 5000,
+        // An idle pooled connection whose peer vanished errors in the pool instead of at its next statement.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: connection.keepAliveIdleMs ?? 10_000,
+      },
+      // knex's own notes (a connection the pool dropped) go where MikroORM's go, not to the console.
+      log: { warn: log, error: log, deprecate: log, debug: log },
     },
     migrations: {
       tableName: 'mikro_orm_migrations',

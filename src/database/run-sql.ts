@@ -1,6 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type { Client as PgConnection } from 'pg';
+import { currentRequestBudget } from '../observability/request-context';
+import {
+  databaseTimeLeft,
+  discardIfUnanswered,
+  type PoolTimeouts,
+  RequestDatabaseTimeError,
+  statementReadTimeout,
+} from './connection-deadlines';
 import { currentTenantScope, type TenantScope } from './tenant-scope';
 
 export interface RunSqlOptions {
@@ -52,26 +60,42 @@ export async function runSql<Rows = Record<string, unknown>[]>(
   const scope = options.setsOwnScope || options.noTenantRows ? undefined : currentTenantScope();
   const timeout = options.timeoutMs === undefined ? undefined : timeoutStatement(options.timeoutMs);
   if (transaction && timeout) throw new Error('runSql: timeoutMs is for a lone statement, not one inside a transaction');
-  const statement = { text: positional(bound.sql), values: bound.params };
   const connection = await client.acquireConnection();
+  // Each round trip's read timeout, taken when it is sent: cut to what is left of the request's
+  // database time (counted since the acquire above); undefined, the pool's own (DB_QUERY_TIMEOUT_MS).
+  const time = currentRequestBudget()?.databaseTime;
+  const statementTimeoutMs = options.timeoutMs ?? (transaction && transactionTimeouts.get(transaction));
+  const readTimeout = (): number | undefined => {
+    if (time === undefined && statementTimeoutMs === undefined) return undefined;
+    const ms = statementReadTimeout(client.connectionSettings, statementTimeoutMs, time && databaseTimeLeft(time, Date.now()));
+    if (ms !== undefined && ms <= 0) throw new RequestDatabaseTimeError();
+    return ms;
+  };
+  const statement = (text: string, values?: unknown[]) => ({ text, values, query_timeout: readTimeout() });
   try {
     if (!timeout && (!scope || transaction)) {
       if (scope && transaction && !scopedTransactions.has(transaction)) {
-        await connection.query(scopeStatement(scope));
+        await connection.query(statement(scopeStatement(scope)));
         scopedTransactions.add(transaction);
       }
-      return (await connection.query(statement)).rows as Rows;
+      return (await connection.query(statement(positional(bound.sql), bound.params))).rows as Rows;
     }
     // A lone statement in a transaction of its own, opened with its settings in one round trip.
-    await connection.query(['begin', timeout, scope && scopeStatement(scope)].filter(Boolean).join('; '));
+    await connection.query(statement(['begin', timeout, scope && scopeStatement(scope)].filter(Boolean).join('; ')));
     try {
-      const result = await connection.query(statement);
-      await connection.query('commit');
+      const result = await connection.query(statement(positional(bound.sql), bound.params));
+      await connection.query(statement('commit'));
       return result.rows as Rows;
     } catch (error) {
+      // Unanswered, the connection is closed first: the server rolls back on its own, and the rollback fails at once instead of queueing behind.
+      discardIfUnanswered(connection);
       await connection.query('rollback').catch(() => undefined);
       throw error;
     }
+  } catch (error) {
+    // In a caller's transaction: closed before its rollback, which would otherwise wait behind the lost statement.
+    discardIfUnanswered(connection);
+    throw error;
   } finally {
     await client.releaseConnection(connection);
   }
@@ -96,11 +120,15 @@ function timeoutStatement(timeoutMs: number): string {
 /** The transactions whose tenant settings are made (they last until the transaction ends). */
 const scopedTransactions = new WeakSet<object>();
 
-/** What runSql uses of a knex client: its pool of pg connections (a transaction's hands out its own). */
+/** What runSql uses of a knex client: its pool of pg connections (a transaction's hands out its own), and their timeouts. */
 interface PoolClient {
   acquireConnection(): Promise<PgConnection>;
   releaseConnection(connection: PgConnection): Promise<unknown>;
+  readonly connectionSettings: PoolTimeouts;
 }
+
+/** The statement timeout a transaction set for its statements (inTransactionWithTimeout): their read timeout follows it. */
+const transactionTimeouts = new WeakMap<object, number>();
 
 /** `?` becomes `$1`, `$2`, … (an escaped `\?` stays a literal `?`), as knex numbers them. */
 export function positional(sql: string): string {
@@ -135,6 +163,8 @@ export function expandArrays(sql: string, params: readonly unknown[]): { sql: st
  */
 export function inTransactionWithTimeout<T>(em: EntityManager, timeoutMs: number, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   return em.transactional(async (tx) => {
+    const transaction = tx.getTransactionContext<Knex.Transaction>();
+    if (transaction) transactionTimeouts.set(transaction, timeoutMs);
     // Touches no tenant row: the transaction's first tenant statement makes the scope's settings.
     await runSql(tx, `select set_config('statement_timeout', ?, true)`, [String(timeoutMs)], { noTenantRows: true });
     return work(tx);

@@ -1,5 +1,6 @@
 import type { Client as PgConnection } from 'pg';
 import { KeyedSemaphore, SlotWaitTimeoutError } from '../common/concurrency/keyed-semaphore';
+import { withinTimeout } from '../common/concurrency/within-timeout';
 import { currentTenantScope } from './tenant-scope';
 
 /** The part of a knex client every statement goes through: runSql, the query builder and MikroORM's transactions. */
@@ -64,7 +65,14 @@ export function shareConnectionsByTeam(client: ConnectionSource, options: TeamCo
     if (waiting === undefined) return take(teamId);
     const startedAt = Date.now();
     return waiting.then(
-      () => withinDeadline(take(teamId), startedAt, options.acquireTimeoutMs, (late) => void client.releaseConnection(late)),
+      // What is left of the acquire timeout after the wait for the share; a connection that comes later goes straight back.
+      () =>
+        withinTimeout(
+          take(teamId),
+          Math.max(0, startedAt + options.acquireTimeoutMs - Date.now()),
+          () => new TeamConnectionShareTimeoutError(options.acquireTimeoutMs),
+          (late) => void client.releaseConnection(late),
+        ),
       (error: unknown) => {
         throw error instanceof SlotWaitTimeoutError ? new TeamConnectionShareTimeoutError(options.acquireTimeoutMs) : error;
       },
@@ -86,34 +94,3 @@ export function shareConnectionsByTeam(client: ConnectionSource, options: TeamCo
 /** Which team's share a pooled connection counts against while it is out (a property, like knex's own `__knexTxId`). */
 const TEAM = Symbol('team');
 type TeamConnection = PgConnection & { [TEAM]?: string };
-
-/**
- * The connection, if the pool gives it within what is left of the acquire timeout (after waiting for
- * the share); else a timeout error, and a connection that comes later goes straight back.
- */
-function withinDeadline(
-  pending: Promise<PgConnection>,
-  startedAt: number,
-  timeoutMs: number,
-  giveBack: (connection: PgConnection) => void,
-): Promise<PgConnection> {
-  const remainingMs = Math.max(0, startedAt + timeoutMs - Date.now());
-  return new Promise((resolve, reject) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      reject(new TeamConnectionShareTimeoutError(timeoutMs));
-    }, remainingMs);
-    pending.then(
-      (connection) => {
-        clearTimeout(timer);
-        if (timedOut) giveBack(connection);
-        else resolve(connection);
-      },
-      (error: Error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}

@@ -30,19 +30,49 @@ const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'
 /** What the pg driver says when the server went away without an error message. */
 const CONNECTION_LOST = /^Connection terminated\b|^Client has encountered a connection error/;
 
+/**
+ * A deadline the service keeps itself, because PostgreSQL's own timers cannot fire when the network
+ * between is silent (connection-deadlines.ts):
+ * - `statement`: no answer within the read timeout (DB_QUERY_TIMEOUT_MS); the connection was closed;
+ * - `connect`: a new connection did not open within DB_CONNECT_TIMEOUT_MS;
+ * - `pool`: no connection came free within DB_ACQUIRE_TIMEOUT_MS, in the pool or the team's share;
+ * - `request`: the request used up its database time, DB_TIME_PER_REQUEST_MS.
+ */
+export type MissedDeadline = 'statement' | 'connect' | 'pool' | 'request';
+
+/** pg's message for a `query_timeout` (knex puts the statement before it). */
+const READ_TIMEOUT = /Query read timeout$/;
+/** pg's message when `connectionTimeoutMillis` passed. */
+const CONNECT_TIMEOUT = /^timeout expired$/;
+
+/** Which of the service's own database deadlines `error` (or an error it wraps) reports, or null. */
+export function missedDeadline(error: unknown): MissedDeadline | null {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
+    const { name, message } = current as { name?: unknown; message?: unknown };
+    // The pool had no connection to give within its acquire timeout: nothing was sent.
+    // Or none within the team's share of the pool (team-connection-share.ts), likewise before anything was sent.
+    if (name === 'KnexTimeoutError' || name === 'TeamConnectionShareTimeoutError') return 'pool';
+    if (name === 'RequestDatabaseTimeError') return 'request';
+    if (typeof message === 'string' && READ_TIMEOUT.test(message)) return 'statement';
+    if (typeof message === 'string' && CONNECT_TIMEOUT.test(message)) return 'connect';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 /** The fault class of `error` (or of the errors it wraps), or null when retrying would not help. */
 export function transientFault(error: unknown): TransientFault | null {
+  const missed = missedDeadline(error);
+  // A statement's answer may have been lost after it committed; every other deadline ends a wait before anything was sent.
+  if (missed !== null) return missed === 'statement' ? 'OUTCOME_UNKNOWN' : 'ROLLED_BACK';
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
-    const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
+    const { code, message } = current as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
       if (ROLLED_BACK_SQLSTATES.has(code)) return 'ROLLED_BACK';
       // 08xxx connection_exception: the connection failed under the statement.
       if (OUTCOME_UNKNOWN_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return 'OUTCOME_UNKNOWN';
       if (SOCKET_CODES.has(code)) return code === 'ECONNREFUSED' ? 'ROLLED_BACK' : 'OUTCOME_UNKNOWN';
     }
-    // The pool had no connection to give within its acquire timeout: nothing was sent.
-    // Or none within the team's share of the pool (team-connection-share.ts), likewise before anything was sent.
-    if (name === 'KnexTimeoutError' || name === 'TeamConnectionShareTimeoutError') return 'ROLLED_BACK';
     if (typeof message === 'string' && CONNECTION_LOST.test(message)) return 'OUTCOME_UNKNOWN';
     current = (current as { cause?: unknown }).cause;
   }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../common/errors/app-error';
+import { databaseUnavailable } from '../common/errors/database-unavailable';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { countTokens } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
@@ -251,6 +252,11 @@ export class McpToolsService {
     try {
       return await work();
     } catch (error) {
+      const unavailable = databaseUnavailable(error);
+      if (unavailable !== null) {
+        this.logger.warn({ msg: 'database did not answer in time', missed: unavailable.missed, requestId: currentRequestId() ?? null });
+        return errorResult(unavailable.error, currentRequestId());
+      }
       if (!(error instanceof AppError)) {
         // The code only: a driver's message may quote the statement's values.
         this.logger.error({

@@ -2,6 +2,7 @@ import { All, Controller, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import { databaseUnavailable } from '../common/errors/database-unavailable';
 import { AppConfig } from '../config/app-config';
 import { JSONRPC_UNAUTHENTICATED, jsonRpcError } from '../http/edge-errors';
 import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';
@@ -25,6 +26,7 @@ import { mcpSpanLabel } from './mcp-span-label';
 const JSONRPC_FORBIDDEN = -32003;
 const JSONRPC_INTERNAL = -32603;
 const JSONRPC_METHOD_NOT_ALLOWED = -32000;
+const JSONRPC_SERVICE_UNAVAILABLE = -32053;
 const JSONRPC_INVALID_REQUEST = -32600;
 
 /**
@@ -76,7 +78,7 @@ export class McpController {
         res.status(401).json(jsonRpcError(JSONRPC_UNAUTHENTICATED, error.message, { code: ErrorCode.UNAUTHENTICATED }));
         return;
       }
-      this.internalError(res, error);
+      this.failed(res, error);
       return;
     }
 
@@ -102,7 +104,7 @@ export class McpController {
       // Nest's JSON body parser has read the body already.
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
-      this.internalError(res, error);
+      this.failed(res, error);
     }
   }
 
@@ -117,8 +119,21 @@ export class McpController {
     );
   }
 
-  private internalError(res: Response, error: unknown): void {
+  /**
+   * A failure before the MCP message was answered: SERVICE_UNAVAILABLE (HTTP 503, `Retry-After`) when
+   * the database did not answer within the service's deadlines, else a masked internal error.
+   */
+  private failed(res: Response, error: unknown): void {
     const requestId = currentRequestId();
+    const unavailable = databaseUnavailable(error);
+    if (unavailable !== null) {
+      this.logger.warn({ msg: 'database did not answer in time', missed: unavailable.missed, requestId: requestId ?? null });
+      if (res.headersSent) return;
+      const { message, retryAfterSeconds } = unavailable.error;
+      res.setHeader('retry-after', String(retryAfterSeconds));
+      res.status(503).json(jsonRpcError(JSONRPC_SERVICE_UNAVAILABLE, message, { code: ErrorCode.SERVICE_UNAVAILABLE, retryAfterSeconds }));
+      return;
+    }
     this.logger.error({
       msg: 'MCP request failed',
       name: (error as Error)?.name ?? null,

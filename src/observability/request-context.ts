@@ -14,6 +14,23 @@ export interface RequestBudget {
   libraryEvaluations: number;
   /** Settles when the request's previous whole-payload read has been counted (see `inTurn`). */
   payloadReadTurn?: Promise<void>;
+  /** The database time the request has used, from its first wait for a connection on (connection-deadlines.ts). */
+  databaseTime?: DatabaseTime;
+}
+
+/**
+ * A request's time on the database (R-OP-6): while it waits for or holds pool connections, counted
+ * once where they overlap. Mutable on purpose, as the budget is.
+ */
+export interface DatabaseTime {
+  /** What it may use (DB_TIME_PER_REQUEST_MS). */
+  readonly limitMs: number;
+  /** Used in the intervals already over. */
+  usedMs: number;
+  /** Connections the request is waiting for or holding now. */
+  open: number;
+  /** When the current interval began (epoch ms), while `open` is above 0. */
+  since: number;
 }
 
 /**

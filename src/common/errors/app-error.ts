@@ -16,6 +16,8 @@ export enum ErrorCode {
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
   /** The team is over a per-replica limit (R-TN-10): HTTP 429 with `Retry-After`. */
   RATE_LIMITED = 'RATE_LIMITED',
+  /** The database did not answer within a deadline the service keeps (R-OP-6): retry; HTTP 503 with `Retry-After` when nothing of the request was answered. */
+  SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
 
 /**
@@ -99,5 +101,21 @@ export class RateLimitedError extends AppError {
     readonly retryAfterSeconds: number,
   ) {
     super(ErrorCode.RATE_LIMITED, `${message}; retry after ${retryAfterSeconds} s.`, { limit, retryAfterSeconds });
+  }
+}
+
+/**
+ * The database did not answer in time (R-OP-6): a statement past its read timeout, a connection that
+ * did not open or come free, or the request's database time used up. The request may be retried as it
+ * is; each write it made either took effect in full or not at all.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(readonly retryAfterSeconds = 1) {
+    super(
+      ErrorCode.SERVICE_UNAVAILABLE,
+      `The database did not answer in time; retry after ${retryAfterSeconds} s. ` +
+        'Each write of this request either took effect in full or not at all.',
+      { retryAfterSeconds },
+    );
   }
 }

@@ -1,16 +1,26 @@
-import { Catch, HttpException, type ArgumentsHost } from '@nestjs/common';
+import { Catch, HttpException, Logger, type ArgumentsHost } from '@nestjs/common';
 import type { GqlExceptionFilter } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
+import { currentRequestId } from '../../observability/request-context';
 import { AppError, ErrorCode } from './app-error';
+import { databaseUnavailable } from './database-unavailable';
 
 /**
- * Maps coded errors to GraphQL errors with `extensions.code`, in one place. Anything else is
- * rethrown untouched and masked by `formatGraphqlError`.
+ * Maps coded errors to GraphQL errors with `extensions.code`, in one place: the service's own
+ * errors, and a database that did not answer within the service's deadlines (SERVICE_UNAVAILABLE;
+ * its HTTP 503 is decided once the whole result is known, `unavailableRetryAfter`). Anything else
+ * is rethrown untouched and masked by `formatGraphqlError`.
  */
 @Catch()
 export class GraphqlErrorFilter implements GqlExceptionFilter {
-  catch(exception: unknown, host: ArgumentsHost): unknown {
-    if (host.getType<string>() !== 'graphql') throw exception;
+  private readonly logger = new Logger('GraphQL');
+
+  catch(thrown: unknown, host: ArgumentsHost): unknown {
+    if (host.getType<string>() !== 'graphql') throw thrown;
+    const unavailable = databaseUnavailable(thrown);
+    if (unavailable)
+      this.logger.warn({ msg: 'database did not answer in time', missed: unavailable.missed, requestId: currentRequestId() });
+    const exception = unavailable?.error ?? thrown;
     if (exception instanceof AppError && exception.code === ErrorCode.RATE_LIMITED) {
       // Any RATE_LIMITED (a team over its share, a busy pool) is a 429 with Retry-After (R-TN-10).
       // Apollo turns `extensions.http` into the response's status and headers, and leaves it out of the body.

@@ -12,6 +12,7 @@ import { labelRequestSpan } from '../../observability/http-tracing.middleware';
 import { withRootFieldSpans } from '../../observability/graphql-root-spans';
 import { tracingStarted } from '../../observability/tracing';
 import { formatGraphqlError } from '../errors/format-graphql-error';
+import { unavailableRetryAfter } from '../errors/unavailable-status';
 import { checkListLimits, type ListLimits } from './list-limits';
 import { checkPayloadValues, type PayloadSelections } from './payload-values';
 
@@ -87,6 +88,15 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
                     payloadSelections,
                     config.graphql.maxPayloadValues,
                   );
+                  return Promise.resolve();
+                },
+                // Nothing of the request answered, only because the database did not in time: HTTP 503 (R-OP-6).
+                willSendResponse: ({ response }) => {
+                  const retryAfter = response.body.kind === 'single' ? unavailableRetryAfter(response.body.singleResult) : null;
+                  if (retryAfter !== null) {
+                    response.http.status = 503;
+                    response.http.headers.set('retry-after', String(retryAfter));
+                  }
                   return Promise.resolve();
                 },
               }),

@@ -35,6 +35,36 @@ describe('loadConfig', () => {
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);
   });
 
+  it('R-OP-6 client-side database deadlines: the read timeout a second past the statement timeout, the database time per request 1.5 s past it', () => {
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).database).toMatchObject({
+      statementTimeoutMs: 15000,
+      queryTimeoutMs: 16000,
+      connectTimeoutMs: 5000,
+      keepAliveIdleMs: 10000,
+      timePerRequestMs: 16500,
+    });
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_STATEMENT_TIMEOUT_MS: '1000' }).database).toMatchObject({
+      queryTimeoutMs: 2000,
+      timePerRequestMs: 2500,
+    });
+    const set = {
+      DB_QUERY_TIMEOUT_MS: '20000',
+      DB_CONNECT_TIMEOUT_MS: '2000',
+      DB_KEEPALIVE_IDLE_MS: '3000',
+      DB_TIME_PER_REQUEST_MS: '30000',
+    };
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, ...set }).database).toMatchObject({
+      queryTimeoutMs: 20000,
+      connectTimeoutMs: 2000,
+      keepAliveIdleMs: 3000,
+      timePerRequestMs: 30000,
+    });
+    // At or under the statement timeout, the service would close connections under statements PostgreSQL still runs.
+    expect(refusalOf({ AUTH_JWT_SECRET: SECRET, DB_QUERY_TIMEOUT_MS: '15000' })).toMatch(
+      /DB_QUERY_TIMEOUT_MS \(15000\) must be over DB_STATEMENT_TIMEOUT_MS \(15000\)/,
+    );
+  });
+
   it('R-TN-10 R-TN-11 fairness defaults: 16 requests in flight, 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
     expect(config.admission).toEqual({ maxInFlight: 16, queueMax: 256, queueWaitMs: 5000, retryAfterSeconds: 1 });

@@ -21,6 +21,21 @@ describe('ORM connection options (real PostgreSQL)', () => {
     await expect(em.execute('select pg_sleep(1)')).rejects.toThrow(/statement timeout/);
   });
 
+  it('R-OP-6 every connection also has the client-side deadlines: a read timeout past the statement timeout, a connect timeout, TCP keepalive', () => {
+    const connection = (options: Parameters<typeof ormOptions>[0]) =>
+      (ormOptions(options).driverOptions as { connection: object }).connection;
+    expect(connection({ url: database.url })).toEqual({
+      statement_timeout: 15000,
+      query_timeout: 16000,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10000,
+    });
+    expect(connection({ url: database.url, statementTimeoutMs: 300 })).toMatchObject({ query_timeout: 1300 });
+    const client = orm.em.getConnection().getKnex().client as { connectionSettings: Record<string, unknown> };
+    expect(client.connectionSettings).toMatchObject({ statement_timeout: 300, query_timeout: 1300, keepAlive: true });
+  });
+
   it('R-OP-6 with the pool exhausted a request fails within the acquire timeout instead of hanging', async () => {
     const small = await MikroORM.init(ormOptions({ url: database.url, statementTimeoutMs: 5000, acquireTimeoutMs: 300, poolMax: 1 }));
     try {

@@ -1,4 +1,4 @@
-import { transientFault } from '../transient-fault';
+import { missedDeadline, transientFault } from '../transient-fault';
 
 /** An error as the pg driver raises it for a server error: an Error with the SQLSTATE in `code`. */
 const pgError = (code: string, message = 'server error') => Object.assign(new Error(message), { code });
@@ -63,5 +63,41 @@ describe('transientFault', () => {
     const looped: Error & { cause?: unknown } = new Error('loop');
     looped.cause = looped;
     expect(transientFault(looped)).toBeNull();
+  });
+});
+
+describe('missedDeadline: the database deadlines the service keeps itself (R-OP-6)', () => {
+  const named = (name: string, message = 'x') => Object.assign(new Error(message), { name });
+
+  it('R-OP-6 a statement past its read timeout (as pg, and as knex reports it): a write may have committed', () => {
+    for (const error of [new Error('Query read timeout'), new Error('COMMIT; - Query read timeout')]) {
+      expect(missedDeadline(error)).toBe('statement');
+      expect(transientFault(error)).toBe('OUTCOME_UNKNOWN');
+    }
+  });
+
+  it('R-OP-6 a connection that did not open, none free in the pool or the share, the request past its deadline: nothing was sent', () => {
+    expect(missedDeadline(new Error('timeout expired'))).toBe('connect');
+    expect(missedDeadline(named('KnexTimeoutError'))).toBe('pool');
+    expect(missedDeadline(named('TeamConnectionShareTimeoutError'))).toBe('pool');
+    expect(missedDeadline(named('RequestDatabaseTimeError'))).toBe('request');
+    for (const error of [new Error('timeout expired'), named('KnexTimeoutError'), named('RequestDatabaseTimeError')]) {
+      expect(transientFault(error)).toBe('ROLLED_BACK');
+    }
+  });
+
+  it('R-OP-6 found through a cause; other faults are no missed deadline', () => {
+    expect(missedDeadline(new Error('outer', { cause: new Error('Query read timeout') }))).toBe('statement');
+    for (const error of [
+      pgError('57014'),
+      pgError('ECONNRESET'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Query read timeout, then more'),
+      new Error('the timeout expired'),
+      undefined,
+      'Query read timeout',
+    ]) {
+      expect(missedDeadline(error)).toBeNull();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { ArgumentsHost } from '@nestjs/common';
+import { type ArgumentsHost, Logger } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
 import { AppError, ErrorCode, RateLimitedError } from '../app-error';
 import { GraphqlErrorFilter } from '../graphql-error.filter';
@@ -28,5 +28,42 @@ describe('GraphqlErrorFilter RATE_LIMITED (R-TN-10)', () => {
 
   it('R-TN-10 other coded errors keep HTTP 200 (no http extension)', () => {
     expect(mapped(new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'too big')).extensions).toEqual({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+});
+
+describe('GraphqlErrorFilter SERVICE_UNAVAILABLE (R-OP-6)', () => {
+  const readTimeout = () => new Error('select 1 - Query read timeout');
+  let warned: jest.SpyInstance;
+  beforeEach(() => (warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined)));
+  afterEach(() => warned.mockRestore());
+
+  it('R-OP-6 the operator sees which deadline was missed, never the driver message (it quotes the statement)', () => {
+    mapped(readTimeout());
+    expect(warned).toHaveBeenCalledWith({ msg: 'database did not answer in time', missed: 'statement', requestId: undefined });
+  });
+
+  it('R-OP-6 a database deadline the service kept is SERVICE_UNAVAILABLE with retryAfterSeconds, no statement text', () => {
+    for (const fault of [
+      readTimeout(),
+      new Error('timeout expired'),
+      Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+      Object.assign(new Error('deadline'), { name: 'RequestDatabaseTimeError' }),
+    ]) {
+      const error = mapped(fault);
+      expect(error.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 });
+      expect(error.message).toMatch(/^The database did not answer in time; retry after 1 s\./);
+      expect(error.message).not.toMatch(/select|Query read timeout|Knex/);
+    }
+  });
+
+  it('R-OP-6 its HTTP status waits for the whole result (no http extension here): a partial answer stays a 200', () => {
+    expect(mapped(readTimeout()).extensions).not.toHaveProperty('http');
+  });
+
+  it('R-OP-6 other driver failures are left to the masking (a killed backend, a server-side statement timeout)', () => {
+    const killed = new Error('Connection terminated unexpectedly');
+    expect(mapped(killed)).toBe(killed);
+    const canceled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    expect(mapped(canceled)).toBe(canceled);
   });
 });
