@@ -29,7 +29,7 @@ describe('loadConfig', () => {
       lookup: { maxReturnChars: 500_000, answerMaxTokens: 8_000 },
       retention: { batchSize: 5000, batchPauseMs: 0 },
       graphql: { maxPayloadValues: 200 },
-      toolResults: { responseMaxPayloadChars: 16_777_216 },
+      toolResults: { responseMaxPayloadBytes: 16_777_216 },
     });
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, RETENTION_BATCH_PAUSE_MS: '25' }).retention.batchPauseMs).toBe(25);
     expect(config.database.embeddedDir).toMatch(/\.data\/pg$/);

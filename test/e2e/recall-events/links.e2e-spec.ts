@@ -70,7 +70,12 @@ describe('recall event links (e2e)', () => {
       expect(result.snapshot).toEqual(stored.snapshot);
     }
     // The stub, never the payload: no field beyond the five, and nothing of the payload past the stub's preview.
-    const fields = await ok<{ __type: { fields: { name: string }[] } }>(t, `{ __type(name: "ReturnedSnapshot") { fields { name } } }`);
+    const fields = await ok<{ __type: { fields: { name: string }[] } }>(
+      t,
+      `{ __type(name: "ReturnedSnapshot") { fields { name } } }`,
+      {},
+      member.token,
+    );
     expect(fields.__type.fields.map((f) => f.name).sort()).toEqual(['createdAt', 'memId', 'sizeTokens', 'stub', 'toolName']);
     expect(JSON.stringify(searchLinks)).not.toContain(secret);
 
