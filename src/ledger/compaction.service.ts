@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { type CountedJson, type CountedText, countsPieceByPiece, jsonArrayPiece, serializeEach } from '../common/text/json-array-tokens';
@@ -36,6 +37,8 @@ export interface CompactMessagesOutcome {
 }
 
 const BATCH_FIELD = 'compaction';
+/** Replacements savingsOf writes between two turns of the event loop: about 2 ms of work. */
+const REPLACEMENTS_PER_TURN = 256;
 
 /**
  * The wire view of a message list in any supported format (R-LG-3): large, older tool results
@@ -143,12 +146,14 @@ export class CompactionService {
     const touched = [...new Set(replacements.map(entryIndexOf))];
     const texts = touched.map((index) => textOf(parts[index], index));
     const written = new Map(touched.map((index) => [index, entries[index]]));
-    replacements.forEach((replacement, order) => {
+    for (const [order, replacement] of replacements.entries()) {
+      // A history of tens of thousands of small results: the event loop turns every few milliseconds.
+      if (order > 0 && order % REPLACEMENTS_PER_TURN === 0) await nextTurn();
       const index = entryIndexOf(replacement);
       const entry = writeIntoEntry(adapter, written.get(index) as object, replacement, stubs[order]);
       written.set(index, entry);
       texts.push(textOf(JSON.stringify(entry), index));
-    });
+    }
     const counts = await this.tokens.countCached(team, texts);
     const current = new Map(touched.map((index, order) => [index, counts[order]]));
     return replacements.map((replacement, order) => {
