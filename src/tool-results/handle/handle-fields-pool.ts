@@ -66,6 +66,7 @@ export class HandleFieldsPool implements OnModuleDestroy {
 
   private async offThread(team: string, sources: readonly FieldsSource[]): Promise<HandleFields[]> {
     const fields: HandleFields[] = [];
+    // Tasks the size of the token count's: another team's payload waits behind one of them, not a whole batch.
     for (const group of inTasks(sources, COUNTING_TASK_CHARS)) {
       // Only what the thread reads is sent: the payload's text (serialized once, by the write), not its parsed output.
       const tasks = group.map(({ text, isText, rules }) => ({ text, isText, rules }));
