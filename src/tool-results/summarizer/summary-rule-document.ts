@@ -20,7 +20,7 @@ export const MAX_PATH_SEGMENTS = 16;
  * Row visits one summary's rules may cost (R-RC-3, R-TN-10): each maxDate or topBy part is charged
  * the rows it scans, every other part 1, before it runs. Rules past it leave the summary to the
  * generic summarizer, counted in `tool_results_summary_rule_fallbacks_total{reason="over_budget"}`.
- * About 50 ms of the slowest rows (ISO timestamps with zones) on one core; the same number
+ * About 40 ms of the slowest rows (ISO timestamps with zones) on one core; the same number
  * everywhere, so an output gets the same summary on every replica, in place or on a worker thread.
  */
 export const SUMMARY_RULE_ROW_BUDGET = 100_000;
