@@ -150,6 +150,12 @@ export class AppConfig {
     readonly tokenCountQueue: number;
     /** Longest a counting task waits for its team's turn on a thread before RATE_LIMITED. */
     readonly tokenCountQueueWaitMs: number;
+    /** Threads reading the handle fields (summary, schema hint, preview) of large payloads. */
+    readonly handleThreads: number;
+    /** Handle tasks that may wait for a thread; more are answered RATE_LIMITED. */
+    readonly handleQueue: number;
+    /** Longest a handle task waits for its team's turn on a thread before RATE_LIMITED. */
+    readonly handleQueueWaitMs: number;
   };
   readonly retention: {
     /** The scheduled sweep runs (an admin's runRetentionSweep works either way). */

@@ -324,6 +324,15 @@ export class EnvironmentVariables {
   @IntSetting(0, 600_000)
   TOKEN_COUNT_QUEUE_WAIT_MS?: number;
 
+  @IntSetting(1, 64)
+  HANDLE_THREADS?: number;
+
+  @IntSetting(0, 100_000)
+  HANDLE_QUEUE_MAX?: number;
+
+  @IntSetting(0, 600_000)
+  HANDLE_QUEUE_WAIT_MS?: number;
+
   @BooleanSetting()
   RETENTION_ENABLED?: boolean;
 

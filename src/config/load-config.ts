@@ -205,6 +205,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       tokenCountThreads: vars.TOKEN_COUNT_THREADS ?? defaultWorkerThreads(),
       tokenCountQueue: vars.TOKEN_COUNT_QUEUE_MAX ?? 64,
       tokenCountQueueWaitMs: vars.TOKEN_COUNT_QUEUE_WAIT_MS ?? 5_000,
+      handleThreads: vars.HANDLE_THREADS ?? defaultWorkerThreads(),
+      handleQueue: vars.HANDLE_QUEUE_MAX ?? 64,
+      handleQueueWaitMs: vars.HANDLE_QUEUE_WAIT_MS ?? 5_000,
     },
     retention: {
       enabled: vars.RETENTION_ENABLED ?? true,

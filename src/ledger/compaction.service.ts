@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { type CountedJson, type CountedText, countsPieceByPiece, jsonArrayPiece, serializeEach } from '../common/text/json-array-tokens';
@@ -36,6 +37,8 @@ export interface CompactMessagesOutcome {
 }
 
 const BATCH_FIELD = 'compaction';
+/** Replacements savingsOf writes between two turns of the event loop: about 2 ms of work. */
+const REPLACEMENTS_PER_TURN = 256;
 
 /**
  * The wire view of a message list in any supported format (R-LG-3): large, older tool results
@@ -87,7 +90,7 @@ export class CompactionService {
     const write = (count: number) => writeReplacements(adapter, history.entries, replacements.slice(0, count), stubs);
     let count = replacements.length;
     if (request.targetTokens !== null) {
-      const savings = await this.savingsOf(actor.teamId, history.entries, serialized, (upTo) => write(upTo), replacements);
+      const savings = await this.savingsOf(actor.teamId, history.entries, serialized, adapter, replacements, stubs);
       count = replacementsNeeded(before.tokens, savings, request.targetTokens, request.clearAtLeastTokens);
     }
     let compacted = write(count);
@@ -125,14 +128,16 @@ export class CompactionService {
    * Each replacement's saving in tokens when they are made one after another in list order:
    * the count of its entry before and after it (an entry may hold several). Exact when the
    * list's count adds up element by element (json-array-tokens); otherwise each entry is counted
-   * on its own, an estimate.
+   * on its own, an estimate. Each replacement is written into its entry alone, as the ones before
+   * it left it: the work grows with the replacements, not with replacements × list length.
    */
   private async savingsOf(
     team: string,
     entries: readonly object[],
     serialized: WeakMap<object, string>,
-    write: (count: number) => object[],
+    adapter: HistoryAdapter,
     replacements: readonly Replacement[],
+    stubs: readonly string[],
   ): Promise<number[]> {
     const parts = serializeEach(entries, serialized);
     const byPiece = countsPieceByPiece(parts);
@@ -140,10 +145,15 @@ export class CompactionService {
     const textOf = (json: string, index: number): CountedText => (byPiece ? jsonArrayPiece(json, index === last) : { text: json });
     const touched = [...new Set(replacements.map(entryIndexOf))];
     const texts = touched.map((index) => textOf(parts[index], index));
-    replacements.forEach((replacement, order) => {
+    const written = new Map(touched.map((index) => [index, entries[index]]));
+    for (const [order, replacement] of replacements.entries()) {
+      // A history of tens of thousands of small results: the event loop turns every few milliseconds.
+      if (order > 0 && order % REPLACEMENTS_PER_TURN === 0) await nextTurn();
       const index = entryIndexOf(replacement);
-      texts.push(textOf(JSON.stringify(write(order + 1)[index]), index));
-    });
+      const entry = writeIntoEntry(adapter, written.get(index) as object, replacement, stubs[order]);
+      written.set(index, entry);
+      texts.push(textOf(JSON.stringify(entry), index));
+    }
     const counts = await this.tokens.countCached(team, texts);
     const current = new Map(touched.map((index, order) => [index, counts[order]]));
     return replacements.map((replacement, order) => {
@@ -232,6 +242,19 @@ function unchangedOutcome(
 
 function entryIndexOf(replacement: Replacement): number {
   return replacement.kind === 'result' ? replacement.site.entryIndex : replacement.call.entryIndex;
+}
+
+/**
+ * `entry` with one more replacement's stub written in: the adapter is given a list of that entry
+ * alone, and a placement names its entry by its index in the list given. Writing stubs into
+ * different parts of an entry commutes, so entry by entry gives what the whole list would.
+ */
+function writeIntoEntry(adapter: HistoryAdapter, entry: object, replacement: Replacement, stub: string): object {
+  const alone: Replacement =
+    replacement.kind === 'result'
+      ? { ...replacement, site: { ...replacement.site, entryIndex: 0 } }
+      : { ...replacement, call: { ...replacement.call, entryIndex: 0 } };
+  return writeReplacements(adapter, [entry], [alone], [stub])[0];
 }
 
 /** The list with these replacements' stubs written in (`stubs` in replacement order). */

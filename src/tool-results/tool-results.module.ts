@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ConversationRepository } from './conversation.repository';
 import { TOOL_RESULT_ENTITIES } from './entities';
+import { HandleFieldsPool } from './handle/handle-fields-pool';
 import { TeamSummaryRulesRepository } from './team-summary-rules/team-summary-rules.repository';
 import { TeamSummaryRulesResolver } from './team-summary-rules/team-summary-rules.resolver';
 import { TeamSummaryRulesService } from './team-summary-rules/team-summary-rules.service';
@@ -28,6 +29,7 @@ export const TOOL_RESULTS_RESOLVERS = [ToolResultsResolver, TeamSummaryRulesReso
     TeamSummaryRulesService,
     ToolResultsService,
     ToolResultMetrics,
+    HandleFieldsPool,
     ...TOOL_RESULT_METRIC_PROVIDERS,
     ...TOOL_RESULTS_RESOLVERS,
   ],

@@ -13,12 +13,14 @@ import { type ActorContext, type ActorOrToken, asActorError, TokenActor } from '
 import { newMemId } from './mem-id';
 import { payloadBytesAtLeast, payloadWireBytes, reservePayloadBytes } from './payload-reservation';
 import { buildHandle } from './handle/build-handle';
+import { HandleFieldsPool } from './handle/handle-fields-pool';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
 import type { ToolResultInput } from './models/tool-result.input';
 import type { JsonSelection, PathLookup } from './path-value';
 import type { ReturnedSnapshot, ReturnedSnapshotOwner } from './returned-snapshot';
 import { snapshotScopeOf } from './snapshot-scope';
+import { applicableRules } from './summarizer/summarize-tool-result';
 import { TeamSummaryRulesService } from './team-summary-rules/team-summary-rules.service';
 import { checkToolResultBatch } from './tool-result-batch.rules';
 import type { SnapshotColumns, SnapshotSearch, SnapshotSearchHit, ToolResultSnapshot } from './tool-result-snapshot';
@@ -67,6 +69,7 @@ export class ToolResultsService {
     private readonly config: AppConfig,
     private readonly metrics: ToolResultMetrics,
     private readonly tokens: TokenCounter,
+    private readonly handleFields: HandleFieldsPool,
   ) {}
 
   async record(actor: ActorContext, items: readonly ToolResultInput[], options: RecordOptions = {}): Promise<RecordOutcome> {
@@ -90,14 +93,24 @@ export class ToolResultsService {
       actor,
       items.map((item) => item.toolName),
     );
-    // The one costly part of a handle, counted off the event loop when the payloads are large.
-    const sizeTokens = await this.tokens.countEach(
-      actor.teamId,
-      serialized.map((item) => payloadTextOf(item)),
-    );
+    // The parts of a handle that grow with the payload, read off the event loop when the payloads
+    // (or the rules' rows) are large: the token count, and the summary, schema hint and preview.
+    const texts = serialized.map((item) => payloadTextOf(item));
+    const [sizeTokens, fields] = await Promise.all([
+      this.tokens.countEach(actor.teamId, texts),
+      this.handleFields.fieldsOf(
+        actor.teamId,
+        serialized.map((item, index) => ({
+          output: item.toolOutput,
+          text: texts[index],
+          isText: typeof item.toolOutput === 'string',
+          rules: applicableRules(summaryRegistry, item.toolName, item.toolInput),
+        })),
+      ),
+    ]);
     const rows: UnsavedSnapshot[] = serialized.map((item, index) => {
       const memId = newMemId();
-      const text = payloadTextOf(item);
+      const text = texts[index];
       // Built from the payload exactly as received, once; every later read serves these bytes.
       const handle = buildHandle(
         {
@@ -107,11 +120,11 @@ export class ToolResultsService {
           sizeChars: text.length,
           sizeTokens: sizeTokens[index],
           text,
+          fields: fields[index],
           toolInput: item.toolInput,
           toolOutput: item.toolOutput,
         },
         { answerMaxTokens: this.config.lookup.answerMaxTokens },
-        summaryRegistry,
       );
       return { ...item, id: randomUUID(), memId, sizeChars: text.length, handle, compacted };
     });

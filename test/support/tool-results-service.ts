@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { TokenCounter } from '../../src/common/text/token-counter';
+import { WorkerPoolMetrics } from '../../src/common/workers/worker-pool.metrics';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { JsonPathMetrics } from '../../src/ledger/json-path/json-path.metrics';
 import { JsonPathPool } from '../../src/ledger/json-path/json-path-pool';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
+import { HandleFieldsPool } from '../../src/tool-results/handle/handle-fields-pool';
 import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result-handle';
 import { ConversationRepository } from '../../src/tool-results/conversation.repository';
 import { TeamSummaryRulesRepository } from '../../src/tool-results/team-summary-rules/team-summary-rules.repository';
@@ -24,8 +26,10 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 
 /** The ToolResults service over the real repository on a test database, with its own metric registry. */
 export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
+  const registers = [new Registry()];
   const metrics = new ToolResultMetrics(
-    new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers: [new Registry()] }),
+    new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers }),
+    new Counter({ name: 'f', help: 'f', labelNames: ['reason'], registers }),
     config,
   );
   const summaryRules = new TeamSummaryRulesService(new TeamSummaryRulesRepository(em));
@@ -39,14 +43,20 @@ export function toolResultsServiceFor(em: EntityManager, config: AppConfig = tes
     config,
     metrics,
     tokenCounterFor(config),
+    new HandleFieldsPool(config, workerPoolMetricsFor(), metrics),
   );
 }
 
 /** The token-count pool with metrics of its own registry (its idle threads never keep a test process alive). */
 export function tokenCounterFor(config: AppConfig = testConfig()): TokenCounter {
+  return new TokenCounter(config, workerPoolMetricsFor());
+}
+
+/** Worker-pool gauges of a registry of their own. */
+export function workerPoolMetricsFor(): WorkerPoolMetrics {
   const registers = [new Registry()];
   const gauge = (name: string) => new Gauge({ name, help: name, labelNames: ['pool'], registers });
-  return new TokenCounter(config, gauge('q'), gauge('b'));
+  return new WorkerPoolMetrics(gauge('q'), gauge('b'));
 }
 
 /** ToolResults' snapshot repository on a test database, for tests of the plans other modules' statements get. */

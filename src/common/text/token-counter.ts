@@ -1,10 +1,9 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { InjectMetric, makeGaugeProvider } from '@willsoto/nestjs-prometheus';
-import type { Gauge } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { AppError, ErrorCode } from '../errors/app-error';
 import { TeamFairPool } from '../workers/team-fair-pool';
 import { workerModule } from '../workers/worker-module';
+import { WorkerPoolMetrics } from '../workers/worker-pool.metrics';
 import { countingTasks } from './counting-tasks';
 import { type CountedJson, type CountedText, countedTexts, jsonArrayChars, knownCounts, serializeEach, sum } from './json-array-tokens';
 import { countTokens } from './tokenizer';
@@ -27,14 +26,6 @@ function budgetMs(chars: number): number {
   return 2_000 + Math.ceil(chars / 500);
 }
 
-const QUEUE_LENGTH = 'worker_pool_queue_length';
-const BUSY_THREADS = 'worker_pool_busy_threads';
-
-export const TOKEN_COUNTER_METRIC_PROVIDERS = [
-  makeGaugeProvider({ name: QUEUE_LENGTH, help: 'Tasks waiting for a worker thread, by pool.', labelNames: ['pool'] }),
-  makeGaugeProvider({ name: BUSY_THREADS, help: 'Worker threads running a task, by pool.', labelNames: ['pool'] }),
-];
-
 const POOL = 'token_count';
 
 /**
@@ -48,15 +39,12 @@ const POOL = 'token_count';
 export class TokenCounter implements OnModuleDestroy {
   private readonly pool: TeamFairPool<string[], number[]>;
 
-  constructor(config: AppConfig, @InjectMetric(QUEUE_LENGTH) queueLength: Gauge, @InjectMetric(BUSY_THREADS) busyThreads: Gauge) {
+  constructor(config: AppConfig, poolMetrics: WorkerPoolMetrics) {
     const { tokenCountThreads, tokenCountQueue, tokenCountQueueWaitMs } = config.workers;
     this.pool = new TeamFairPool(
       workerModule(__dirname, __filename, 'token-count.worker'),
       { threads: tokenCountThreads, queueMax: tokenCountQueue, queueWaitMs: tokenCountQueueWaitMs },
-      (busy, queued) => {
-        busyThreads.set({ pool: POOL }, busy);
-        queueLength.set({ pool: POOL }, queued);
-      },
+      poolMetrics.occupancy(POOL),
     );
   }
 

@@ -9,6 +9,7 @@ import { BIG_PAYLOAD_TOOL_USE_ID, buildProductResearchTrace } from '../../../tes
 import { CompactionService } from '../compaction.service';
 import { CompactionPoliciesRepository, CompactionPoliciesService } from '../compaction-policies';
 import { deterministicMessageId } from '../compaction';
+import { anthropicAdapter } from '../history/anthropic.adapter';
 import type { AnthropicMessage as Message } from '../../../test/fixtures/agent-trace.fixture';
 
 function deepFreeze<T>(value: T): T {
@@ -95,6 +96,34 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     expect(batches.flat()).toEqual(messages.filter((_, i) => i % 2 === 0).map((_, i) => `"tool_use_id":"tu_${i}"`));
     expect(out.compactedCount).toBe(250);
     expect(out.handles.map((h) => h.toolCallId)).toEqual(messages.filter((_, i) => i % 2 === 0).map((_, i) => `tu_${i}`));
+  });
+
+  it('R-LG-3 R-TN-10 with a target, each replacement is written into its own entry: entries written grow with list plus replacements, not their product', async () => {
+    const { actor, conversation } = await newCaller();
+    const messages: Message[] = [];
+    for (let i = 0; i < 150; i++) {
+      messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `tt_${i}`, name: 'fetch', input: { i } }] });
+      messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `tt_${i}`, content: `${i} `.repeat(100) }] });
+    }
+    const writes = jest.spyOn(anthropicAdapter, 'writeStubs');
+    try {
+      const out = await inRequest(() =>
+        service.compact(actor, {
+          spaceId: space,
+          conversationId: conversation,
+          messages,
+          sizeThreshold: 100,
+          keepLastN: 0,
+          targetTokens: 0,
+        }),
+      );
+      expect(out.compactedCount).toBe(150);
+      const entriesWritten = writes.mock.calls.reduce((sum, [entries]) => sum + entries.length, 0);
+      // Writing the whole list again for each of the 150 replacements was 150 × 300 entries.
+      expect(entriesWritten).toBeLessThanOrEqual(2 * (messages.length + 150));
+    } finally {
+      writes.mockRestore();
+    }
   });
 
   it('R-LG-3 under clearAtLeastTokens it records, yet returns the very input and replaces nothing', async () => {

@@ -1,12 +1,10 @@
 import { readJsonText } from '../../common/text/json-text';
-import { countLines } from '../../common/text/text-lines';
 import { countTokens } from '../../common/text/tokenizer';
 import type { ToolResultInput } from '../models/tool-result.input';
-import { summarizeToolResult } from '../summarizer/summarize-tool-result';
+import { applicableRules } from '../summarizer/summarize-tool-result';
 import { BUILT_IN_SUMMARY_RULE_REGISTRY } from '../summarizer/built-in-summary-rules';
 import type { SummaryRuleRegistry } from '../summarizer/summary-rule.types';
-import { headPreview } from './head-preview';
-import { schemaHint } from './schema-hint';
+import { type HandleFields, handleFields } from './handle-fields';
 import { renderStub, type StubOptions } from './stub';
 import type { StubSource, ToolResultHandle } from './tool-result-handle';
 
@@ -18,6 +16,8 @@ export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'too
   sizeTokens?: number;
   /** `payloadText(toolOutput)` when the caller serialized it already. */
   text?: string;
+  /** The fields read from the payload when the caller read them already (off the main thread, for a large one). */
+  fields?: HandleFields;
 };
 
 /** The text the model saw: a string output as is, any other JSON serialized. */
@@ -36,25 +36,26 @@ export function buildHandle(
   options?: StubOptions,
   registry: SummaryRuleRegistry = BUILT_IN_SUMMARY_RULE_REGISTRY,
 ): ToolResultHandle {
-  // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
-  const output = readJsonText(source.toolOutput);
   const text = source.text ?? payloadText(source.toolOutput);
+  // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
+  const fields =
+    source.fields ??
+    handleFields(
+      readJsonText(source.toolOutput),
+      { text, isText: typeof source.toolOutput === 'string' },
+      applicableRules(registry, source.toolName, source.toolInput),
+    );
   const handle: StubSource = {
     memId: source.memId,
     toolName: source.toolName,
     toolCallId: source.toolUseId,
     sizeChars: source.sizeChars,
     sizeTokens: source.sizeTokens ?? countTokens(text),
-    summaryOneliner: summarizeToolResult(source.toolName, source.toolInput, output, registry),
-    schemaHint: schemaHint(output),
-    headPreview: headPreview(text),
-    textLines: typeof source.toolOutput === 'string' ? multipleLines(countLines(source.toolOutput)) : null,
+    summaryOneliner: fields.summaryOneliner,
+    schemaHint: fields.schemaHint,
+    headPreview: fields.headPreview,
+    textLines: fields.textLines,
   };
   const { textLines: _lines, ...stored } = handle;
   return { ...stored, stub: renderStub(handle, options) };
-}
-
-/** A line count worth naming in the stub: more than one line. */
-function multipleLines(lines: number): number | null {
-  return lines > 1 ? lines : null;
 }

@@ -5,9 +5,22 @@ import { boundLine, isRecord } from '../../common/text/text-bounds';
 const NAME_MAX_CHARS = 40;
 const UNIT_MAX_CHARS = 12;
 
-/** The text of one rule part, or null when the output does not carry what it reads. */
-export function evaluateSummaryPart(part: SummaryPart, output: unknown): string | null {
-  const target = readPath(output, part.path);
+/** What a part reads in an output: the value at its path (for most kinds, the rows of an array). */
+export function partTarget(part: SummaryPart, output: unknown): unknown {
+  return readPath(output, part.path);
+}
+
+/**
+ * The row visits a part costs (SUMMARY_RULE_ROW_BUDGET): the rows a maxDate or topBy part scans,
+ * 1 for a part that reads a length, a unit or two rows.
+ */
+export function partRowVisits(part: SummaryPart, target: unknown): number {
+  const scans = part.kind === 'maxDate' || part.kind === 'topBy';
+  return scans && Array.isArray(target) ? Math.max(1, target.length) : 1;
+}
+
+/** The text of one rule part from what it reads (`partTarget`), or null when the output does not carry it. */
+export function evaluateSummaryPart(part: SummaryPart, target: unknown, output: unknown): string | null {
   switch (part.kind) {
     case 'count': {
       if (!Array.isArray(target)) return null;

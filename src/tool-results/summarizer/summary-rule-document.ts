@@ -5,8 +5,8 @@ import type { RuleCondition, SummaryPart, SummaryRule, SummaryRuleDocument } fro
 
 /*
  * Bounds of a summary rule document (R-RC-3). They keep a document small enough to read on
- * every write of its tool, and its evaluation bounded by parts × payload size: each part reads
- * one path and scans the array there once.
+ * every write of its tool; its evaluation is bounded by the row budget below, whatever the
+ * document and the payload.
  */
 /** The whole document, as JSON text. */
 export const MAX_RULE_DOCUMENT_CHARS = 4096;
@@ -16,6 +16,14 @@ export const MAX_WHEN_KEYS = 8;
 /** Any string of a document: a label, a key, a path, a `when` value. */
 export const MAX_RULE_STRING_CHARS = 200;
 export const MAX_PATH_SEGMENTS = 16;
+/**
+ * Row visits one summary's rules may cost (R-RC-3, R-TN-10): each maxDate or topBy part is charged
+ * the rows it scans, every other part 1, before it runs. Rules past it leave the summary to the
+ * generic summarizer, counted in `tool_results_summary_rule_fallbacks_total{reason="over_budget"}`.
+ * About 40 ms of the slowest rows (ISO timestamps with zones) on one core; the same number
+ * everywhere, so an output gets the same summary on every replica, in place or on a worker thread.
+ */
+export const SUMMARY_RULE_ROW_BUDGET = 100_000;
 /** Documents a team may hold, one per tool. */
 export const MAX_RULE_DOCUMENTS_PER_TEAM = 100;
 /** As `recordToolResults` takes a tool name. */

@@ -5,8 +5,9 @@
  * matching rule, then the generic summarizer, is used) unless the part is `optional`.
  *
  * Paths are dot-separated keys from the root of the tool output; '' is the root itself.
- * Evaluation time is bounded by parts × payload size: each part reads one path and scans the
- * one array there at most once, and a document holds at most 8 rules of 8 parts.
+ * Each part reads one path and scans the one array there at most once; a rule stops at its first
+ * required part that finds nothing, and all the rules tried for one summary share a budget of
+ * row visits (SUMMARY_RULE_ROW_BUDGET), past which the generic summarizer answers.
  *
  * A tool's rules are written as one JSON document, `{ "version": 1, "rules": [...] }`: the
  * built-ins (`built-in-summary-rules.ts`) and a team's own (R-RC-3, `setToolSummaryRule`), which

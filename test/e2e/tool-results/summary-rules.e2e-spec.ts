@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import request from 'supertest';
 import { toolResult, type SpaceMember } from '../../support/fixtures';
 import { expectErrorCode, gql, type GraphqlResponse, ok } from '../../support/graphql';
 import {
@@ -15,6 +16,7 @@ import {
   SUMMARY_RULES,
   type SummaryRuleRow,
 } from '../../support/summary-rules';
+import { handlePoolBusyDuring, metricValue, OVER_BUDGET_FALLBACKS, ruleBomb } from '../../support/handle-pool';
 import { newMember, newSpace } from '../../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
 
@@ -257,6 +259,37 @@ describe('Summary rules (e2e)', () => {
     await ok(t, DELETE_SUMMARY_RULE, { tool: 'tool_2' }, team.admin.token);
     expect((await setSummaryRule(t, team.admin, 'tool_101', rule)).version).toBe(1);
     expect(await storedRows(team.admin.teamId)).toHaveLength(100);
+  });
+
+  it("R-RC-3 R-TN-10 a team admin's rule bomb over a 2 MB output is read off the event loop within its budget: the write gets the generic line, the fallback is counted, another team's { me } is answered first", async () => {
+    const bomber = await newTeam();
+    await setSummaryRule(t, bomber.admin, 'list_rows', ruleBomb('at'));
+    // 46,000 rows, 2 MB: every part evaluated, 2.6 million dates read on the event loop (9.6 s in issue 53).
+    const rows = Array.from({ length: 46_000 }, (_, i) => ({ id: i, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() }));
+    const input = [toolResult(bomber.member.spaceId, crypto.randomUUID(), { toolName: 'list_rows', toolInput: {}, toolOutput: { rows } })];
+    const fallbacks = await metricValue(t, OVER_BUDGET_FALLBACKS);
+    const answered: string[] = [];
+    const bomb = gql<{ recordToolResults: { snapshots: { handle: { summaryOneliner: string } }[] } }>(
+      t,
+      RECORD,
+      { input },
+      bomber.member.token,
+    );
+    void bomb.then(() => answered.push('bomb'));
+    await handlePoolBusyDuring(t, bomb);
+    const me = await gql<{ me: { userId: string } }>(t, '{ me { userId } }', {}, a.member.token);
+    answered.push('me');
+    const written = await bomb;
+    expect(answered).toEqual(['me', 'bomb']);
+    expect(me.data?.me.userId).toBe(a.member.userId);
+    expect(written.status).toBe(200);
+    expect(written.errors).toBeUndefined();
+    // The rules ran out of their 100,000 row visits: the generic line, counted.
+    expect(written.data?.recordToolResults.snapshots[0].handle.summaryOneliner).toBe('1 key: rows[46000]; newest 2026-01-03');
+    expect(await metricValue(t, OVER_BUDGET_FALLBACKS)).toBe(fallbacks + 1);
+    const metrics = (await request(t.app.getHttpServer()).get('/metrics')).text;
+    expect(metrics).toMatch(/^tool_results_summary_rule_fallbacks_total\{reason="over_budget"\} \d+$/m);
+    expect(metrics).not.toMatch(/tool_results_summary_rule_fallbacks_total\{[^}]*(team|tool)/);
   });
 
   it("R-RC-3 R-RT-4 the rules are the team's: a user's deletion leaves them, the team's deletion takes them", async () => {
