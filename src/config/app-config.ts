@@ -123,6 +123,8 @@ export class AppConfig {
       readonly queueWaitMs: number;
       /** Library evaluations one HTTP request may start (GraphQL aliases, an MCP batch). */
       readonly evaluationsPerRequest: number;
+      /** Node lists PostgreSQL evaluates at once from this replica, every team together (they share its queue bounds). */
+      readonly databaseConcurrency: number;
     };
   };
 

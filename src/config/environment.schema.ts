@@ -312,6 +312,9 @@ export class EnvironmentVariables {
   @IntSetting(0, 1_000)
   JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST?: number;
 
+  @IntSetting(1, 1_000)
+  JSON_PATH_DATABASE_CONCURRENCY?: number;
+
   @IntSetting(0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 

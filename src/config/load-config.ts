@@ -190,6 +190,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         queueMax: vars.JSON_PATH_QUEUE_MAX ?? 16,
         queueWaitMs: vars.JSON_PATH_QUEUE_WAIT_MS ?? 2_000,
         evaluationsPerRequest: vars.JSON_PATH_LIBRARY_EVALUATIONS_PER_REQUEST ?? 8,
+        databaseConcurrency: vars.JSON_PATH_DATABASE_CONCURRENCY ?? 2,
       },
     },
     adminConsole: {

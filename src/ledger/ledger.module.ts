@@ -11,6 +11,7 @@ import { CompactionService } from './compaction.service';
 import { LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
 import { JSON_PATH_METRIC_PROVIDERS, JsonPathMetrics } from './json-path/json-path.metrics';
+import { DatabasePathTurns } from './json-path/database-path-turns';
 import { JsonPathPool } from './json-path/json-path-pool';
 
 export const LEDGER_RESOLVERS = [LedgerResolver, CompactionPoliciesResolver];
@@ -30,6 +31,7 @@ export const LEDGER_ENTITIES = [TeamCompactionPolicy];
     CompactionPoliciesRepository,
     CompactionPoliciesService,
     JsonPathPool,
+    DatabasePathTurns,
     JsonPathMetrics,
     ...JSON_PATH_METRIC_PROVIDERS,
     ...LEDGER_RESOLVERS,

@@ -13,6 +13,7 @@ import { ServedTextCache } from './served-text-cache';
 import { QUERY_MAX_COUNTED_MATCHES, QUERY_OFF_THREAD_FROM_CHARS, QUERY_TIMEOUT_MS } from './substring/substring-search';
 import { currentRequestBudget, inPayloadReadTurn } from '../observability/request-context';
 
+import { DatabasePathTurns } from './json-path/database-path-turns';
 import { JsonPathPool } from './json-path/json-path-pool';
 import { JSON_PATH_LIBRARY_MAX_CHARS, JSON_PATH_MAX_NODES, JSON_PATH_TIMEOUT_MS } from './json-path/plan-json-path';
 import {
@@ -48,6 +49,7 @@ export class LedgerService {
     private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
     private readonly jsonPaths: JsonPathPool,
+    private readonly databasePaths: DatabasePathTurns,
   ) {
     this.texts = new ServedTextCache(config.lookup.textCacheChars, o200kTokenizer);
   }
@@ -178,11 +180,11 @@ export class LedgerService {
       );
     }
 
-    return this.answerPathValue(
-      memId,
-      plan,
-      await this.toolResults.findJsonPathValue(actor, memId, path.selection, this.pathFetchChars(plan)),
+    // A node list walks the payload in PostgreSQL: it waits for the team's turn there.
+    const found = await this.databasePaths.run(actor.teamId, () =>
+      this.toolResults.findJsonPathValue(actor, memId, path.selection, this.pathFetchChars(plan)),
     );
+    return found === null ? poolBusyText() : this.answerPathValue(memId, plan, found);
   }
 
   /** A single value (a dotted path's keys or a singular SQL/JSON path) in one statement, the actor's read included. */

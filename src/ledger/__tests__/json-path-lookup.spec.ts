@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { jsonPathPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { DatabasePathTurns } from '../json-path/database-path-turns';
 import type { JsonPathPool } from '../json-path/json-path-pool';
 import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
@@ -122,7 +123,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
     );
     memId = recorded.snapshots[0].memId;
     pool = jsonPathPoolFor();
-    service = new LedgerService(toolResults, testConfig(), pool);
+    service = new LedgerService(toolResults, testConfig(), pool, new DatabasePathTurns(testConfig()));
   });
   afterAll(async () => {
     await pool.onModuleDestroy();

@@ -4,6 +4,7 @@ import { ActorContext, Scope } from '../../tenancy';
 import type { ToolResultInput } from '../../tool-results';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { jsonPathPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { DatabasePathTurns } from '../json-path/database-path-turns';
 import type { JsonPathPool } from '../json-path/json-path-pool';
 import { countTokens } from '../../common/text/tokenizer';
 import type { LookupArguments } from '../lookup-request';
@@ -45,7 +46,7 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
     const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling), ...env });
     const pool = jsonPathPoolFor(config);
     pools.push(pool);
-    return { service: new LedgerService(toolResultsServiceFor(em), config, pool), pool };
+    return { service: new LedgerService(toolResultsServiceFor(em), config, pool, new DatabasePathTurns(config)), pool };
   }
 
   function recallWith(service: LedgerService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {

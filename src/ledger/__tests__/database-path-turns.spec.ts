@@ -1,0 +1,59 @@
+import { testConfig } from '../../../test/support/tool-results-service';
+import { DatabasePathTurns } from '../json-path/database-path-turns';
+
+/** A promise with its resolve, to hold a turn until the test lets go. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const turnsOf = (env: Record<string, string>) =>
+  new DatabasePathTurns(testConfig({ JSON_PATH_QUEUE_WAIT_MS: '600000', JSON_PATH_QUEUE_MAX: '6', ...env }));
+
+describe('DatabasePathTurns: node lists PostgreSQL evaluates, in turns between teams (R-TN-10)', () => {
+  it("R-TN-10 team A's evaluation starts before team B's later-queued ones", async () => {
+    const turns = turnsOf({ JSON_PATH_DATABASE_CONCURRENCY: '1' });
+    const started: string[] = [];
+    const holding = gate();
+    const evaluate = (name: string, wait?: Promise<void>) => async () => {
+      started.push(name);
+      await wait;
+      return name;
+    };
+    const calls = [
+      turns.run('team-b', evaluate('b1', holding.opened)),
+      turns.run('team-b', evaluate('b2')),
+      turns.run('team-b', evaluate('b3')),
+      turns.run('team-a', evaluate('a')),
+    ];
+    holding.open();
+    expect(await Promise.all(calls)).toEqual(['b1', 'b2', 'b3', 'a']);
+    expect(started).toEqual(['b1', 'a', 'b2', 'b3']);
+  });
+
+  it('R-TN-10 a team alone runs on every turn; past its half of the queue it is told busy (null) without evaluating', async () => {
+    const turns = turnsOf({ JSON_PATH_DATABASE_CONCURRENCY: '2' });
+    const holding = gate();
+    let evaluated = 0;
+    const evaluate = async () => {
+      evaluated++;
+      await holding.opened;
+      return 'done';
+    };
+    // Two running and three waiting: the team's share (two turns plus half of a queue of six).
+    const admitted = [1, 2, 3, 4, 5].map(() => turns.run('team-b', evaluate));
+    while (evaluated < 2) await Promise.resolve();
+    expect(await turns.run('team-b', evaluate)).toBeNull();
+    expect(evaluated).toBe(2);
+    holding.open();
+    expect(await Promise.all(admitted)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    expect(evaluated).toBe(5);
+  });
+
+  it('R-TN-10 a turn is given back when the evaluation fails', async () => {
+    const turns = turnsOf({ JSON_PATH_DATABASE_CONCURRENCY: '1' });
+    await expect(turns.run('team-a', () => Promise.reject(new Error('statement failed')))).rejects.toThrow('statement failed');
+    expect(await turns.run('team-a', () => Promise.resolve('next'))).toBe('next');
+  });
+});
