@@ -10,7 +10,11 @@ export type RecallLedgerErrorCode =
   | 'NOT_FOUND'
   | 'FEATURE_DISABLED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'RESPONSE_TOO_LARGE'
   | 'CONFLICT'
+  // Retryable after `Retry-After`: the replica cannot take the request now (429), the database did not answer in time (503).
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR'
   | 'NETWORK_ERROR'
   | `HTTP_${number}`
