@@ -41,6 +41,12 @@ export class AppConfig {
   readonly admission: {
     /** Requests (GraphQL and MCP, every team) served at once; a team alone may use them all. */
     readonly maxInFlight: number;
+    /** Apart from those, requests with large bodies served at once. */
+    readonly maxLargeInFlight: number;
+    /** A body of this many bytes or more (or of unknown length) makes a request large. */
+    readonly largeRequestFromBytes: number;
+    /** The longest a large request waits for its turn (they take longer, so they wait longer). */
+    readonly largeQueueWaitMs: number;
     /** Requests that may wait for a turn, every team together; one team at most half of them. */
     readonly queueMax: number;
     /** The longest wait for a turn; past it, or with no room to wait: RATE_LIMITED, HTTP 429. */

@@ -244,6 +244,18 @@ export class EnvironmentVariables {
   @IntSetting(0, 600_000)
   ADMISSION_QUEUE_WAIT_MS?: number;
 
+  /** Requests with large bodies served at once, apart from MAX_IN_FLIGHT (R-TN-10). */
+  @IntSetting(1, 10_000)
+  MAX_LARGE_REQUESTS_IN_FLIGHT?: number;
+
+  /** A body of this many bytes or more makes a request large. */
+  @IntSetting(1024, 1024 * 1024 * 1024)
+  LARGE_REQUEST_FROM_BYTES?: number;
+
+  /** The longest a large request waits for its turn before RATE_LIMITED. */
+  @IntSetting(0, 600_000)
+  LARGE_REQUEST_QUEUE_WAIT_MS?: number;
+
   /** The `Retry-After` of a RATE_LIMITED answer. */
   @IntSetting(1, 3600)
   RATE_LIMIT_RETRY_AFTER_SECONDS?: number;

@@ -140,6 +140,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     admission: {
       maxInFlight: vars.MAX_IN_FLIGHT ?? DEFAULT_MAX_IN_FLIGHT,
+      maxLargeInFlight: vars.MAX_LARGE_REQUESTS_IN_FLIGHT ?? 2,
+      largeRequestFromBytes: vars.LARGE_REQUEST_FROM_BYTES ?? 1024 * 1024,
+      largeQueueWaitMs: vars.LARGE_REQUEST_QUEUE_WAIT_MS ?? 30_000,
       queueMax: vars.ADMISSION_QUEUE_MAX ?? 256,
       queueWaitMs: vars.ADMISSION_QUEUE_WAIT_MS ?? 5_000,
       retryAfterSeconds: vars.RATE_LIMIT_RETRY_AFTER_SECONDS ?? 1,

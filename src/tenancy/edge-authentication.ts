@@ -31,8 +31,8 @@ function carriesCall(req: Request): boolean {
  * R-TN-11). Invariant: no byte of a body is parsed for a request without a valid token, and a
  * valid one is parsed only once its team's turn has come; the large body limit (HTTP_BODY_LIMIT)
  * applies to authenticated requests only. A refusal is answered in the edge's protocol — GraphQL's
- * shape, or JSON-RPC with the OAuth challenge on /mcp — while the unread body is left to Node,
- * which discards it. Verifying a token costs no SQL; what the token leads to (the user, a
+ * shape, or JSON-RPC with the OAuth challenge on /mcp — and the connection closed after it, the
+ * body unread. Verifying a token costs no SQL; what the token leads to (the user, a
  * deletion's tombstone, the spaces) is read later, per request, as before.
  */
 export function authenticateBeforeBody({ verifier, admission, config }: EdgeAuthenticationParts) {
@@ -45,6 +45,7 @@ export function authenticateBeforeBody({ verifier, admission, config }: EdgeAuth
       req.claims = claims;
     } catch (error) {
       if (res.closed) return;
+      closeUnreadBody(req, res);
       if (error instanceof RateLimitedError) return rateLimited(req, res, error);
       if (error instanceof AppError && error.code === ErrorCode.UNAUTHENTICATED) return unauthenticated(req, res, error, config);
       return next(error);
@@ -62,6 +63,15 @@ export function edgeClaims(req: AuthenticatedRequest): VerifiedClaims {
 /** Whether the JSON body parser may read this request's body: a JSON body of an authenticated, admitted call only. */
 export function jsonBodyMayBeRead(req: AuthenticatedRequest): boolean {
   return req.claims !== undefined && Boolean(req.is('application/json'));
+}
+
+/**
+ * A refused request's body is not read: the connection closes once the answer is sent. Left open,
+ * Node would read the rest of the body (up to the client's whole upload) only to discard it, on
+ * the event loop every team shares.
+ */
+function closeUnreadBody(req: Request, res: Response): void {
+  if (!req.complete) res.setHeader('connection', 'close');
 }
 
 function bearerToken(header: string | undefined): string {

@@ -3,69 +3,111 @@ import type { Request, Response } from 'express';
 import { type SlotRefusal, TeamFairSlots } from '../common/concurrency/team-fair-slots';
 import { RateLimitedError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
-import { type AdmissionEdge, FairnessMetrics } from './fairness.metrics';
+import { type AdmissionEdge, type AdmissionLane, FairnessMetrics } from './fairness.metrics';
+
+/** One lane of admission: its turns, how long a request may wait for one, and the settings that bound it. */
+interface Lane {
+  readonly name: AdmissionLane;
+  readonly turns: TeamFairSlots;
+  readonly waitMs: number;
+  readonly queueSetting: string;
+  readonly waitSetting: string;
+}
 
 /**
- * Fair, work-conserving admission of one replica's HTTP requests (R-TN-11). Invariant: at most
- * MAX_IN_FLIGHT requests of all teams are served at once, counted from the verified token's team
- * before the body is read or any SQL runs, and given back when the response closes — finished,
- * failed or abandoned by the client. A team alone may use them all; when teams want more than
- * there is, a freed turn goes to the waiting team with the fewest in flight (then the one served
- * longest ago), so each keeps about an equal share and a team that floods waits behind its own
- * requests, not in front of others'. A request waits at most ADMISSION_QUEUE_WAIT_MS, and one
- * team at most half of ADMISSION_QUEUE_MAX requests wait; past either, RATE_LIMITED (HTTP 429).
+ * Fair, work-conserving admission of one replica's HTTP requests (R-TN-11). Invariant: a request
+ * is served only in a turn of its lane, counted from the verified token's team before the body is
+ * read or any SQL runs, and given back when the response closes — finished, failed or abandoned by
+ * the client. Two lanes: at most MAX_IN_FLIGHT ordinary requests at once, and apart from them at
+ * most MAX_LARGE_REQUESTS_IN_FLIGHT requests whose bodies are large (LARGE_REQUEST_FROM_BYTES or
+ * more, or of unknown length): parsing, serializing and writing megabytes holds the event loop
+ * and a database core in long stretches, so few may run at once, and a team's small requests never
+ * wait behind its own or others' large ones. In each lane a team alone may use every turn; when
+ * teams want more than there is, a freed turn goes to the waiting team with the fewest in flight
+ * (then the one served longest ago), so each keeps about an equal share and a team that floods
+ * waits behind its own requests, not in front of others'. A wait is bounded (its lane's
+ * *_QUEUE_WAIT_MS), and one team waits in at most half of ADMISSION_QUEUE_MAX; past either,
+ * RATE_LIMITED (HTTP 429).
  */
 @Injectable()
 export class TeamAdmission {
-  private readonly turns: TeamFairSlots;
+  private readonly ordinary: Lane;
+  private readonly large: Lane;
 
   constructor(
     private readonly config: AppConfig,
     private readonly metrics: FairnessMetrics,
   ) {
-    const { maxInFlight, queueMax } = config.admission;
-    // A team may run on every slot and wait in half the queue: the share bites only under contention.
-    this.turns = new TeamFairSlots(maxInFlight, queueMax, maxInFlight + Math.max(1, Math.floor(queueMax / 2)));
+    const { maxInFlight, maxLargeInFlight, queueMax, queueWaitMs, largeQueueWaitMs } = config.admission;
+    // A team may run on every turn and wait in half the queue: the share bites only under contention.
+    const waiting = Math.max(1, Math.floor(queueMax / 2));
+    this.ordinary = {
+      name: 'ordinary',
+      turns: new TeamFairSlots(maxInFlight, queueMax, maxInFlight + waiting),
+      waitMs: queueWaitMs,
+      queueSetting: 'ADMISSION_QUEUE_MAX',
+      waitSetting: 'ADMISSION_QUEUE_WAIT_MS',
+    };
+    this.large = {
+      name: 'large',
+      turns: new TeamFairSlots(maxLargeInFlight, queueMax, maxLargeInFlight + waiting),
+      waitMs: largeQueueWaitMs,
+      queueSetting: 'ADMISSION_QUEUE_MAX',
+      waitSetting: 'LARGE_REQUEST_QUEUE_WAIT_MS',
+    };
   }
 
   /**
-   * Resolves once the request is admitted for `teamId`; its turn is given back when `res` closes.
-   * Throws RateLimitedError when the team has no room to wait or the wait passed its bound.
+   * Resolves once the request is admitted for `teamId`, in the lane its body's size picks; its turn
+   * is given back when `res` closes. Throws RateLimitedError when the team has no room to wait or
+   * the wait passed its bound.
    */
   async admit(req: Request, res: Response, teamId: string, edge: AdmissionEdge): Promise<void> {
+    const lane = this.isLarge(req) ? this.large : this.ordinary;
     const gone = new AbortController();
     const leave = (): void => gone.abort();
     // `close` comes once, also when the client goes away first: a waiting request leaves the queue.
     res.once('close', leave);
-    const granted = this.turns.acquire(teamId, this.config.admission.queueWaitMs, gone.signal);
-    this.metrics.occupancy(this.turns.busySlots, this.turns.queued);
+    const granted = lane.turns.acquire(teamId, lane.waitMs, gone.signal);
+    this.report(lane);
     const turn = await granted;
     res.off('close', leave);
-    this.metrics.occupancy(this.turns.busySlots, this.turns.queued);
+    this.report(lane);
     if (typeof turn !== 'function') {
       if (turn.refused !== 'abandoned') this.metrics.refused(edge);
-      throw this.refusal(turn);
+      throw this.refusal(lane, turn);
     }
     const release = (): void => {
       turn();
-      this.metrics.occupancy(this.turns.busySlots, this.turns.queued);
+      this.report(lane);
     };
     if (res.closed || req.destroyed) release();
     else res.once('close', release);
   }
 
-  private refusal({ refused }: SlotRefusal): RateLimitedError {
-    const { queueMax, queueWaitMs, retryAfterSeconds } = this.config.admission;
+  /** A body of LARGE_REQUEST_FROM_BYTES or more, or one whose length the request does not say (chunked). */
+  private isLarge(req: Request): boolean {
+    const length = req.headers['content-length'];
+    if (length === undefined) return req.headers['transfer-encoding'] !== undefined;
+    return Number(length) >= this.config.admission.largeRequestFromBytes;
+  }
+
+  private report(lane: Lane): void {
+    this.metrics.occupancy(lane.name, lane.turns.busySlots, lane.turns.queued);
+  }
+
+  private refusal(lane: Lane, { refused }: SlotRefusal): RateLimitedError {
+    const { queueMax, retryAfterSeconds } = this.config.admission;
     if (refused === 'deadline') {
       return new RateLimitedError(
-        'ADMISSION_QUEUE_WAIT_MS',
-        `This server is busy: the request waited ${queueWaitMs} ms for its team's turn (ADMISSION_QUEUE_WAIT_MS)`,
+        lane.waitSetting,
+        `This server is busy: the request waited ${lane.waitMs} ms for its team's turn (${lane.waitSetting})`,
         retryAfterSeconds,
       );
     }
     return new RateLimitedError(
-      'ADMISSION_QUEUE_MAX',
-      `Your team already has its share of the ${queueMax} requests that may wait on this server (ADMISSION_QUEUE_MAX); send fewer at once`,
+      lane.queueSetting,
+      `Your team already has its share of the ${queueMax} requests that may wait on this server (${lane.queueSetting}); send fewer at once`,
       retryAfterSeconds,
     );
   }

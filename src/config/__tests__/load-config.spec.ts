@@ -67,7 +67,15 @@ describe('loadConfig', () => {
 
   it('R-TN-10 R-TN-11 fairness defaults: 16 requests in flight, 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
-    expect(config.admission).toEqual({ maxInFlight: 16, queueMax: 256, queueWaitMs: 5000, retryAfterSeconds: 1 });
+    expect(config.admission).toEqual({
+      maxInFlight: 16,
+      maxLargeInFlight: 2,
+      largeRequestFromBytes: 1048576,
+      largeQueueWaitMs: 30000,
+      queueMax: 256,
+      queueWaitMs: 5000,
+      retryAfterSeconds: 1,
+    });
     expect(config.database.maxConnectionsPerTeam).toBe(10);
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '5' }).database.maxConnectionsPerTeam).toBe(2);
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '1' }).database.maxConnectionsPerTeam).toBe(1);

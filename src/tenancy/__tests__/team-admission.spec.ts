@@ -18,10 +18,11 @@ afterEach(() => {
   for (const x of made.splice(0)) if (!x.res.closed) x.close();
 });
 
-function exchange(): Exchange {
+/** A request and its response; `headers` say how large its body is. */
+function exchange(headers: Record<string, string> = {}): Exchange {
   const res = Object.assign(new EventEmitter(), { closed: false }) as Exchange['res'];
   const x: Exchange = {
-    req: { destroyed: false } as Request,
+    req: { destroyed: false, headers } as unknown as Request,
     res,
     close: () => {
       res.closed = true;
@@ -40,7 +41,7 @@ describe('TeamAdmission (R-TN-11)', () => {
   const occupancy: [number, number][] = [];
   const metrics = {
     refused: (edge: string) => refusals.push(edge),
-    occupancy: (inFlight: number, waiting: number) => occupancy.push([inFlight, waiting]),
+    occupancy: (_lane: string, inFlight: number, waiting: number) => occupancy.push([inFlight, waiting]),
   } as unknown as FairnessMetrics;
   const admission = (env: Record<string, string> = {}) =>
     new TeamAdmission(
@@ -155,5 +156,27 @@ describe('TeamAdmission (R-TN-11)', () => {
     // Had the closed response kept it, this one would wait forever (no deadline here).
     await admit(gate, exchange(), 'team-a', order, 'next');
     expect(order).toEqual(['gone', 'next']);
+  });
+
+  it('R-TN-10 requests with large bodies take turns of their own lane, two at once; small ones of the same team are not held behind them', async () => {
+    const gate = admission({ MAX_LARGE_REQUESTS_IN_FLIGHT: '2', LARGE_REQUEST_FROM_BYTES: '1048576' });
+    const order: string[] = [];
+    const large = () => exchange({ 'content-length': String(8 * 1024 * 1024) });
+    const running = [large(), large()];
+    await Promise.all(running.map((x, i) => admit(gate, x, 'team-b', order, `large${i}`)));
+    const third = admit(gate, large(), 'team-b', order, 'large2');
+    // A body of unknown length (chunked) is large too.
+    const chunked = admit(gate, exchange({ 'transfer-encoding': 'chunked' }), 'team-a', order, 'chunked');
+    // Small requests, of the same team and another, go on in the ordinary lane.
+    await admit(gate, exchange({ 'content-length': '100000' }), 'team-b', order, 'small-b');
+    await admit(gate, exchange(), 'team-a', order, 'small-a');
+    expect(order).toEqual(['large0', 'large1', 'small-b', 'small-a']);
+    // A freed large turn goes to the team running none there.
+    running[0].close();
+    await chunked;
+    expect(order.at(-1)).toBe('chunked');
+    running[1].close();
+    await third;
+    expect(order.at(-1)).toBe('large2');
   });
 });

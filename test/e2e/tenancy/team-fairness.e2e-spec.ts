@@ -54,10 +54,10 @@ async function untilLockWaiters(n: number, app: TestApp): Promise<void> {
   while ((await lockWaiters(app)) < n) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** A gauge of the service's /metrics. */
+/** A gauge of the service's /metrics, for the ordinary lane of admission. */
 async function gauge(url: URL, name: string): Promise<number> {
   const text = await (await fetch(new URL('/metrics', url))).text();
-  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  return Number(new RegExp(`^${name}\\{lane="ordinary"\\} (\\d+)$`, 'm').exec(text)?.[1]);
 }
 
 async function untilGauge(url: URL, name: string, value: number): Promise<void> {
