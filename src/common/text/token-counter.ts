@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { AppError, ErrorCode } from '../errors/app-error';
-import { TeamFairPool } from '../workers/team-fair-pool';
+import { TeamFairPool, textTaskBudgetMs } from '../workers/team-fair-pool';
 import { workerModule } from '../workers/worker-module';
 import { WorkerPoolMetrics } from '../workers/worker-pool.metrics';
 import { countingTasks } from './counting-tasks';
@@ -17,14 +17,6 @@ export const OFF_THREAD_FROM_CHARS = 32_768;
  * in turn, so a team's count waits behind at most one task of each other team, not their payloads.
  */
 export const COUNTING_TASK_CHARS = 131_072;
-
-/**
- * A task's CPU budget: far above what counting takes (about 1.2 ms per 1,000 characters at the
- * slowest measured); a thread past it is terminated, whatever it was doing.
- */
-function budgetMs(chars: number): number {
-  return 2_000 + Math.ceil(chars / 500);
-}
 
 const POOL = 'token_count';
 
@@ -99,7 +91,7 @@ export class TokenCounter implements OnModuleDestroy {
     const lease = await this.pool.lease(team);
     if (lease === null) throw busy();
     try {
-      const run = await lease.run(texts, budgetMs(chars));
+      const run = await lease.run(texts, textTaskBudgetMs(chars));
       if ('terminated' in run) throw busy();
       return run.answer;
     } finally {

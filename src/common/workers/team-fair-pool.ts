@@ -15,6 +15,16 @@ export interface TeamFairPoolLimits {
 /** How a task ran on its thread: its answer, or terminated for outliving its budget. */
 export type PoolRun<A> = { answer: A } | { terminated: true };
 
+/**
+ * The CPU budget of a task over `chars` characters of text (a token count, a payload's handle
+ * fields): far above what such work takes (about 1.2 ms per 1,000 characters at the slowest
+ * measured, ~60 ms for 2 MiB of JSON and summary rules at their row budget), so only a thread
+ * gone wrong is terminated.
+ */
+export function textTaskBudgetMs(chars: number): number {
+  return 2_000 + Math.ceil(chars / 500);
+}
+
 /** A thread idle this long exits; the next task starts another. */
 const IDLE_THREAD_MS = 60_000;
 

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { readJsonText } from '../../common/text/json-text';
 import { COUNTING_TASK_CHARS, OFF_THREAD_FROM_CHARS } from '../../common/text/token-counter';
-import { TeamFairPool } from '../../common/workers/team-fair-pool';
+import { TeamFairPool, textTaskBudgetMs } from '../../common/workers/team-fair-pool';
 import { workerModule } from '../../common/workers/worker-module';
 import { WorkerPoolMetrics } from '../../common/workers/worker-pool.metrics';
 import { AppConfig } from '../../config/app-config';
@@ -20,11 +20,6 @@ export const IN_PLACE_RULE_ROW_VISITS = 4_096;
 /** A payload as the write path holds it: its output as received, its text, and the rules its summary may use. */
 export interface FieldsSource extends HandleFieldsTask {
   output: unknown;
-}
-
-/** A task's CPU budget, far above what it takes (about 60 ms for 2 MiB of JSON and a rule at its row budget). */
-function budgetMs(chars: number): number {
-  return 2_000 + Math.ceil(chars / 500);
 }
 
 const POOL = 'handle';
@@ -80,7 +75,7 @@ export class HandleFieldsPool implements OnModuleDestroy {
     const lease = await this.pool.lease(team);
     if (lease === null) throw busy();
     try {
-      const run = await lease.run(tasks, budgetMs(charsOf(tasks)));
+      const run = await lease.run(tasks, textTaskBudgetMs(charsOf(tasks)));
       if ('terminated' in run) throw busy();
       return run.answer;
     } finally {
