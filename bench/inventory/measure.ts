@@ -128,11 +128,13 @@ export const graphqlError =
   (answer: HttpAnswer): string | null =>
     answer.text.includes(`"code":"${code}"`) ? null : `an error coded ${code}`;
 
-/** The answer's text holds `fragment`. */
+/** The answer's text holds one of `fragments`. */
 export const contains =
-  (fragment: string) =>
+  (...fragments: string[]) =>
   (answer: HttpAnswer): string | null =>
-    answer.text.includes(fragment) ? null : `an answer holding ${JSON.stringify(fragment.slice(0, 80))}`;
+    fragments.some((fragment) => answer.text.includes(fragment))
+      ? null
+      : `an answer holding ${fragments.map((fragment) => JSON.stringify(fragment.slice(0, 80))).join(' or ')}`;
 
 /** A GraphQL body of `query` and `variables`, as text. */
 export const graphqlBody = (query: string, variables: Record<string, unknown> = {}): string => JSON.stringify({ query, variables });

@@ -17,6 +17,7 @@ import { readProbes } from './probes/reads';
 import { recallProbes } from './probes/recall';
 import { storedDataProbes } from './probes/stored-data';
 import { writeProbes } from './probes/writes';
+import { reachSteadyState } from './steady-state';
 import { type InventoryRow, renderFindings, renderNotes, renderTable } from './table';
 
 /*
@@ -52,7 +53,11 @@ function treeName(): string {
   }
 }
 
-async function createContext(teardown: Teardown, runs: number): Promise<InventoryContext> {
+/** The context, and the service's heap after a full collection (between rows: each starts from a collected heap). */
+async function createContext(
+  teardown: Teardown,
+  runs: number,
+): Promise<{ ctx: InventoryContext; collectedHeapMiB: () => Promise<number> }> {
   const database = await startDatabase(teardown, false);
   // The service's own limits, as a deployment has them (the main bench raises the per-team ones); no
   // scheduled sweep, which would take the rows S3 sweeps (an admin's runRetentionSweep works either way).
@@ -72,16 +77,20 @@ async function createContext(teardown: Teardown, runs: number): Promise<Inventor
     expiresInSeconds: 6 * 3600,
   });
   const clock = new ServiceClock(service.pid);
-  return { runs, clock, client, baseUrl: service.baseUrl, member, adminToken, databaseUrl: database.url, log, note: () => undefined };
+  const ctx = { runs, clock, client, baseUrl: service.baseUrl, member, adminToken, databaseUrl: database.url, log, note: () => undefined };
+  return { ctx, collectedHeapMiB: async () => (await service.collectGarbage()).heapUsed / 2 ** 20 };
 }
 
 async function run(teardown: Teardown): Promise<boolean> {
   const runs = intFromEnv('INVENTORY_RUNS', 5);
   const only = process.env.INVENTORY_PROBES?.split(',').map((id) => id.trim());
   const probes = PROBES.filter((p) => !only || only.includes(p.id));
-  const ctx = await createContext(teardown, runs);
+  const { ctx, collectedHeapMiB } = await createContext(teardown, runs);
+  await reachSteadyState(ctx);
   const rows: InventoryRow[] = [];
+  const heaps: Record<string, number> = {};
   for (const probe of probes) {
+    heaps[probe.id] = await collectedHeapMiB();
     const probeRuns = Math.min(runs, probe.maxRuns ?? runs);
     log(`${probe.id} ${probe.path}: ${probe.worstCase} (${probeRuns} runs)`);
     const notes: string[] = [];
@@ -90,7 +99,7 @@ async function run(teardown: Teardown): Promise<boolean> {
     rows.push({ ...described, figures, notes });
     for (const note of notes) log(`  note: ${note}`);
     log(
-      `  event loop ${figures.loopMs.toFixed(1)} ms (median ${figures.loopMedianMs.toFixed(1)}), pool ${figures.poolMs?.toFixed(1) ?? '—'} ms, PostgreSQL ${figures.postgresMs?.toFixed(1) ?? '—'} ms, peak ${figures.peakMiB?.toFixed(1) ?? '—'} MiB`,
+      `  service heap before it ${heaps[probe.id].toFixed(0)} MiB; event loop ${figures.loopMs.toFixed(1)} ms (median ${figures.loopMedianMs.toFixed(1)}), pool ${figures.poolMs?.toFixed(1) ?? '—'} ms, PostgreSQL ${figures.postgresMs?.toFixed(1) ?? '—'} ms, peak ${figures.peakMiB?.toFixed(1) ?? '—'} MiB`,
     );
   }
   const tree = treeName();
@@ -102,6 +111,7 @@ async function run(teardown: Teardown): Promise<boolean> {
     environment: { node: process.version, cpus: availableParallelism() },
     runs,
     rows,
+    serviceHeapBeforeRowMiB: heaps,
   });
   log(`written ${RESULTS}`);
   return true;
