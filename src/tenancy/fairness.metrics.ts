@@ -18,9 +18,38 @@ export const FAIRNESS_METRIC_PROVIDERS = [
     help: 'Requests refused with RATE_LIMITED (HTTP 429) at admission: no room to wait, or the wait past its bound (R-TN-11).',
     labelNames: ['edge'],
   }),
-  makeGaugeProvider({ name: IN_FLIGHT, help: 'HTTP requests being served, every team together, by lane (R-TN-11).', labelNames: ['lane'] }),
-  makeGaugeProvider({ name: WAITING, help: 'HTTP requests waiting for their team turn, by lane (R-TN-11).', labelNames: ['lane'] }),
+  makeGaugeProvider({
+    name: IN_FLIGHT,
+    help: 'HTTP requests being served, every team together, by lane (R-TN-11).',
+    labelNames: ['lane'],
+    collect(this: Gauge<'lane'>) {
+      for (const [lane, occupancy] of watchedLanes(this)) this.set({ lane }, occupancy.busySlots);
+    },
+  }),
+  makeGaugeProvider({
+    name: WAITING,
+    help: 'HTTP requests waiting for their team turn, by lane (R-TN-11).',
+    labelNames: ['lane'],
+    collect(this: Gauge<'lane'>) {
+      for (const [lane, occupancy] of watchedLanes(this)) this.set({ lane }, occupancy.queued);
+    },
+  }),
 ];
+
+/** A lane's counts as admission keeps them. */
+export interface LaneOccupancy {
+  readonly busySlots: number;
+  readonly queued: number;
+}
+
+/** The lanes each gauge reads when scraped (keyed by the gauge: the provider's `collect` has no injector). */
+const lanesByGauge = new WeakMap<object, Map<AdmissionLane, LaneOccupancy>>();
+
+function watchedLanes(gauge: object): Map<AdmissionLane, LaneOccupancy> {
+  let lanes = lanesByGauge.get(gauge);
+  if (lanes === undefined) lanesByGauge.set(gauge, (lanes = new Map<AdmissionLane, LaneOccupancy>()));
+  return lanes;
+}
 
 @Injectable()
 export class FairnessMetrics {
@@ -34,8 +63,9 @@ export class FairnessMetrics {
     this.rateLimited.inc({ edge });
   }
 
-  occupancy(lane: AdmissionLane, inFlight: number, waiting: number): void {
-    this.inFlight.set({ lane }, inFlight);
-    this.waiting.set({ lane }, waiting);
+  /** The lane's counts, read at each scrape of the in-flight and waiting gauges. */
+  watch(lane: AdmissionLane, occupancy: LaneOccupancy): void {
+    watchedLanes(this.inFlight).set(lane, occupancy);
+    watchedLanes(this.waiting).set(lane, occupancy);
   }
 }

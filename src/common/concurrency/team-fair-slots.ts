@@ -45,9 +45,8 @@ export class TeamFairSlots {
 
   /** A slot for `team`, at once or after waiting its turn at most `waitMs`; `signal` withdraws a waiting caller. */
   acquire(team: string, waitMs: number, signal?: AbortSignal): Promise<ReleaseSlot | SlotRefusal> {
-    if ((this.heldByTeam.get(team) ?? 0) >= this.teamShare) return Promise.resolve({ refused: 'team_share' });
-    if (this.running < this.slots) return Promise.resolve(this.start(team));
-    if (this.queue.length >= this.queueMax) return Promise.resolve({ refused: 'queue_full' });
+    const now = this.tryAcquire(team);
+    if (now !== undefined) return Promise.resolve(now);
     if (signal?.aborted) return Promise.resolve({ refused: 'abandoned' });
     this.hold(team, 1);
     return new Promise((grant) => {
@@ -70,6 +69,17 @@ export class TeamFairSlots {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
     });
+  }
+
+  /**
+   * Without waiting: a slot, or the refusal of a team over its share or of a full queue;
+   * undefined when the caller would have to wait its turn (then `acquire`).
+   */
+  tryAcquire(team: string): ReleaseSlot | SlotRefusal | undefined {
+    if ((this.heldByTeam.get(team) ?? 0) >= this.teamShare) return { refused: 'team_share' };
+    if (this.running < this.slots) return this.start(team);
+    if (this.queue.length >= this.queueMax) return { refused: 'queue_full' };
+    return undefined;
   }
 
   private start(team: string): ReleaseSlot {

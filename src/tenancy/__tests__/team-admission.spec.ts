@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { RateLimitedError } from '../../common/errors/app-error';
 import { loadConfig } from '../../config/load-config';
-import type { FairnessMetrics } from '../fairness.metrics';
+import type { FairnessMetrics, LaneOccupancy } from '../fairness.metrics';
 import { TeamAdmission } from '../team-admission';
 
 /** A request and the part of its response admission uses: `close` and `closed`. */
@@ -38,10 +38,10 @@ const NO_DEADLINE = '60000';
 
 describe('TeamAdmission (R-TN-11)', () => {
   const refusals: string[] = [];
-  const occupancy: [number, number][] = [];
+  const lanes = new Map<string, LaneOccupancy>();
   const metrics = {
     refused: (edge: string) => refusals.push(edge),
-    occupancy: (_lane: string, inFlight: number, waiting: number) => occupancy.push([inFlight, waiting]),
+    watch: (lane: string, occupancy: LaneOccupancy) => lanes.set(lane, occupancy),
   } as unknown as FairnessMetrics;
   const admission = (env: Record<string, string> = {}) =>
     new TeamAdmission(
@@ -74,7 +74,8 @@ describe('TeamAdmission (R-TN-11)', () => {
     a1.close();
     await third;
     expect(order).toEqual(['a1', 'a2', 'a3']);
-    expect(occupancy.at(-1)).toEqual([2, 0]);
+    const ordinary = lanes.get('ordinary');
+    expect([ordinary?.busySlots, ordinary?.queued]).toEqual([2, 0]);
   });
 
   it('R-TN-11 a freed turn goes to the waiting team with the fewest in flight, not to the flood that queued first', async () => {
