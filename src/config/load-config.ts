@@ -21,7 +21,7 @@ export class ConfigError extends Error {}
 
 /** One core stays the event loop's; at most four threads, as a replica rarely has more to spare. */
 /** Requests served at once by a replica: enough to keep its event loop and the database busy, few enough that each gets its turn soon. */
-const DEFAULT_MAX_IN_FLIGHT = 16;
+const DEFAULT_MAX_IN_FLIGHT = 4;
 
 function defaultWorkerThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -140,7 +140,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     admission: {
       maxInFlight: vars.MAX_IN_FLIGHT ?? DEFAULT_MAX_IN_FLIGHT,
-      maxLargeInFlight: vars.MAX_LARGE_REQUESTS_IN_FLIGHT ?? 2,
+      maxLargeInFlight: vars.MAX_LARGE_REQUESTS_IN_FLIGHT ?? 1,
       largeRequestFromBytes: vars.LARGE_REQUEST_FROM_BYTES ?? 1024 * 1024,
       largeQueueWaitMs: vars.LARGE_REQUEST_QUEUE_WAIT_MS ?? 30_000,
       queueMax: vars.ADMISSION_QUEUE_MAX ?? 256,

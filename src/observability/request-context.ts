@@ -16,6 +16,23 @@ export interface RequestBudget {
   payloadReadTurn?: Promise<void>;
   /** The database time the request has used, from its first wait for a connection on (connection-deadlines.ts). */
   databaseTime?: DatabaseTime;
+  /** Gives the request's admission turn back before its response closes (see `stepAsideFromAdmission`). */
+  admissionTurn?: () => void;
+}
+
+/**
+ * The request being served leaves admission's count (R-TN-11): called when it starts to wait in a
+ * worker pool's or a database turn's fair queue, which bound its wait and its team's share
+ * themselves. Parked there, it would otherwise hold one of MAX_IN_FLIGHT while using nothing, and
+ * a team's flood of slow lookups would keep other teams' requests from starting. It goes on
+ * without a turn once served (its work there is off the event loop; what follows is a window).
+ */
+export function stepAsideFromAdmission(): void {
+  const budget = currentRequestBudget();
+  const turn = budget?.admissionTurn;
+  if (budget === undefined || turn === undefined) return;
+  budget.admissionTurn = undefined;
+  turn();
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { type ReleaseSlot, type SlotRefusal, TeamFairSlots } from '../common/concurrency/team-fair-slots';
 import { RateLimitedError } from '../common/errors/app-error';
 import { AppConfig } from '../config/app-config';
+import { currentRequestBudget } from '../observability/request-context';
 import { type AdmissionEdge, type AdmissionLane, FairnessMetrics } from './fairness.metrics';
 
 /** One lane of admission: its turns, how long a request may wait for one, and the settings that bound it. */
@@ -73,8 +74,13 @@ export class TeamAdmission {
       if (turn.refused !== 'abandoned') this.metrics.refused(edge);
       throw this.refusal(lane, turn);
     }
-    if (res.closed || req.destroyed) turn();
-    else res.once('close', turn);
+    if (res.closed || req.destroyed) return turn();
+    res.once('close', turn);
+    // An ordinary request gives its turn back early if it parks in a pool's queue (stepAsideFromAdmission;
+    // a turn gives back once). A large one keeps its turn: what bounds it is the event-loop work
+    // still ahead of it (serializing, the statement's text), not the pool.
+    const budget = currentRequestBudget();
+    if (budget !== undefined && lane === this.ordinary) budget.admissionTurn = turn;
   }
 
   private async waitForTurn(lane: Lane, res: Response, teamId: string): Promise<ReleaseSlot | SlotRefusal> {

