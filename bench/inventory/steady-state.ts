@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { recordSerialized } from '../neighbours/calls';
 import { GQL, toolResultItem } from '../soak-load';
 import { graphqlBody, graphqlData, type InventoryContext, sendExpecting } from './measure';
@@ -34,6 +35,19 @@ function words(from: number, chars: number): { text: string; next: number } {
   return { text: parts.join(' ').slice(0, chars), next: n };
 }
 
+/** A warm-up call, sent again after a second when the service answers RATE_LIMITED (its pools' threads still starting on a busy machine). */
+async function retried(call: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await call();
+      return;
+    } catch (error) {
+      if (attempt >= 10 || !String(error).includes('RATE_LIMITED')) throw error;
+      await sleep(1_000);
+    }
+  }
+}
+
 export async function reachSteadyState(ctx: InventoryContext): Promise<void> {
   ctx.log(
     `filling the tokenizer's caches with ${DISTINCT_WORDS.toLocaleString('en-US')} distinct words, on the event loop and in the pools`,
@@ -45,11 +59,11 @@ export async function reachSteadyState(ctx: InventoryContext): Promise<void> {
       n = next;
       return toolResultItem(m, m.conversations[0], 'warm_up', { query: 'warm-up', output: text });
     });
-    await sendExpecting(ctx, '/graphql', graphqlBody(GQL.record, { input }), { token: m.token }, graphqlData);
+    await retried(() => sendExpecting(ctx, '/graphql', graphqlBody(GQL.record, { input }), { token: m.token }, graphqlData));
   }
   for (let n = DISTINCT_WORDS; n < 2 * DISTINCT_WORDS;) {
     const { text, next } = words(n, LARGE_OUTPUT_CHARS);
     n = next;
-    await recordSerialized(ctx.client, m, 'warm_up', [JSON.stringify(text)], m.conversations[0]);
+    await retried(() => recordSerialized(ctx.client, m, 'warm_up', [JSON.stringify(text)], m.conversations[0]));
   }
 }
