@@ -16,7 +16,7 @@ export interface InventoryRow {
 }
 
 /** "A few milliseconds" (issue 53): a path over this on the event loop per request is a finding. */
-export const EVENT_LOOP_LINE_MS = 5;
+const EVENT_LOOP_LINE_MS = 5;
 
 const HEADERS = [
   '#',
@@ -61,7 +61,7 @@ export function renderTable(rows: readonly InventoryRow[]): string {
   return lines.join('\n');
 }
 
-export function isFinding(row: InventoryRow): boolean {
+function isFinding(row: InventoryRow): boolean {
   return row.figures.loopMs > EVENT_LOOP_LINE_MS;
 }
 
