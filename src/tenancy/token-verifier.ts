@@ -45,7 +45,10 @@ export class TokenVerifier {
     }
     if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl));
     // lru-cache checks each entry's ttl when it is read (`ttlAutopurge` off: no timer per entry).
-    if (config.auth.tokenCacheSize > 0) this.verified = new LRUCache({ max: config.auth.tokenCacheSize, ttlAutopurge: false });
+    // ttlResolution 0: each read asks the clock. lru-cache otherwise reuses a reading until a 1 ms timer
+    // clears it, and a loaded event loop fires that timer late, and a kept token can outlive its exp.
+    if (config.auth.tokenCacheSize > 0)
+      this.verified = new LRUCache({ max: config.auth.tokenCacheSize, ttlAutopurge: false, ttlResolution: 0 });
   }
 
   verify(token: string): Promise<VerifiedClaims> {
