@@ -10,7 +10,8 @@ export interface ToolCall {
 const NAMES = ['Ada', 'Grace', 'Linus', 'Barbara', 'Edsger', 'Margaret', 'Ken', 'Radia', 'Donald', 'Frances', 'Alan', 'Hedy'];
 const CITIES = ['Lisbon', 'Oslo', 'Nairobi', 'Osaka', 'Lima', 'Tallinn', 'Denver', 'Hanoi'];
 const METRICS = ['active_members', 'revenue', 'churn_rate', 'signups', 'sessions'];
-const WORDS = [
+/** The words the seeded payloads are made of (a search for any of them matches). */
+export const PAYLOAD_WORDS = [
   'latency',
   'budget',
   'release',
@@ -62,7 +63,7 @@ const SHAPES: ((random: () => number, targetChars: number) => ToolCall)[] = [
       product_id: `B0${Math.floor(random() * 1e8)
         .toString(36)
         .toUpperCase()}`,
-      title: `${WORDS[pickIndex(random, WORDS.length)]} keyboard ${i}`,
+      title: `${PAYLOAD_WORDS[pickIndex(random, PAYLOAD_WORDS.length)]} keyboard ${i}`,
       price: Math.round(2000 + random() * 18000) / 100,
       rating: Math.round((3 + random() * 2) * 10) / 10,
     }));
@@ -75,14 +76,14 @@ const SHAPES: ((random: () => number, targetChars: number) => ToolCall)[] = [
       date: dayBefore(-i),
       high_c: Math.round(random() * 30),
       low_c: Math.round(random() * 10),
-      summary: WORDS[pickIndex(random, WORDS.length)],
+      summary: PAYLOAD_WORDS[pickIndex(random, PAYLOAD_WORDS.length)],
     }));
     const output = grow((n) => ({ city, days: days.slice(0, n) }), size);
     return { toolName: 'get_weather', toolInput: { city, days: 14 }, toolOutput: output };
   },
   (random, size) => {
     let text = '';
-    while (text.length < size) text += `${WORDS[pickIndex(random, WORDS.length)]} `;
+    while (text.length < size) text += `${PAYLOAD_WORDS[pickIndex(random, PAYLOAD_WORDS.length)]} `;
     return {
       toolName: 'fetch_url',
       toolInput: { url: `https://example.com/page/${pickIndex(random, 1000)}` },

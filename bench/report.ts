@@ -1,3 +1,4 @@
+import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LoadResult } from './load-runner';
@@ -60,4 +61,15 @@ export function formatTable(rows: readonly ResultRow[]): string {
 export function writeJson(path: string, report: object): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** The commit measured, marked when the working tree differs from it. */
+export function treeName(): string {
+  try {
+    const commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit} with uncommitted changes` : commit;
+  } catch {
+    return 'unknown';
+  }
 }

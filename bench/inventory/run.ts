@@ -1,11 +1,10 @@
-import { execSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { signToken } from '../../src/tenancy/token-signer';
 import { intFromEnv } from '../env-settings';
 import { GraphqlClient } from '../graphql-client';
 import { BENCH_JWT_SECRET, runToCompletion, startDatabase, startService, type Teardown } from '../harness';
-import { writeJson } from '../report';
+import { treeName, writeJson } from '../report';
 import { createWorld } from '../soak-load';
 import { ServiceClock } from './clock';
 import { maxOfRuns } from './figures';
@@ -41,17 +40,6 @@ const PROBES: Probe[] = [
   ...inProcessProbes,
 ];
 const log = (line: string): void => console.log(line);
-
-/** The commit measured, marked when the working tree differs from it. */
-function treeName(): string {
-  try {
-    const commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${commit} with uncommitted changes` : commit;
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** The context, and the service's heap after a full collection (between rows: each starts from a collected heap). */
 async function createContext(

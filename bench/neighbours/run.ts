@@ -1,4 +1,3 @@
-import { execSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { signToken } from '../../src/tenancy/token-signer';
@@ -6,7 +5,7 @@ import { watchServiceCpu } from '../cpu';
 import { intFromEnv } from '../env-settings';
 import { GraphqlClient } from '../graphql-client';
 import { BENCH_JWT_SECRET, runToCompletion, startDatabase, startService, type Teardown } from '../harness';
-import { writeJson } from '../report';
+import { treeName, writeJson } from '../report';
 import { createWorld } from '../soak-load';
 import { mixedLoad, seedMember } from './calls';
 import { edgeScenarios } from './edge-scenarios';
@@ -46,17 +45,6 @@ function settingsFromEnv(): NeighbourSettings {
     callTimeoutMs: intFromEnv('NEIGHBOURS_CALL_TIMEOUT_MS', 120_000),
     responseBudgetBytes: intFromEnv('NEIGHBOURS_RESPONSE_BUDGET_BYTES', 16 * 1024 * 1024),
   };
-}
-
-/** The commit measured, marked when the working tree differs from it. */
-function treeName(): string {
-  try {
-    const commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${commit} with uncommitted changes` : commit;
-  } catch {
-    return 'unknown';
-  }
 }
 
 async function createNeighbours(teardown: Teardown, baseUrl: URL, settings: NeighbourSettings): Promise<World> {

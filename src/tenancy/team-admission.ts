@@ -41,21 +41,15 @@ export class TeamAdmission {
   ) {
     const { maxInFlight, maxLargeInFlight, queueMax, queueWaitMs, largeQueueWaitMs } = config.admission;
     // A team may run on every turn and wait in half the queue: the share bites only under contention.
-    const waiting = Math.max(1, Math.floor(queueMax / 2));
-    this.ordinary = {
-      name: 'ordinary',
-      turns: new TeamFairSlots(maxInFlight, queueMax, maxInFlight + waiting),
-      waitMs: queueWaitMs,
+    const lane = (name: AdmissionLane, turns: number, waitMs: number, waitSetting: string): Lane => ({
+      name,
+      turns: new TeamFairSlots(turns, queueMax, turns + Math.max(1, Math.floor(queueMax / 2))),
+      waitMs,
       queueSetting: 'ADMISSION_QUEUE_MAX',
-      waitSetting: 'ADMISSION_QUEUE_WAIT_MS',
-    };
-    this.large = {
-      name: 'large',
-      turns: new TeamFairSlots(maxLargeInFlight, queueMax, maxLargeInFlight + waiting),
-      waitMs: largeQueueWaitMs,
-      queueSetting: 'ADMISSION_QUEUE_MAX',
-      waitSetting: 'LARGE_REQUEST_QUEUE_WAIT_MS',
-    };
+      waitSetting,
+    });
+    this.ordinary = lane('ordinary', maxInFlight, queueWaitMs, 'ADMISSION_QUEUE_WAIT_MS');
+    this.large = lane('large', maxLargeInFlight, largeQueueWaitMs, 'LARGE_REQUEST_QUEUE_WAIT_MS');
     // The gauges read the lanes' counts when scraped: nothing is reported per request.
     metrics.watch(this.ordinary.name, this.ordinary.turns);
     metrics.watch(this.large.name, this.large.turns);

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { type DataSet, loadDataSet } from '../../data-loader';
 import { intFromEnv } from '../../env-settings';
+import { PAYLOAD_WORDS } from '../../payloads';
 import { BENCH_JWT_SECRET } from '../../harness';
 import { GQL } from '../../soak-load';
 import { contains, graphqlBody, graphqlData, type InventoryContext, measureRequests, type Probe, sendExpecting } from '../measure';
@@ -19,20 +20,7 @@ const SNAPSHOTS_PER_USER = intFromEnv('INVENTORY_SNAPSHOTS_PER_USER', 5_000);
 const EVENTS = intFromEnv('INVENTORY_EVENTS', 5_000);
 const FEEDBACK_ITEMS = 50;
 /** The search's words, as the data set's payloads use them, joined by `or`: every snapshot matches. */
-const SEARCH_WORDS = [
-  'latency',
-  'budget',
-  'release',
-  'index',
-  'customer',
-  'ledger',
-  'snapshot',
-  'report',
-  'forecast',
-  'migration',
-  'quota',
-  'region',
-];
+const SEARCH_WORDS = PAYLOAD_WORDS;
 
 interface StoredTeam {
   data: DataSet;
