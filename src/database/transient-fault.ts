@@ -37,9 +37,14 @@ const CONNECTION_LOST = /^Connection terminated\b|^Client has encountered a conn
  * - `connect`: a new connection did not open within DB_CONNECT_TIMEOUT_MS;
  * - `pool`: no connection came free within DB_ACQUIRE_TIMEOUT_MS, in the pool or the team's share;
  * - `request`: the request used up its database time, DB_TIME_PER_REQUEST_MS.
+ * And the one PostgreSQL keeps for the service while it can answer:
+ * - `server`: the server cancelled the statement (SQLSTATE 57014) at DB_STATEMENT_TIMEOUT_MS (a lock
+ *   held too long, a loaded server) — about the moment, not the request, so a client may retry it.
  */
-export type MissedDeadline = 'statement' | 'connect' | 'pool' | 'request';
+export type MissedDeadline = 'statement' | 'connect' | 'pool' | 'request' | 'server';
 
+/** query_canceled, as PostgreSQL's statement_timeout raises it. */
+const QUERY_CANCELED = '57014';
 /** pg's message for a `query_timeout` (knex puts the statement before it). */
 const READ_TIMEOUT = /Query read timeout$/;
 /** pg's message when `connectionTimeoutMillis` passed. */
@@ -48,13 +53,15 @@ const CONNECT_TIMEOUT = /^timeout expired$/;
 /** Which of the service's own database deadlines `error` (or an error it wraps) reports, or null. */
 export function missedDeadline(error: unknown): MissedDeadline | null {
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
-    const { name, message } = current as { name?: unknown; message?: unknown };
+    const { name, message, code } = current as { name?: unknown; message?: unknown; code?: unknown };
     // The pool had no connection to give within its acquire timeout: nothing was sent.
     // Or none within the team's share of the pool (team-connection-share.ts), likewise before anything was sent.
     if (name === 'KnexTimeoutError' || name === 'TeamConnectionShareTimeoutError') return 'pool';
     if (name === 'RequestDatabaseTimeError') return 'request';
     if (typeof message === 'string' && READ_TIMEOUT.test(message)) return 'statement';
     if (typeof message === 'string' && CONNECT_TIMEOUT.test(message)) return 'connect';
+    // query_canceled: the statement timeout, or a cancel an operator sent; the service sends none itself.
+    if (code === QUERY_CANCELED) return 'server';
     current = (current as { cause?: unknown }).cause;
   }
   return null;

@@ -86,10 +86,17 @@ describe('missedDeadline: the database deadlines the service keeps itself (R-OP-
     }
   });
 
+  it("R-OP-6 PostgreSQL's statement timeout (57014) is the server's deadline, found through a cause, and stays ROLLED_BACK", () => {
+    expect(missedDeadline(pgError('57014'))).toBe('server');
+    expect(missedDeadline(new Error('outer', { cause: pgError('57014') }))).toBe('server');
+    expect(transientFault(pgError('57014'))).toBe('ROLLED_BACK');
+    expect(missedDeadline({ code: 57014 })).toBeNull();
+  });
+
   it('R-OP-6 found through a cause; other faults are no missed deadline', () => {
     expect(missedDeadline(new Error('outer', { cause: new Error('Query read timeout') }))).toBe('statement');
     for (const error of [
-      pgError('57014'),
+      pgError('55P03'),
       pgError('ECONNRESET'),
       new Error('Connection terminated unexpectedly'),
       new Error('Query read timeout, then more'),

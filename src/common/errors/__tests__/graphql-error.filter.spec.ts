@@ -60,10 +60,15 @@ describe('GraphqlErrorFilter SERVICE_UNAVAILABLE (R-OP-6)', () => {
     expect(mapped(readTimeout()).extensions).not.toHaveProperty('http');
   });
 
-  it('R-OP-6 other driver failures are left to the masking (a killed backend, a server-side statement timeout)', () => {
+  it('R-OP-6 a server-side statement timeout (57014) is SERVICE_UNAVAILABLE too, its statement not quoted', () => {
+    const canceled = Object.assign(new Error('select pg_sleep(20) - canceling statement due to statement timeout'), { code: '57014' });
+    const error = mapped(canceled) as GraphQLError;
+    expect(error.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(error.message).not.toMatch(/select|canceling|timeout/);
+  });
+
+  it('R-OP-6 other driver failures are left to the masking (a killed backend)', () => {
     const killed = new Error('Connection terminated unexpectedly');
     expect(mapped(killed)).toBe(killed);
-    const canceled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
-    expect(mapped(canceled)).toBe(canceled);
   });
 });
