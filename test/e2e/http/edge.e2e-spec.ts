@@ -149,6 +149,35 @@ describe('HTTP edge answers in JSON (e2e)', () => {
       expect(expectHouseError(graphql, 413, 'PAYLOAD_TOO_LARGE').message).toContain('HTTP_BODY_LIMIT');
     });
 
+    it('R-OP-4 R-TN-10 a body nested deeper than 256 levels is refused before it is parsed: BAD_REQUEST saying where and what to do, on both edges', async () => {
+      // 257 levels inside the variables; 10,000 would be the same answer, found by one pass over the bytes.
+      const deep = (levels: number) => `{"query":"{ me { userId } }","variables":{"v":${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}}}`;
+      const authorization = await bearer();
+      const graphql = await request(server())
+        .post('/graphql')
+        .set('content-type', 'application/json')
+        .set('authorization', authorization)
+        .send(deep(257));
+      expect(expectHouseError(graphql, 400, 'BAD_REQUEST').message).toBe(
+        'The request body nests arrays and objects more than 256 levels deep (at byte 300): flatten the value, or send it as a JSON string.',
+      );
+      const mcp = await request(server())
+        .post('/mcp')
+        .set('content-type', 'application/json')
+        .set('accept', MCP_ACCEPT)
+        .set('authorization', authorization)
+        .send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${'{"a":'.repeat(300)}1${'}'.repeat(300)}}}`);
+      expect(expectJsonRpcError(mcp, 400, -32600, 'BAD_REQUEST').message).toMatch(/more than 256 levels deep \(at byte \d+\)/);
+      // 256 levels, brackets inside strings not counted: read and answered as usual.
+      const within = await request(server())
+        .post('/graphql')
+        .set('content-type', 'application/json')
+        .set('authorization', authorization)
+        .send(deep(256).replace('"v":', '"w":"[[[[[[[[[[","v":'));
+      expect(within.status).toBe(200);
+      expect(within.body.errors).toBeUndefined();
+    });
+
     it.each([
       ['GET', '/nope'],
       ['POST', '/nope'],
