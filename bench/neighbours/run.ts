@@ -101,6 +101,7 @@ async function run(teardown: Teardown): Promise<boolean> {
   // The service's own limits (the main bench raises the per-team ones), unless this run sets them.
   const service = await startService(teardown, database.url, database.folder, {
     MAX_IN_FLIGHT: process.env.MAX_IN_FLIGHT,
+    MAX_IN_FLIGHT_ALONE: process.env.MAX_IN_FLIGHT_ALONE,
     MAX_LARGE_REQUESTS_IN_FLIGHT: process.env.MAX_LARGE_REQUESTS_IN_FLIGHT,
     TEAM_MAX_DB_CONNECTIONS: process.env.TEAM_MAX_DB_CONNECTIONS,
   });

@@ -39,8 +39,10 @@ export class AppConfig {
   };
   /** Fair, work-conserving admission of HTTP requests between teams on one replica (R-TN-11). */
   readonly admission: {
-    /** Requests (GraphQL and MCP, every team) served at once; a team alone may use them all. */
+    /** Requests (GraphQL and MCP, every team) served at once while teams share the replica. */
     readonly maxInFlight: number;
+    /** Served at once while one team alone sends requests (no other within a second): at least maxInFlight. */
+    readonly maxInFlightAlone: number;
     /** Apart from those, requests with large bodies served at once. */
     readonly maxLargeInFlight: number;
     /** A body of this many bytes or more (or of unknown length) makes a request large. */

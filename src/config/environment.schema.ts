@@ -236,6 +236,10 @@ export class EnvironmentVariables {
   @IntSetting(1, 10_000)
   MAX_IN_FLIGHT?: number;
 
+  /** HTTP requests a replica serves at once while only one team sends any (within a second): at least MAX_IN_FLIGHT. */
+  @IntSetting(1, 10_000)
+  MAX_IN_FLIGHT_ALONE?: number;
+
   /** Requests that may wait for a turn, every team together; one team at most half of them. */
   @IntSetting(0, 100_000)
   ADMISSION_QUEUE_MAX?: number;

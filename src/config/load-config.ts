@@ -19,10 +19,12 @@ const DEFAULT_TOKEN_MAX_AGE_SECONDS = 30 * 86_400;
 
 export class ConfigError extends Error {}
 
-/** One core stays the event loop's; at most four threads, as a replica rarely has more to spare. */
 /** Requests served at once by a replica: enough to keep its event loop and the database busy, few enough that each gets its turn soon. */
-const DEFAULT_MAX_IN_FLIGHT = 4;
+const DEFAULT_MAX_IN_FLIGHT = 3;
+/** With one team alone, its requests mostly wait on database round trips: more at once keep both busy. */
+const DEFAULT_MAX_IN_FLIGHT_ALONE = 16;
 
+/** One core stays the event loop's; at most four threads, as a replica rarely has more to spare. */
 function defaultWorkerThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
 
   const poolMax = vars.DB_POOL_MAX ?? 20;
+  const maxInFlight = vars.MAX_IN_FLIGHT ?? DEFAULT_MAX_IN_FLIGHT;
   if (vars.TEAM_MAX_DB_CONNECTIONS !== undefined && vars.TEAM_MAX_DB_CONNECTIONS > poolMax) {
     throw new ConfigError(
       `TEAM_MAX_DB_CONNECTIONS (${vars.TEAM_MAX_DB_CONNECTIONS}) is over DB_POOL_MAX (${poolMax}): a team's share is part of the pool; ` +
@@ -139,7 +142,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxConnectionsPerTeam: vars.TEAM_MAX_DB_CONNECTIONS ?? Math.max(1, Math.floor(poolMax / 2)),
     },
     admission: {
-      maxInFlight: vars.MAX_IN_FLIGHT ?? DEFAULT_MAX_IN_FLIGHT,
+      maxInFlight,
+      maxInFlightAlone: Math.max(maxInFlight, vars.MAX_IN_FLIGHT_ALONE ?? DEFAULT_MAX_IN_FLIGHT_ALONE),
       maxLargeInFlight: vars.MAX_LARGE_REQUESTS_IN_FLIGHT ?? 1,
       largeRequestFromBytes: vars.LARGE_REQUEST_FROM_BYTES ?? 1024 * 1024,
       largeQueueWaitMs: vars.LARGE_REQUEST_QUEUE_WAIT_MS ?? 30_000,

@@ -16,10 +16,19 @@ interface Lane {
 }
 
 /**
+ * Another team counts as wanting turns until this long after its last request: a team that sends
+ * one request at a time is between two of them for a moment only, and must not find every alone
+ * turn taken by a flood when its next one comes.
+ */
+const CONTENTION_WINDOW_MS = 1000;
+
+/**
  * Fair, work-conserving admission of one replica's HTTP requests (R-TN-11). Invariant: a request
  * is served only in a turn of its lane, counted from the verified token's team before the body is
  * read or any SQL runs, and given back when the response closes — finished, failed or abandoned by
- * the client. Two lanes: at most MAX_IN_FLIGHT ordinary requests at once, and apart from them at
+ * the client. Two lanes: at most MAX_IN_FLIGHT ordinary requests at once (MAX_IN_FLIGHT_ALONE
+ * while one team alone sent any within a second: its requests mostly wait on the database, and
+ * more at once keep it busy; with others, fewer keep each one's turn short), and apart from them at
  * most MAX_LARGE_REQUESTS_IN_FLIGHT requests whose bodies are large (LARGE_REQUEST_FROM_BYTES or
  * more, or of unknown length): parsing, serializing and writing megabytes holds the event loop
  * and a database core in long stretches, so few may run at once, and a team's small requests never
@@ -39,17 +48,20 @@ export class TeamAdmission {
     private readonly config: AppConfig,
     private readonly metrics: FairnessMetrics,
   ) {
-    const { maxInFlight, maxLargeInFlight, queueMax, queueWaitMs, largeQueueWaitMs } = config.admission;
+    const { maxInFlight, maxInFlightAlone, maxLargeInFlight, queueMax, queueWaitMs, largeQueueWaitMs } = config.admission;
     // A team may run on every turn and wait in half the queue: the share bites only under contention.
-    const lane = (name: AdmissionLane, turns: number, waitMs: number, waitSetting: string): Lane => ({
+    const lane = (name: AdmissionLane, turns: number, aloneTurns: number, waitMs: number, waitSetting: string): Lane => ({
       name,
-      turns: new TeamFairSlots(turns, queueMax, turns + Math.max(1, Math.floor(queueMax / 2))),
+      turns: new TeamFairSlots(turns, queueMax, aloneTurns + Math.max(1, Math.floor(queueMax / 2)), {
+        slots: aloneTurns,
+        contentionWindowMs: CONTENTION_WINDOW_MS,
+      }),
       waitMs,
       queueSetting: 'ADMISSION_QUEUE_MAX',
       waitSetting,
     });
-    this.ordinary = lane('ordinary', maxInFlight, queueWaitMs, 'ADMISSION_QUEUE_WAIT_MS');
-    this.large = lane('large', maxLargeInFlight, largeQueueWaitMs, 'LARGE_REQUEST_QUEUE_WAIT_MS');
+    this.ordinary = lane('ordinary', maxInFlight, maxInFlightAlone, queueWaitMs, 'ADMISSION_QUEUE_WAIT_MS');
+    this.large = lane('large', maxLargeInFlight, maxLargeInFlight, largeQueueWaitMs, 'LARGE_REQUEST_QUEUE_WAIT_MS');
     // The gauges read the lanes' counts when scraped: nothing is reported per request.
     metrics.watch(this.ordinary.name, this.ordinary.turns);
     metrics.watch(this.large.name, this.large.turns);

@@ -10,12 +10,23 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** Slots a team may use while no other team wants any, and for how long another team still counts as wanting. */
+export interface AloneSlots {
+  /** Slots for a team alone: at least `slots`. */
+  readonly slots: number;
+  /** Another team counts as wanting slots until this long after it last held one. */
+  readonly contentionWindowMs: number;
+}
+
 /**
  * A fixed number of slots with a bounded queue, shared between teams: one team may hold (running
  * plus waiting) at most `teamShare` — by default half of slots plus queue, so one team's flood
  * fills its half and the other half stays for everyone else — and a freed slot goes to the waiting
  * team that runs the fewest, then to the one served longest ago: turns go round the waiting teams.
- * A team alone may use every slot its share allows. Every wait has a deadline.
+ * A team alone may use every slot its share allows — and, with `alone`, more slots than teams
+ * share: while no other team held a slot within the contention window, up to `alone.slots` run;
+ * with others, a team starts another only below `slots`, and a team's first only below `alone.slots`.
+ * Every wait has a deadline.
  */
 export class TeamFairSlots {
   private running = 0;
@@ -25,14 +36,23 @@ export class TeamFairSlots {
   /** When each waiting or running team last got a slot (a counter, not a clock). */
   private readonly lastStart = new Map<string, number>();
   private starts = 0;
+  /** When the last team to give back its last slot did (Date.now()), and the team before it: who wanted slots lately. */
+  private latestTeam = '';
+  private latestAt = -Infinity;
+  private beforeAt = -Infinity;
+  private readonly aloneSlots: number;
+  private readonly contentionWindowMs: number;
   readonly teamShare: number;
 
   constructor(
     private readonly slots: number,
     private readonly queueMax: number,
     teamShare?: number,
+    alone?: AloneSlots,
   ) {
-    this.teamShare = teamShare ?? Math.max(1, Math.floor((slots + queueMax) / 2));
+    this.aloneSlots = Math.max(slots, alone?.slots ?? slots);
+    this.contentionWindowMs = alone?.contentionWindowMs ?? 0;
+    this.teamShare = teamShare ?? Math.max(1, Math.floor((this.aloneSlots + queueMax) / 2));
   }
 
   get busySlots(): number {
@@ -77,9 +97,24 @@ export class TeamFairSlots {
    */
   tryAcquire(team: string): ReleaseSlot | SlotRefusal | undefined {
     if ((this.heldByTeam.get(team) ?? 0) >= this.teamShare) return { refused: 'team_share' };
-    if (this.running < this.slots) return this.start(team);
+    if (this.running < this.slotsFor(team)) return this.start(team);
     if (this.queue.length >= this.queueMax) return { refused: 'queue_full' };
     return undefined;
+  }
+
+  /**
+   * How many may be running for `team` to start one more: every alone slot while no other team
+   * holds one or did lately; with others, `slots` — except for a team running none, whose first
+   * call starts within the alone slots, so it waits for one slot coming back and not for a
+   * flood's alone slots to drain down to `slots`.
+   */
+  private slotsFor(team: string): number {
+    if (this.aloneSlots === this.slots || !this.runningByTeam.has(team)) return this.aloneSlots;
+    const others = this.heldByTeam.size - (this.heldByTeam.has(team) ? 1 : 0);
+    if (others > 0) return this.slots;
+    const lately = Date.now() - this.contentionWindowMs;
+    const otherAt = this.latestTeam !== team ? this.latestAt : this.beforeAt;
+    return otherAt > lately ? this.slots : this.aloneSlots;
   }
 
   private start(team: string): ReleaseSlot {
@@ -104,7 +139,11 @@ export class TeamFairSlots {
    * not served after every call of a team that queued first (with one slot too).
    */
   private next(): void {
-    if (this.queue.length === 0) return;
+    // Several may start at once: a team left alone gets its alone slots back.
+    while (this.queue.length > 0 && this.startNext());
+  }
+
+  private startNext(): boolean {
     const rank = (team: string): [number, number] => [this.runningByTeam.get(team) ?? 0, this.lastStart.get(team) ?? 0];
     let chosen = 0;
     for (let index = 1; index < this.queue.length; index++) {
@@ -112,17 +151,25 @@ export class TeamFairSlots {
       const [bestRunning, bestServed] = rank(this.queue[chosen].team);
       if (running < bestRunning || (running === bestRunning && served < bestServed)) chosen = index;
     }
+    if (this.running >= this.slotsFor(this.queue[chosen].team)) return false;
     const [waiter] = this.queue.splice(chosen, 1);
     clearTimeout(waiter.timer);
-    // The waiter's hold moves from waiting to running.
+    // The waiter's hold moves from waiting to running (never through zero).
+    const release = this.start(waiter.team);
     this.hold(waiter.team, -1);
-    waiter.grant(this.start(waiter.team));
+    waiter.grant(release);
+    return true;
   }
 
   private hold(team: string, by: number): void {
     add(this.heldByTeam, team, by);
-    // A team holding nothing has no turn to remember.
-    if (!this.heldByTeam.has(team)) this.lastStart.delete(team);
+    if (this.heldByTeam.has(team)) return;
+    // A team holding nothing has no turn to remember; with alone slots, when it last wanted one.
+    this.lastStart.delete(team);
+    if (this.aloneSlots === this.slots) return;
+    if (this.latestTeam !== team) this.beforeAt = this.latestAt;
+    this.latestTeam = team;
+    this.latestAt = Date.now();
   }
 }
 

@@ -65,10 +65,11 @@ describe('loadConfig', () => {
     );
   });
 
-  it('R-TN-10 R-TN-11 fairness defaults: 16 requests in flight, 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
+  it('R-TN-10 R-TN-11 fairness defaults: 3 requests in flight (16 for a team alone), 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
     expect(config.admission).toEqual({
-      maxInFlight: 4,
+      maxInFlight: 3,
+      maxInFlightAlone: 16,
       maxLargeInFlight: 1,
       largeRequestFromBytes: 1048576,
       largeQueueWaitMs: 30000,
@@ -77,6 +78,8 @@ describe('loadConfig', () => {
       retryAfterSeconds: 1,
     });
     expect(config.database.maxConnectionsPerTeam).toBe(10);
+    // Alone never below shared: MAX_IN_FLIGHT raised past the alone default raises both.
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET, MAX_IN_FLIGHT: '32' }).admission).toMatchObject({ maxInFlight: 32, maxInFlightAlone: 32 });
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '5' }).database.maxConnectionsPerTeam).toBe(2);
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, DB_POOL_MAX: '1' }).database.maxConnectionsPerTeam).toBe(1);
     expect(loadConfig({ AUTH_JWT_SECRET: SECRET, TEAM_MAX_DB_CONNECTIONS: '20' }).database.maxConnectionsPerTeam).toBe(20);

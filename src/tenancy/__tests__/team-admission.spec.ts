@@ -49,6 +49,8 @@ describe('TeamAdmission (R-TN-11)', () => {
       loadConfig({
         AUTH_JWT_SECRET: 'x'.repeat(40),
         MAX_IN_FLIGHT: '2',
+        // Alone or not, two turns: the alone turns are TeamFairSlots' own spec, and one test below.
+        MAX_IN_FLIGHT_ALONE: '2',
         ADMISSION_QUEUE_MAX: '6',
         ADMISSION_QUEUE_WAIT_MS: NO_DEADLINE,
         RATE_LIMIT_RETRY_AFTER_SECONDS: '5',
@@ -77,6 +79,27 @@ describe('TeamAdmission (R-TN-11)', () => {
     expect(order).toEqual(['a1', 'a2', 'a3']);
     const ordinary = lanes.get('ordinary');
     expect([ordinary?.busySlots, ordinary?.queued]).toEqual([2, 0]);
+  });
+
+  it('R-TN-11 a team alone runs MAX_IN_FLIGHT_ALONE at once; with another team it starts more only below MAX_IN_FLIGHT, the other first', async () => {
+    const gate = admission({ MAX_IN_FLIGHT_ALONE: '4' });
+    const order: string[] = [];
+    const running = [0, 1, 2, 3].map(() => exchange());
+    await Promise.all(running.map((x, i) => admit(gate, x, 'team-a', order, `a${i}`)));
+    const a4 = admit(gate, exchange(), 'team-a', order, 'a4');
+    const b0 = admit(gate, exchange(), 'team-b', order, 'b0');
+    await Promise.resolve();
+    expect(order).toEqual(['a0', 'a1', 'a2', 'a3']);
+    running[0].close();
+    await b0;
+    // Team b's first request took the freed turn; team a, with company, waits until fewer than two run.
+    running[1].close();
+    running[2].close();
+    await Promise.resolve();
+    expect(order).toEqual(['a0', 'a1', 'a2', 'a3', 'b0']);
+    running[3].close();
+    await a4;
+    expect(order.at(-1)).toBe('a4');
   });
 
   it('R-TN-11 a freed turn goes to the waiting team with the fewest in flight, not to the flood that queued first', async () => {

@@ -112,4 +112,47 @@ describe('TeamFairSlots', () => {
     slotOf(running)();
     expect(slots.busySlots).toBe(0);
   });
+
+  describe('with alone slots', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('R-TN-11 a team alone runs the alone slots; once another team holds one, it starts more only below the shared slots', async () => {
+      const slots = new TeamFairSlots(2, 8, undefined, { slots: 4, contentionWindowMs: 1000 });
+      const a = await Promise.all([1, 2, 3, 4].map(() => slots.acquire('a', NO_DEADLINE)));
+      expect(slots.busySlots).toBe(4);
+      let served = '';
+      const a5 = slots.acquire('a', NO_DEADLINE).then((release) => ((served += 'a'), release));
+      // Team b's first call waits for one slot back, not for team a to drain to two.
+      const b = slots.acquire('b', NO_DEADLINE).then((release) => ((served += 'b'), release));
+      slotOf(a[0])();
+      await b;
+      expect(served).toBe('b');
+      slotOf(a[1])();
+      slotOf(a[2])();
+      await Promise.resolve();
+      expect([served, slots.busySlots]).toEqual(['b', 2]);
+      slotOf(a[3])();
+      slotOf(await a5)();
+      slotOf(await b)();
+      expect([served, slots.busySlots, slots.queued]).toEqual(['ba', 0, 0]);
+    });
+
+    it('R-TN-11 another team counts for the contention window after its last slot, then the team alone has the alone slots back', async () => {
+      jest.useFakeTimers({ now: 1_000_000 });
+      const slots = new TeamFairSlots(1, 8, undefined, { slots: 3, contentionWindowMs: 1000 });
+      slotOf(await slots.acquire('b', NO_DEADLINE))();
+      const first = slotOf(await slots.acquire('a', NO_DEADLINE));
+      // Team b was here 0 ms ago: team a's second call waits.
+      const second = slots.acquire('a', NO_DEADLINE);
+      expect(slots.queued).toBe(1);
+      jest.advanceTimersByTime(1000);
+      // Past the window, team a is alone: its next call starts at once, and a released slot lets the waiting one start too.
+      const third = slotOf(await slots.acquire('a', NO_DEADLINE));
+      expect([slots.busySlots, slots.queued]).toEqual([2, 1]);
+      third();
+      slotOf(await second)();
+      first();
+      expect([slots.busySlots, slots.queued]).toEqual([0, 0]);
+    });
+  });
 });
