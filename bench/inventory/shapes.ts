@@ -29,6 +29,22 @@ export function emptyObjects(bytes: number): string {
   return `[${'{},'.repeat(count - 1)}{}]`;
 }
 
+/**
+ * `[{"k0":0},{"k1":0},…]` cycling through 50,000 distinct keys: V8 keeps a map for each new key, so
+ * per byte the slowest body to parse found within the nesting limit.
+ */
+export function distinctKeyObjects(bytes: number): string {
+  const items: string[] = [];
+  let length = 1;
+  for (let i = 0; ; i++) {
+    const item = `{"k${i % 50_000}":0}`;
+    if (length + item.length + 1 > bytes) break;
+    items.push(item);
+    length += item.length + 1;
+  }
+  return `[${items.join(',')}]`;
+}
+
 /** `[[[…]]]` nested as deep as `bytes` allows: the slowest body to parse found, and the largest heap for its size. */
 export function deepArrays(bytes: number): string {
   const depth = Math.floor(bytes / 2);

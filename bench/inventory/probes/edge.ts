@@ -16,7 +16,7 @@ import {
   type Probe,
   sendExpecting,
 } from '../measure';
-import { BODY_MAX_BYTES, deepArrays, emptyObjects, paddedJsonBody, repeatedFieldsDocument } from '../shapes';
+import { BODY_MAX_BYTES, deepArrays, distinctKeyObjects, emptyObjects, paddedJsonBody, repeatedFieldsDocument } from '../shapes';
 
 /** The request floor and what every call pays before its operation: the token, the body, the document, admission. */
 
@@ -52,7 +52,7 @@ function bodyParseProbe(id: string, shape: string, padding: (room: number) => st
     id,
     path: 'HTTP body parse (an authenticated call)',
     grows: 'body size and shape',
-    bound: 'HTTP_BODY_LIMIT = 10 MB',
+    bound: 'HTTP_BODY_LIMIT = 10 MB, nesting ≤ 256, MAX_LARGE_REQUESTS_IN_FLIGHT = 1',
     runsOn: 'event loop',
     worstCase: `\`{ me }\` with a 10 MB body of ${shape}`,
     measure: async (ctx) => {
@@ -104,8 +104,22 @@ export const edgeProbes: Probe[] = [
       return figures;
     },
   },
-  bodyParseProbe('E3', '`[[[…]]]` nested 5 million deep', (room) => deepArrays(room)),
+  {
+    id: 'E3',
+    path: 'HTTP body: the nesting check before the parse (an authenticated call)',
+    grows: 'body size',
+    bound: 'one pass over the bytes; nesting over 256 levels refused (400 BAD_REQUEST) before JSON.parse',
+    runsOn: 'event loop',
+    worstCase: '`{ me }` with a 10 MB body of `[[[…]]]` nested 5 million deep (3.4 s of JSON.parse before the check)',
+    measure: (ctx) => {
+      const body = meWithPadding((room) => deepArrays(room));
+      return measureRequests(ctx, ctx.runs, () => async () => {
+        await sendExpecting(ctx, '/graphql', body, { token: ctx.member.token }, graphqlError('BAD_REQUEST'));
+      });
+    },
+  },
   bodyParseProbe('E4', '`[{},{},…]` (3.5 million objects)', (room) => emptyObjects(room)),
+  bodyParseProbe('E8', '`[{"k0":0},{"k1":0},…]` (50,000 distinct keys, over and over)', (room) => distinctKeyObjects(room)),
   {
     id: 'E5',
     path: 'GraphQL document: parse and validation',
