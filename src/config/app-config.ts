@@ -59,6 +59,8 @@ export class AppConfig {
   readonly auth: {
     readonly jwtSecret?: string;
     readonly jwksUrl?: string;
+    /** How long a fetched JWKS is used before it is fetched again. */
+    readonly jwksCacheMaxAgeMs: number;
     readonly issuer?: string;
     /** A token must name one of these in `aud` (e.g. the MCP resource identifier); unset: `aud` is not checked. */
     readonly audiences?: readonly string[];

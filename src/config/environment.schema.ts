@@ -146,6 +146,10 @@ export class EnvironmentVariables {
   @IsUrl({ require_tld: false, protocols: ['https', 'http'] })
   AUTH_JWKS_URL?: string;
 
+  /** How long a fetched JWKS is used before it is fetched again (a token naming an unknown kid fetches it sooner). */
+  @IntSetting(0, 86_400_000)
+  AUTH_JWKS_CACHE_MAX_AGE_MS?: number;
+
   @TextSetting()
   AUTH_JWT_ISSUER?: string;
 

@@ -154,6 +154,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     auth: {
       jwtSecret: vars.AUTH_JWT_SECRET ?? (vars.AUTH_JWKS_URL ? undefined : developmentSecret(dataDir)),
       jwksUrl: vars.AUTH_JWKS_URL,
+      jwksCacheMaxAgeMs: vars.AUTH_JWKS_CACHE_MAX_AGE_MS ?? 600_000,
       issuer: vars.AUTH_JWT_ISSUER,
       audiences: vars.AUTH_JWT_AUDIENCE ? commaList(vars.AUTH_JWT_AUDIENCE) : undefined,
       authorizationServers: authorizationServers(vars.AUTH_AUTHORIZATION_SERVERS, vars.AUTH_JWT_ISSUER),

@@ -29,6 +29,8 @@ const ASYMMETRIC = ['RS256', 'ES256'];
  * kept. What the claims lead to (the user, the team, the allowed spaces) is still read from the
  * database on every request (R-TN-4).
  */
+const NEEDS_KID = "The bearer token's header needs a kid naming the key that signed it.";
+
 @Injectable()
 export class TokenVerifier {
   /** The HS256 key, imported once: jose would import raw secret bytes again on every call. */
@@ -43,7 +45,10 @@ export class TokenVerifier {
         'verify',
       ]);
     }
-    if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl));
+    // A key set is used for its max age; a token naming a kid not in it fetches it again, at most
+    // every 30 s (sooner with a shorter max age): a rotated-in key is found, a rotated-out one is gone.
+    const cacheMaxAge = config.auth.jwksCacheMaxAgeMs;
+    if (jwksUrl) this.jwks = createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge, cooldownDuration: Math.min(30_000, cacheMaxAge) });
     // lru-cache checks each entry's ttl when it is read (`ttlAutopurge` off: no timer per entry).
     // ttlResolution 0: each read asks the clock. lru-cache otherwise reuses a reading until a 1 ms timer
     // clears it, and a loaded event loop fires that timer late, and a kept token can outlive its exp.
@@ -83,14 +88,17 @@ export class TokenVerifier {
       maxTokenAge: tokenMaxAgeSeconds,
     };
     try {
-      const { alg } = decodeProtectedHeader(token);
+      const { alg, kid } = decodeProtectedHeader(token);
       if (alg === 'HS256' && this.secret) {
         return (await jwtVerify(token, await this.secret, { ...options, algorithms: ['HS256'] })).payload;
       }
       if (alg && ASYMMETRIC.includes(alg) && this.jwks) {
+        // Without a kid the key would be guessed from the set (jose takes a lone key of the alg): named, it is looked up.
+        if (typeof kid !== 'string' || kid === '') throw new UnauthenticatedError(NEEDS_KID);
         return (await jwtVerify(token, this.jwks, { ...options, algorithms: ASYMMETRIC })).payload;
       }
     } catch (error) {
+      if (error instanceof UnauthenticatedError) throw error;
       if ((error instanceof errors.JWTClaimValidationFailed || error instanceof errors.JWTExpired) && error.claim === 'iat') {
         throw new UnauthenticatedError(
           `The bearer token needs an iat claim (when it was issued), at most ${tokenMaxAgeSeconds} seconds ago; get a new token.`,

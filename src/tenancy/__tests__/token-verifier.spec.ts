@@ -163,33 +163,104 @@ describe('TokenVerifier', () => {
     });
   });
 
-  describe('with a JWKS URL', () => {
+  describe('with a JWKS URL (a key set served here, keys made here)', () => {
+    type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
     let server: Server;
     let url: string;
-    let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+    const keys = new Map<string, KeyPair>();
+    /** The kids the endpoint serves now; rotating is changing this list. */
+    let served: string[] = [];
+    let fetches = 0;
 
     beforeAll(async () => {
-      const pair = await generateKeyPair('ES256');
-      privateKey = pair.privateKey;
-      const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-      server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })));
+      for (const kid of ['k1', 'k2', 'stray']) keys.set(kid, await generateKeyPair('ES256'));
+      server = createServer((_req, res) => {
+        fetches++;
+        void Promise.all(
+          served.map(async (kid) => ({ ...(await exportJWK(keys.get(kid)!.publicKey)), kid, alg: 'ES256', use: 'sig' })),
+        ).then((jwks) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: jwks })));
+      });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
     });
+    beforeEach(() => {
+      served = ['k1'];
+    });
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+    /** A verifier of the key set that keeps no token, so every call is verified against the set. */
+    const jwksVerifier = (env: Record<string, string> = {}) =>
+      new TokenVerifier(
+        loadConfig({
+          AUTH_JWKS_URL: url,
+          AUTH_JWT_ISSUER: 'https://issuer.example',
+          AUTH_JWT_AUDIENCE: 'recall-ledger',
+          AUTH_TOKEN_CACHE_SIZE: '0',
+          ...env,
+        }),
+      );
+    const es256 = (kid: string | undefined, claims: { iss?: string; aud?: string } = {}) => {
+      const jwt = new SignJWT({ tid: TEAM, scope: 'admin' })
+        .setProtectedHeader(kid === undefined ? { alg: 'ES256' } : { alg: 'ES256', kid })
+        .setSubject(USER)
+        .setIssuer(claims.iss ?? 'https://issuer.example')
+        .setAudience(claims.aud ?? 'recall-ledger')
+        .setIssuedAt()
+        .setExpirationTime('5m');
+      return jwt.sign(keys.get(kid ?? 'k1')!.privateKey);
+    };
+    const refused = { code: 'UNAUTHENTICATED' };
+
     it('R-TN-1 accepts an ES256 token whose key is in the JWKS, and refuses HS256 when no secret is set', async () => {
-      const jwksVerifier = new TokenVerifier(loadConfig({ AUTH_JWKS_URL: url }));
-      const token = await new SignJWT({ tid: TEAM, scope: 'admin' })
+      await expect(jwksVerifier().verify(await es256('k1'))).resolves.toMatchObject({ userId: USER, teamId: TEAM, scopes: ['admin'] });
+      await expect(jwksVerifier().verify(await mint({ issuer: undefined, audience: undefined }))).rejects.toMatchObject(refused);
+    });
+
+    it('R-TN-1 refuses a token from the right key for another issuer or another audience', async () => {
+      const verifier = jwksVerifier();
+      await expect(verifier.verify(await es256('k1', { iss: 'https://other.example' }))).rejects.toMatchObject(refused);
+      await expect(verifier.verify(await es256('k1', { aud: 'another-service' }))).rejects.toMatchObject(refused);
+      await expect(verifier.verify(await es256('k1'))).resolves.toMatchObject({ userId: USER });
+    });
+
+    it('R-TN-1 refuses a token without a kid, even when the set holds one key of its algorithm, saying what is missing', async () => {
+      await expect(jwksVerifier().verify(await es256(undefined))).rejects.toMatchObject({
+        ...refused,
+        message: expect.stringMatching(/needs a kid/),
+      });
+    });
+
+    it('R-TN-1 refuses a token whose kid is not in the set, and one signed by another key under a kid that is', async () => {
+      const verifier = jwksVerifier();
+      await expect(verifier.verify(await es256('stray'))).rejects.toMatchObject(refused);
+      const forged = await new SignJWT({ tid: TEAM })
         .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
         .setSubject(USER)
+        .setIssuer('https://issuer.example')
+        .setAudience('recall-ledger')
         .setIssuedAt()
         .setExpirationTime('5m')
-        .sign(privateKey);
-      await expect(jwksVerifier.verify(token)).resolves.toMatchObject({ userId: USER, teamId: TEAM, scopes: ['admin'] });
-      await expect(jwksVerifier.verify(await mint({ issuer: undefined, audience: undefined }))).rejects.toMatchObject({
-        code: 'UNAUTHENTICATED',
-      });
+        .sign(keys.get('stray')!.privateKey);
+      await expect(verifier.verify(forged)).rejects.toMatchObject(refused);
+    });
+
+    it('R-TN-1 after a rotation the new key is found by its kid and the rotated-out key is refused (AUTH_JWKS_CACHE_MAX_AGE_MS)', async () => {
+      const verifier = jwksVerifier({ AUTH_JWKS_CACHE_MAX_AGE_MS: '0' });
+      const old = await es256('k1');
+      await expect(verifier.verify(old)).resolves.toMatchObject({ userId: USER });
+      served = ['k2'];
+      const before = fetches;
+      await expect(verifier.verify(await es256('k2'))).resolves.toMatchObject({ userId: USER });
+      expect(fetches).toBeGreaterThan(before);
+      await expect(verifier.verify(old)).rejects.toMatchObject(refused);
+    });
+
+    it('R-TN-1 a fetched set is used for its max age: within it, no fetch per token', async () => {
+      const verifier = jwksVerifier();
+      await verifier.verify(await es256('k1'));
+      const after = fetches;
+      for (let i = 0; i < 3; i++) await verifier.verify(await es256('k1'));
+      expect(fetches).toBe(after);
     });
   });
 });
