@@ -121,6 +121,28 @@ describe('patternWindowAnswer (R-LG-2 pattern)', () => {
     );
     // Without context, no separators: grep -n.
     expect(answer(text, 'hit')).toBe('[3 matching lines of 20]\n     3:\tline 3 hit\n     5:\tline 5 hit\n    15:\tline 15 hit');
+
+    // Groups that only touch (lines 2–4 and 5–7) are one group, as grep shows them; one line apart, two.
+    const hits = (at: number[]) => Array.from({ length: 10 }, (_, i) => `line ${i + 1}${at.includes(i + 1) ? ' hit' : ''}`).join('\n');
+    expect(answer(hits([3, 6]), 'hit', 1, null, 1).split('\n')).toEqual([
+      '[2 matching lines of 10]',
+      '     2-\tline 2',
+      '     3:\tline 3 hit',
+      '     4-\tline 4',
+      '     5-\tline 5',
+      '     6:\tline 6 hit',
+      '     7-\tline 7',
+    ]);
+    expect(answer(hits([3, 7]), 'hit', 1, null, 1).split('\n')).toEqual([
+      '[2 matching lines of 10]',
+      '     2-\tline 2',
+      '     3:\tline 3 hit',
+      '     4-\tline 4',
+      '--',
+      '     6-\tline 6',
+      '     7:\tline 7 hit',
+      '     8-\tline 8',
+    ]);
   });
 
   it('R-LG-2 a cut answer ends with one marker naming the search from the first line not shown', () => {

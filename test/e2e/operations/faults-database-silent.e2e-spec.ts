@@ -35,6 +35,7 @@ beforeAll(async () => {
       DB_POOL_MAX: '6',
       TEAM_MAX_DB_CONNECTIONS: '3',
       MAX_IN_FLIGHT: String(IN_FLIGHT),
+      MAX_IN_FLIGHT_ALONE: String(IN_FLIGHT),
       // Had the held requests kept their turns, the next ones would be refused RATE_LIMITED, not wait on.
       ADMISSION_QUEUE_WAIT_MS: '1000',
     },

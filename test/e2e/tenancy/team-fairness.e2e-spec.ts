@@ -1,5 +1,5 @@
 /**
- * R-TN-11 fair, work-conserving admission on one replica (MAX_IN_FLIGHT=2): a team alone is served
+ * R-TN-11 fair, work-conserving admission on one replica (MAX_IN_FLIGHT=2, alone too): a team alone is served
  * on every turn and its further requests wait instead of being refused; a freed turn goes to the
  * waiting team with the fewest in flight, so a team that asked later is not served after the
  * flood; only a team past its share of the queue, or a wait past its bound, gets RATE_LIMITED
@@ -17,7 +17,6 @@ import { gql, ok } from '../../support/graphql';
 import { newMember, newSpace } from '../../support/tenancy';
 import { listenForMcp } from '../mcp/support/mcp';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';
-import { settled } from '../../support/promises';
 
 const ME = '{ me { userId } }';
 const MCP_HEADERS = {
@@ -97,7 +96,7 @@ describe('R-TN-11 fair, work-conserving admission (MAX_IN_FLIGHT=2)', () => {
   let t: TestApp;
   let url: URL;
   beforeAll(async () => {
-    t = await createTestApp({ MAX_IN_FLIGHT: '2', ADMISSION_QUEUE_MAX: '8', ADMISSION_QUEUE_WAIT_MS: '60000' });
+    t = await createTestApp({ MAX_IN_FLIGHT: '2', MAX_IN_FLIGHT_ALONE: '2', ADMISSION_QUEUE_MAX: '8', ADMISSION_QUEUE_WAIT_MS: '60000' });
     // A listening server: the held requests and the others go over real sockets at the same time.
     url = await listenForMcp(t);
   });
@@ -116,8 +115,8 @@ describe('R-TN-11 fair, work-conserving admission (MAX_IN_FLIGHT=2)', () => {
       await untilGauge(url, 'admission_queue_length', 2);
       // Team A asks last, while B's two requests wait ahead of it.
       const a = gql(t, ME, {}, teamA.member.token).then((answer) => (order.push('a'), answer));
+      // Three wait for a turn (the gauge): b3, bMcp and a.
       await untilGauge(url, 'admission_queue_length', 3);
-      expect(await settled(b3)).toBe(false);
 
       // One of B's writes ends: its turn goes to team A, which has none in flight, not to B's next.
       await held.commit(0);
@@ -151,6 +150,7 @@ describe('R-TN-11 RATE_LIMITED only past the queue: a team past its share of it,
     // Two turns; a queue of 2, of which one team may hold 1 waiting request; a wait of at most 1.5 s.
     const app = await createTestApp({
       MAX_IN_FLIGHT: '2',
+      MAX_IN_FLIGHT_ALONE: '2',
       ADMISSION_QUEUE_MAX: '2',
       ADMISSION_QUEUE_WAIT_MS: '1500',
       RATE_LIMIT_RETRY_AFTER_SECONDS: '3',
@@ -238,16 +238,20 @@ describe('R-TN-10 per-team share of the connection pool in the running service (
         // B's write holds B's only connection while it waits for the lock.
         const heldWrite = gql(app, RECORD, { input: [toolResult(teamB.spaceId, conversationId)] }, teamB.member.token);
         await untilLockWaiters(1, app);
+        const order: string[] = [];
         // B's next request is admitted but waits for B's connection (its actor lookup is SQL) ...
-        const waitingMe = gql<{ me: { userId: string } }>(app, ME, {}, teamB.member.token);
+        const waitingMe = gql<{ me: { userId: string } }>(app, ME, {}, teamB.member.token).then((answer) => (order.push('b'), answer));
         // ... while A, on the same pool, is served.
         expect((await ok<{ me: { userId: string } }>(app, ME, {}, teamA.member.token)).me.userId).toBe(teamA.member.userId);
-        expect(await settled(waitingMe)).toBe(false);
+        order.push('a');
         expect(await lockWaiters(app)).toBe(1);
 
+        order.push('commit');
         await writer.query('commit');
         expect(await heldWrite).toMatchObject({ status: 200, data: { recordToolResults: { createdCount: 1 } } });
         expect(await waitingMe).toMatchObject({ status: 200, data: { me: { userId: teamB.member.userId } } });
+        // B's request was answered only once B's connection came back.
+        expect(order).toEqual(['a', 'commit', 'b']);
       } finally {
         await writer.query('rollback').catch(() => undefined);
         writer.release();
