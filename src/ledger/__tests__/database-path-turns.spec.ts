@@ -64,7 +64,10 @@ describe('DatabasePathTurns: node lists PostgreSQL evaluates, in turns between t
   it("R-TN-11 a request waiting here gives its admission turn back: another team's request is admitted while it waits", async () => {
     const turns = turnsOf({ JSON_PATH_DATABASE_CONCURRENCY: '1' });
     const metrics = { refused: () => undefined, watch: () => undefined } as unknown as ConstructorParameters<typeof TeamAdmission>[1];
-    const admission = new TeamAdmission(testConfig({ MAX_IN_FLIGHT: '1', ADMISSION_QUEUE_WAIT_MS: '2000' }), metrics);
+    const admission = new TeamAdmission(
+      testConfig({ MAX_IN_FLIGHT: '1', MAX_IN_FLIGHT_ALONE: '1', ADMISSION_QUEUE_WAIT_MS: '2000' }),
+      metrics,
+    );
     const exchange = () => ({
       req: { destroyed: false, headers: {} } as unknown as Request,
       res: Object.assign(new EventEmitter(), { closed: false, setHeader: () => undefined }) as unknown as Response,

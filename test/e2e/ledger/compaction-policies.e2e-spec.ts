@@ -80,12 +80,13 @@ describe('Compaction policies (e2e)', () => {
       );
       if (rows[0].n >= n) return;
       if (Date.now() > deadline) throw new Error(`${rows[0].n} of ${n} policy writes waited for the team's row lock`);
-      await sleep(25);
+      await sleep(25); // a pause between reads of pg_stat_activity, not a wait in their place
     }
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // Four writes of one team wait on its row lock at once below: more turns than the three teams share (R-TN-11).
+    t = await createTestApp({ MAX_IN_FLIGHT: '8' });
     a = await newTeam();
     b = await newTeam();
   });
