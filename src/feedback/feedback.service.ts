@@ -54,7 +54,7 @@ export class FeedbackService {
     let keyed: Map<string, ClientKeyedEvent>;
     try {
       [events, keyed] = await Promise.all([
-        this.recallEvents.findForTeam(
+        this.recallEvents.findJudgeable(
           actor,
           items.map((item) => item.recallEventId),
         ),

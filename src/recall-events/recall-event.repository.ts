@@ -202,13 +202,14 @@ export class RecallEventRepository {
     return new Map(rows.map((r) => [`${r.team_id}:${r.id}`, r.query_text]));
   }
 
-  /** The team's events among these ids, whatever their space's state (the caller decides what it allows). */
-  async findByIds(teamId: string, ids: readonly string[]): Promise<RecallEventRecord[]> {
+  /** The events of `ids` the reader may see (its profile's, or the team's for an admin), whatever their space's state (the caller decides what it allows). */
+  async findByIds(reader: RecallEventReader, ids: readonly string[]): Promise<RecallEventRecord[]> {
     if (ids.length === 0) return [];
     const rows = await runSql<RecallEventRow[]>(
       this.em,
-      `select ${RECALL_EVENT_COLUMNS} from recall_events e where e.team_id = ? and e.id in (?)`,
-      [teamId, ids],
+      `select ${RECALL_EVENT_COLUMNS} from recall_events e
+        where e.team_id = ? and e.id in (?) ${reader.profileId === null ? '' : 'and e.profile_id = ?'}`,
+      reader.profileId === null ? [reader.teamId, ids] : [reader.teamId, ids, reader.profileId],
     );
     return rows.map(toRecallEventRecord);
   }

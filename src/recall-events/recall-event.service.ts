@@ -236,11 +236,14 @@ export class RecallEventService {
   }
 
   /**
-   * The actor's team's events among these ids, as stored, whatever their space's state: for
-   * Feedback, which checks each against the actor's current allowed-space set (R-FB-4).
+   * The events among these ids the actor may judge, as stored, whatever their space's state: its
+   * own (memory:read), or any of its team's (admin), as `find` sees them — a teammate's event is
+   * unknown to a member. For Feedback, which checks each against the actor's current allowed-space
+   * set (R-FB-4).
    */
-  async findForTeam(actor: ActorContext, ids: readonly string[]): Promise<Map<string, RecallEventRecord>> {
-    return new Map((await this.events.findByIds(actor.teamId, [...new Set(ids)])).map((e) => [e.id, e]));
+  async findJudgeable(actor: ActorContext, ids: readonly string[]): Promise<Map<string, RecallEventRecord>> {
+    const reader = { teamId: actor.teamId, profileId: actor.hasScope(Scope.ADMIN) ? null : actor.userId };
+    return new Map((await this.events.findByIds(reader, [...new Set(ids)])).map((e) => [e.id, e]));
   }
 
   /**

@@ -46,6 +46,8 @@ async function startRequestOrm(): Promise<RequestOrm> {
 
 /** A member's scopes: read and write memory, give feedback. */
 const MEMBER_SCOPES = [Scope.MEMORY_READ, Scope.MEMORY_WRITE, Scope.FEEDBACK_WRITE];
+/** An admin's: a member's and admin, who inspects and judges the team's recalls. */
+export const ADMIN_SCOPES = [...MEMBER_SCOPES, Scope.ADMIN];
 
 export interface SeededTeam {
   teamId: string;

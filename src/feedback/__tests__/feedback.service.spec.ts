@@ -67,7 +67,9 @@ describe('FeedbackService (medium, real PostgreSQL)', () => {
       hypothesisFeedback: [{ hypothesisId: 'hyp_ok', contradicted: true, feedbackComment: 'the log says otherwise' }],
       clientFeedbackId: 'k-judged',
     };
-    const outcome = await submit(bob, [fine(event.id), judged]);
+    // An admin judges a teammate's recall (a member only their own).
+    const reviewer = await medium.actorOf(db, bob.teamId, bob.userId, medium.ADMIN_SCOPES);
+    const outcome = await submit(reviewer, [fine(event.id), judged]);
     expect(outcome).toEqual({
       recordedCount: 2,
       feedbackEventIds: [expect.stringMatching(FEEDBACK_ID), expect.stringMatching(FEEDBACK_ID)],
@@ -188,16 +190,19 @@ describe('FeedbackService (medium, real PostgreSQL)', () => {
     }
   });
 
-  it("R-FB-4 R-TN-5 another team's recall event reads as RECALL_NOT_FOUND, and a teammate outside its space gets RECALL_STALE; nothing is written", async () => {
+  it("R-FB-4 R-TN-5 R-TN-8 another team's recall event, and a member's teammate's, read as RECALL_NOT_FOUND; an admin outside its space gets RECALL_STALE; nothing is written", async () => {
     const event = await recallEvent(alice);
     expect(await submit(mallory, [fine(event.id)])).toEqual({
       recordedCount: 0,
       feedbackEventIds: [],
       error: expect.objectContaining({ failedIndex: 0, code: 'RECALL_NOT_FOUND', message: `Recall event ${event.id} was not found.` }),
     });
+    expect((await submit(bob, [fine(event.id)])).error).toEqual(
+      expect.objectContaining({ failedIndex: 0, code: 'RECALL_NOT_FOUND', message: `Recall event ${event.id} was not found.` }),
+    );
     const outsider = crypto.randomUUID();
     await db.owner.execute('insert into users (id, team_id) values (?, ?)', [outsider, alice.teamId]);
-    expect((await submit(await medium.actorOf(db, alice.teamId, outsider), [fine(event.id)])).error).toMatchObject({
+    expect((await submit(await medium.actorOf(db, alice.teamId, outsider, medium.ADMIN_SCOPES), [fine(event.id)])).error).toMatchObject({
       failedIndex: 0,
       code: 'RECALL_STALE',
       message: `Recall event ${event.id} can no longer take feedback: its space is sealed, retired or no longer yours.`,
@@ -255,8 +260,8 @@ describe('FeedbackService (medium, real PostgreSQL)', () => {
       },
     });
     expect(await db.owner.execute('select quality from feedback_events where id = ?', [b])).toEqual([{ quality: 'MEDIUM' }]);
-    // Bob's k-a is another key: a new event.
-    const bobs = await submit(bob, [batch[0]]);
+    // Bob's k-a (an admin's, judging Alice's recall) is another key: a new event.
+    const bobs = await submit(await medium.actorOf(db, bob.teamId, bob.userId, medium.ADMIN_SCOPES), [batch[0]]);
     expect(bobs).toMatchObject({ recordedCount: 1, error: null });
     expect(bobs.feedbackEventIds[0]).not.toBe(a);
     expect(await count('recall_event_id = ?', [event.id])).toBe(3);

@@ -238,12 +238,13 @@ describe('Recall feedback (e2e)', () => {
       const { admin, member } = await newTeam(t);
       const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
       const [a] = await recallEvents(t, member, member.spaceId, 1);
+      const [b] = await recallEvents(t, colleague, member.spaceId, 1);
       const twice = await submitOk(t, member, [fine(a, { clientFeedbackId: 'dup' }), fine(a, { clientFeedbackId: 'dup' })]);
       expect(twice.error).toBeNull();
       expect(twice.feedbackEventIds[1]).toBe(twice.feedbackEventIds[0]);
       expect(await teamRows(t, member.teamId)).toBe(1);
 
-      const theirs = await submitOk(t, colleague, [fine(a, { clientFeedbackId: 'dup' })]);
+      const theirs = await submitOk(t, colleague, [fine(b, { clientFeedbackId: 'dup' })]);
       expect(theirs.feedbackEventIds[0]).not.toBe(twice.feedbackEventIds[0]);
       expect(await teamRows(t, member.teamId)).toBe(2);
     });

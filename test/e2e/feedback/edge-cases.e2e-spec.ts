@@ -59,7 +59,7 @@ describe('Recall feedback edge cases (e2e)', () => {
       );
       if (rows.length > 0) return rows[0].pid;
       if (Date.now() > deadline) throw new Error(`no backend waited on a lock on ${table} within ${timeoutMs} ms`);
-      await sleep(20);
+      await sleep(20); // a pause between reads of pg_stat_activity, not a wait in their place
     }
   }
 

@@ -98,6 +98,7 @@ function runCli(script: string, args: string[], env: Record<string, string>): Pr
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A bound, not synchronisation: a CLI that hangs is killed before jest's timeout.
     const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS - 5000);
     child.on('error', reject);
     child.on('exit', (code) => {

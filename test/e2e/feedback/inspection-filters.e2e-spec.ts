@@ -50,7 +50,14 @@ describe('feedbackEvents filters and count (e2e)', () => {
       const rK = await recallEvent(t, member, { spaceId: main, results: refs(kpi.id) });
       const rS = await recallEvent(t, member, { spaceId: main, results: refs(site.id) });
       const rKS = await recallEvent(t, member, { spaceId: main, results: refs(kpi.id, site.id) });
-      const rN = await recallEvent(t, member, { spaceId: main });
+      // A member reads and judges only their own snapshots and recalls (R-TN-8): the colleague's are theirs.
+      const theirConversation = crypto.randomUUID();
+      const [theirKpi, theirSite] = await record(t, colleague, [
+        toolResult(main, theirConversation, { toolName: 'kpi_tool' }),
+        toolResult(main, theirConversation, { toolName: 'site_tool' }),
+      ]);
+      const theirKS = await recallEvent(t, colleague, { spaceId: main, results: refs(theirKpi.id, theirSite.id) });
+      const theirN = await recallEvent(t, colleague, { spaceId: main });
 
       visible = [];
       const judge = async (who: TestIdentity, item: FeedbackInput, toolNames: string[]) => {
@@ -68,8 +75,8 @@ describe('feedbackEvents filters and count (e2e)', () => {
       };
       await judge(member, fine(rK), ['kpi_tool']);
       await judge(member, fine(rS, { missingContext: true, feedbackComment: 'Missing the March data.' }), ['site_tool']);
-      await judge(colleague, fine(rKS, { irrelevant: true, feedbackComment: 'One bad hit.' }), ['kpi_tool', 'site_tool']);
-      await judge(colleague, fine(rN, { missingContext: false, irrelevant: false, feedbackComment: '' }), []);
+      await judge(colleague, fine(theirKS, { irrelevant: true, feedbackComment: 'One bad hit.' }), ['kpi_tool', 'site_tool']);
+      await judge(colleague, fine(theirN, { missingContext: false, irrelevant: false, feedbackComment: '' }), []);
       await judge(member, fine(rKS, { quality: 'LOW', missingContext: true, irrelevant: true, feedbackComment: 'Weak.' }), [
         'kpi_tool',
         'site_tool',
@@ -82,7 +89,7 @@ describe('feedbackEvents filters and count (e2e)', () => {
         [member, toSeal],
         [colleague, toBump],
       ] as const) {
-        const recall = await recallEvent(t, member, { spaceId: space, results: refs(kpi.id, site.id) });
+        const recall = await recallEvent(t, who, { spaceId: space, results: refs(kpi.id, site.id) });
         hidden.push(...(await submitOk(t, who, [fine(recall, flagged)])).feedbackEventIds);
       }
       await ok(t, SEAL, { s: toSeal }, admin.token);

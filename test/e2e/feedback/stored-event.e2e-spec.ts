@@ -12,6 +12,7 @@ import {
   newTeam,
   recallEvent,
   recallEvents,
+  rowsFor,
   submit,
   submitOk,
   teamRows,
@@ -138,14 +139,28 @@ describe('Recall feedback (e2e)', () => {
       });
     });
 
-    it('R-FB-7 profileId is whose recall it was and actorId who judged it (another member of the space)', async () => {
+    it("R-FB-7 profileId is whose recall it was and actorId who judged it (a team admin of the space judging a member's recall)", async () => {
       const { admin, member } = await newTeam(t);
-      const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
+      const reviewer = await newMember(t, admin, [member.spaceId], [...FEEDBACK_SCOPES, 'admin']);
       const recallEventId = await recallEvent(t, member, { spaceId: member.spaceId });
-      const [id] = (await submitOk(t, colleague, [fine(recallEventId)])).feedbackEventIds;
+      const [id] = (await submitOk(t, reviewer, [fine(recallEventId)])).feedbackEventIds;
       const event = (await ok<{ feedbackEvent: { profileId: string; actorId: string } }>(t, FEEDBACK_EVENT, { id }, admin.token))
         .feedbackEvent;
-      expect(event).toMatchObject({ profileId: member.userId, actorId: colleague.userId });
+      expect(event).toMatchObject({ profileId: member.userId, actorId: reviewer.userId });
+    });
+
+    it("R-FB-4 R-TN-8 a member judging a teammate's recall (same space) gets the answer of an unknown recall, and nothing is recorded", async () => {
+      const { admin, member } = await newTeam(t);
+      const colleague = await newMember(t, admin, [member.spaceId], FEEDBACK_SCOPES);
+      const teammates = await recallEvent(t, member, { spaceId: member.spaceId });
+      const unknown = `rec_${'0'.repeat(26)}`;
+      const judged = await Promise.all([teammates, unknown].map(async (id) => (await submitOk(t, colleague, [fine(id)])).error));
+      // The same code, action and wording: a teammate's id tells nothing an unknown one does not.
+      expect(judged[0]).toEqual({ ...judged[1], message: judged[1]!.message.replace(unknown, teammates) });
+      expect(judged[0]).toMatchObject({ failedIndex: 0, code: 'RECALL_NOT_FOUND', nextAction: 'DROP_FAILED_AND_RESUBMIT_REST' });
+      expect(await rowsFor(t, teammates)).toBe(0);
+      // Its owner may judge it.
+      expect((await submitOk(t, member, [fine(teammates)])).recordedCount).toBe(1);
     });
 
     it('R-FB-7 R-FB-4 feedback on a recallMemory recall names its TOOL_RESULT refs; an irrelevant ref given without a rank reads back with the rank it was returned at', async () => {

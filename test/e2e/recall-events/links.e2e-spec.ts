@@ -156,12 +156,12 @@ describe('recall event links (e2e)', () => {
 
   it('R-FB-8 feedbackEvents: the visible feedback on a recall, oldest first, each linking back to it; hidden with the recall when its space is sealed', async () => {
     const { admin, member, spaces } = await newTeam(t);
-    const colleague = await newMember(t, admin, spaces, FEEDBACK_SCOPES);
     const [snapshot] = await record(t, member, [toolResult(spaces[0], crypto.randomUUID(), { toolName: 'kpi_tool' })]);
     const recall = await recallEvent(t, member, { spaceId: spaces[0], results: [{ type: 'TOOL_RESULT', id: snapshot.id, rank: 1 }] });
     const unjudged = await recallEvent(t, member, { spaceId: spaces[0] });
     const [first] = (await submitOk(t, member, [fine(recall)])).feedbackEventIds;
-    const [second] = (await submitOk(t, colleague, [fine(recall, { quality: 'MEDIUM' })])).feedbackEventIds;
+    // A second judgment, later, by the recall's own member (a member judges only their own recalls).
+    const [second] = (await submitOk(t, member, [fine(recall, { quality: 'MEDIUM' })])).feedbackEventIds;
 
     const links = await linksOf(admin, recall);
     expect(links!.feedbackEvents!.map((f) => f.id)).toEqual([first, second]);

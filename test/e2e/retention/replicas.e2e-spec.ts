@@ -57,6 +57,7 @@ describe('Retention and deletion (e2e)', () => {
               answered += 1;
             }),
         );
+        // A poll of the two sweeps' answers, bounded: the pause is between checks.
         for (let waited = 0; answered < 2 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
         expect(answered).toBe(2);
         await lock.query('commit');

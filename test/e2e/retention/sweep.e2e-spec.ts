@@ -50,6 +50,8 @@ describe('Retention and deletion (e2e)', () => {
       // A writer records one snapshot at a time, each in a conversation of its own, until the sweep is done.
       const writer = { calls: 0, failures: [] as unknown[], duringSweep: 0 };
       let sweeping = true;
+      let firstWritten!: () => void;
+      const written = new Promise<void>((resolve) => (firstWritten = resolve));
       const writing = (async () => {
         while (sweeping) {
           const res = await gql<{ recordToolResults: { createdCount: number } }>(
@@ -59,11 +61,13 @@ describe('Retention and deletion (e2e)', () => {
             alice.token,
           );
           writer.calls += 1;
+          firstWritten();
           if (sweeping) writer.duringSweep += 1;
           if (res.errors || res.data?.recordToolResults.createdCount !== 1) writer.failures.push(res.errors ?? res.data);
         }
       })();
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // The sweep starts once the writer is under way.
+      await written;
       const report = await sweepOk(t, admin).finally(() => {
         sweeping = false;
       });

@@ -78,9 +78,9 @@ describe('Retention and deletion (e2e)', () => {
       await ageConversation(conversationId, 200);
       const expiredEvent = await recallEvent(t, alice);
       await age('recall_events', [expiredEvent], 100);
-      const oldFeedback = await feedback(t, alice, await recallEvent(t, bob), 'Old news.');
+      const oldFeedback = await feedback(t, alice, await recallEvent(t, alice), 'Old news.');
       await age('feedback_events', [oldFeedback], 400);
-      const commented = await feedback(t, bob, await recallEvent(t, alice), 'A comment past 90 days.');
+      const commented = await feedback(t, bob, await recallEvent(t, bob), 'A comment past 90 days.');
       await age('feedback_events', [commented], 100);
     }
     return { feedback_events: k, feedback_comments: k, recall_events: k, message_tool_results: 4 * k, conversations: k, messages: k };

@@ -11,6 +11,7 @@ import {
   record,
   scalar,
   sweepOk,
+  teammateFeedback,
   type TableCount,
 } from './support/retention-fixtures';
 import { identity, type TestApp, type TestIdentity } from '../../support/test-app';
@@ -72,8 +73,8 @@ describe('Retention and deletion (e2e)', () => {
       const bobJudgedByAlice = await recallEvent(t, bob);
       await feedback(t, alice, aliceRecall, 'Alice on her own recall.');
       await feedback(t, alice, internal);
-      await feedback(t, bob, aliceRecall, 'Bob on Alice’s recall.');
-      await feedback(t, alice, bobJudgedByAlice, 'Alice on Bob’s recall.');
+      await teammateFeedback(t, alice, bob, aliceRecall, 'Bob on Alice’s recall.');
+      await teammateFeedback(t, bob, alice, bobJudgedByAlice, 'Alice on Bob’s recall.');
       const bobOwnFeedback = await feedback(t, bob, bobRecall, 'Bob on his own recall.');
 
       const alicesBefore = await userRows(alice.userId);
@@ -127,7 +128,7 @@ describe('Retention and deletion (e2e)', () => {
       await record(t, stranger, crypto.randomUUID(), 2);
       const strangersRecall = await recallEvent(t, stranger);
       await feedback(t, stranger, strangersRecall, 'Theirs.');
-      await feedback(t, other.bob, strangersRecall);
+      await teammateFeedback(t, stranger, other.bob, strangersRecall, 'Bob on theirs.');
       const strangerBefore = await userRows(stranger.userId);
       expect(strangerBefore).toEqual({
         conversations: 1,
@@ -157,7 +158,10 @@ describe('Retention and deletion (e2e)', () => {
     describe('tokens issued before the deletion', () => {
       const ME = `{ me { userId teamId spaces { id } } }`;
       const HISTORY = `query($c: ID!) { toolResultHistory(conversationId: $c, first: 10) { edges { node { toolUseId } } } }`;
-      /** Past the second the deletion happened in (a token's iat has whole seconds). */
+      /**
+       * Past the second the deletion happened in (a token's iat has whole seconds): the wall clock
+       * itself is the state waited for, not another party's progress; the service reads it too.
+       */
       const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
 
       it('R-RT-4 a token issued before deleteUserData is refused afterwards and does not bring the user back; a new token starts from nothing', async () => {

@@ -106,6 +106,22 @@ export async function feedback(
   return payload.feedbackEventIds[0];
 }
 
+/**
+ * A teammate's judgment of `who`'s recall as databases kept it from before members judged only
+ * their own recalls (R-TN-8): written by the recall's owner, then given the teammate as its author.
+ */
+export async function teammateFeedback(
+  t: TestApp,
+  owner: TestIdentity,
+  teammate: TestIdentity,
+  recallEventId: string,
+  comment: string,
+): Promise<string> {
+  const id = await feedback(t, owner, recallEventId, comment);
+  await t.sql.query(`update feedback_events set actor_id = $2 where id = $1`, [id, teammate.userId]);
+  return id;
+}
+
 export async function record(t: TestApp, who: SpaceMember, conversationId: string, n = 1): Promise<void> {
   const inputs = Array.from({ length: n }, () => toolResult(who.spaceId, conversationId));
   const res = await ok<{ recordToolResults: { createdCount: number } }>(t, RECORD, { input: inputs }, who.token);
