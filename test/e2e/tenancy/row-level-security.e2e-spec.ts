@@ -307,6 +307,46 @@ describe('Row-level security (R-TN-8)', () => {
     }
   });
 
+  /** Runs `sql` as the request role in team A's member's scope, in a transaction rolled back after. */
+  async function asMemberOfA(sql: string, params: unknown[]): Promise<unknown> {
+    await app.query('begin');
+    try {
+      await app.query(`select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`, [
+        a.member.teamId,
+        a.member.userId,
+      ]);
+      return await app.query(`/* ${EXEMPT_MARKER}: R-TN-8 write probe */ ${sql}`, params);
+    } finally {
+      await app.query('rollback');
+    }
+  }
+
+  /** Tables whose rows belong to one user of the team: the policy is user-deep for writes too. */
+  const USER_DEEP = ['conversations', 'messages', 'message_tool_results'];
+
+  it.each(TABLES)(
+    "R-TN-8 %s: the member's write that moves its row to another team is refused by the policy's WITH CHECK",
+    async (table) => {
+      const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
+      expect(key).toBeDefined();
+      const { key: keyOf, team } = TENANT_TABLES[table];
+      // The policy's check comes before the foreign keys and unique keys: a looser check would end in 23503 or 23505, or succeed.
+      await expect(asMemberOfA(`update ${table} set ${team} = $1 where ${keyOf} = $2`, [b.admin.teamId, key])).rejects.toMatchObject({
+        code: '42501',
+        message: expect.stringMatching(/row-level security policy/),
+      });
+    },
+  );
+
+  it.each(USER_DEEP)("R-TN-8 %s: the member's write carrying a teammate's user_id is refused by the policy's WITH CHECK", async (table) => {
+    const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
+    expect(key).toBeDefined();
+    // The teammate is a user of the team: the foreign key would let the row through.
+    await expect(
+      asMemberOfA(`update ${table} set user_id = $1 where ${TENANT_TABLES[table].key} = $2`, [teammate.userId, key]),
+    ).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/row-level security policy/) });
+  });
+
   it('R-TN-8 the request role owns nothing, cannot alter a table, drop a policy, turn security off or become another role', async () => {
     const { rows } = await app.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean; owns: boolean }>(
       `select rolname, rolsuper, rolbypassrls,
