@@ -29,6 +29,8 @@ const ASYMMETRIC = ['RS256', 'ES256'];
  * kept. What the claims lead to (the user, the team, the allowed spaces) is still read from the
  * database on every request (R-TN-4).
  */
+const WALL_CLOCK = { now: () => Date.now() };
+
 const NEEDS_KID = "The bearer token's header needs a kid naming the key that signed it.";
 
 @Injectable()
@@ -52,8 +54,9 @@ export class TokenVerifier {
     // lru-cache checks each entry's ttl when it is read (`ttlAutopurge` off: no timer per entry).
     // ttlResolution 0: each read asks the clock. lru-cache otherwise reuses a reading until a 1 ms timer
     // clears it, and a loaded event loop fires that timer late, and a kept token can outlive its exp.
+    // perf Date: a kept token's time runs on the wall clock its exp and iat are written in.
     if (config.auth.tokenCacheSize > 0)
-      this.verified = new LRUCache({ max: config.auth.tokenCacheSize, ttlAutopurge: false, ttlResolution: 0 });
+      this.verified = new LRUCache({ max: config.auth.tokenCacheSize, ttlAutopurge: false, ttlResolution: 0, perf: WALL_CLOCK });
   }
 
   verify(token: string): Promise<VerifiedClaims> {

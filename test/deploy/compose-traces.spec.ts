@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-const ROOT = join(__dirname, '..', '..', '..');
+const ROOT = join(__dirname, '..', '..');
 const read = <T>(path: string): T => parse(readFileSync(join(ROOT, path), 'utf8')) as T;
 
 interface ComposeService {

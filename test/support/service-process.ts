@@ -61,7 +61,7 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
       await stop('SIGKILL');
       throw new Error(`the service did not start:\n${output}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 100)); // a pause between reads of the output, which says when it serves
   }
   return { child, port, base: `http://127.0.0.1:${port}`, exited, output: () => output, stop };
 }

@@ -351,14 +351,23 @@ describe('secretFile', () => {
     );
   });
 
-  // Handing a file to another user takes root; elsewhere this case cannot be arranged.
-  (process.getuid?.() === 0 ? it : it.skip)('R-TN-1 refuses a secret file another user owns, saying chown', () => {
+  it('R-TN-1 refuses a secret file another user owns, saying chown', () => {
     const file = join(dataDir, 'db-app-password');
     writeFileSync(file, 'planted\n', { mode: 0o600 });
-    chownSync(file, 4321, 4321);
-    expect(refusal('db-app-password')).toBe(
-      `The secret file ${file} belongs to uid 4321, not to the service's user (uid 0); run chown 0 ${file}, or start the service as its owner.`,
-    );
+    const self = process.getuid!();
+    // Root hands the file to another user; anyone else runs the service as another user (the file stays theirs).
+    let owner = self;
+    let service = self + 1;
+    if (self === 0) [owner, service] = [4321, 0];
+    if (self === 0) chownSync(file, owner, owner);
+    const getuid = jest.spyOn(process, 'getuid').mockReturnValue(service);
+    try {
+      expect(refusal('db-app-password')).toBe(
+        `The secret file ${file} belongs to uid ${owner}, not to the service's user (uid ${service}); run chown ${service} ${file}, or start the service as its owner.`,
+      );
+    } finally {
+      getuid.mockRestore();
+    }
   });
 
   it('R-TN-1 the development JWT secret is held to the same rules at configuration load', () => {

@@ -40,12 +40,14 @@ describe('ORM connection options (real PostgreSQL)', () => {
     const small = await MikroORM.init(ormOptions({ url: database.url, statementTimeoutMs: 5000, acquireTimeoutMs: 300, poolMax: 1 }));
     try {
       const holder = small.em.fork();
-      const held = holder.execute('select pg_sleep(1.5)');
-      await new Promise((r) => setTimeout(r, 100)); // let the holder take the only connection
-      const started = Date.now();
+      let holderDone = false;
+      const held = holder.execute('select pg_sleep(1.5)').finally(() => (holderDone = true));
+      // The holder has the only connection once its statement runs (read from another pool, one read after another).
+      const running = `select count(*)::int as n from pg_stat_activity where state = 'active' and query = 'select pg_sleep(1.5)'`;
+      while ((await orm.em.fork().execute<{ n: number }[]>(running))[0].n === 0);
       await expect(small.em.fork().execute('select 1')).rejects.toThrow(/Timeout acquiring a connection/);
-      // Failed after the 300 ms acquire timeout, not after the holder's 1.5 s.
-      expect(Date.now() - started).toBeLessThan(1400);
+      // Failed at the acquire timeout, while the holder still ran: an order, not a duration.
+      expect(holderDone).toBe(false);
       await held;
     } finally {
       await small.close(true);

@@ -22,15 +22,24 @@ describe('FeatureFlagService (medium, real PostgreSQL)', () => {
     );
 
   it('R-TN-7 a change made on one replica reaches another once its cache TTL has passed', async () => {
-    const reader = replica(300);
-    const writer = replica(300);
-    expect(await reader.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(false);
-    await writer.setForTeam(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED, true);
-    expect(await writer.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(true);
-    // Still inside the reader's TTL: its cached value stands.
-    expect(await reader.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(false);
-    await new Promise((r) => setTimeout(r, 350));
-    expect(await reader.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(true);
+    // The clock is the test's (Date only: timers and I/O stay real for the database).
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask'],
+    });
+    try {
+      const reader = replica(300);
+      const writer = replica(300);
+      expect(await reader.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(false);
+      await writer.setForTeam(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED, true);
+      expect(await writer.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(true);
+      // Still inside the reader's TTL: its cached value stands.
+      jest.setSystemTime(Date.now() + 299);
+      expect(await reader.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(false);
+      jest.setSystemTime(Date.now() + 1);
+      expect(await reader.isEnabled(teamId, FeatureFlagKey.RECALL_FEEDBACK_ENABLED)).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('R-TN-7 with a TTL of 0 every read sees the database', async () => {

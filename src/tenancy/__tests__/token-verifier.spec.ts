@@ -9,6 +9,22 @@ const SECRET = 's'.repeat(48);
 const USER = '5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f50';
 const TEAM = '6a1d8b3f-2c4e-4d6f-9a0b-1c2d3e4f5061';
 
+/**
+ * Runs `check` with the clock (Date, which jose and the token cache read) moved on
+ * by `ms`, instead of sleeping; timers and I/O stay real (the HMAC check runs on libuv).
+ */
+async function afterClockMoves(ms: number, check: () => Promise<unknown>): Promise<void> {
+  jest.useFakeTimers({
+    doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask'],
+  });
+  try {
+    jest.setSystemTime(Date.now() + ms);
+    await check();
+  } finally {
+    jest.useRealTimers();
+  }
+}
+
 describe('TokenVerifier', () => {
   const verifier = new TokenVerifier(
     loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_JWT_ISSUER: 'issuer-a', AUTH_JWT_AUDIENCE: 'recall-ledger' }),
@@ -97,8 +113,7 @@ describe('TokenVerifier', () => {
       // Issued 59 s ago: accepted and kept, for one second more.
       const token = await unsigned(now() - 59);
       await expect(cached.verify(token)).resolves.toMatchObject({ userId: USER });
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      await expect(cached.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await afterClockMoves(2_100, () => expect(cached.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' }));
     });
   });
 
@@ -125,8 +140,9 @@ describe('TokenVerifier', () => {
       const token = await signToken({ userId: USER, teamId: TEAM, scopes: ['memory:read'], secret: SECRET, expiresInSeconds: 1 });
       await expect(cached.verify(token)).resolves.toMatchObject({ userId: USER });
       const { exp } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { exp: number };
-      await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 20));
-      await expect(cached.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await afterClockMoves(exp * 1000 - Date.now() + 20, () =>
+        expect(cached.verify(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' }),
+      );
     });
 
     it('R-TN-1 a token that failed is never kept, and a different token is verified on its own', async () => {

@@ -152,8 +152,15 @@ describe('Log hygiene (process)', () => {
     await sql.query('alter table message_tool_results_gone rename to message_tool_results');
     for (const res of [violated, gone]) expect(res.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
 
-    // Give pino's asynchronous destination a moment to write the last lines.
-    await new Promise((r) => setTimeout(r, 500));
+    // pino's destination writes asynchronously: read the output until the last request's error and
+    // access lines are there (the pause is between reads of the output, not a wait in its place).
+    const linesOf = (id: string) =>
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`"requestId":"${id}"`)).length;
+    for (const deadline = Date.now() + 15_000; linesOf('req-gone') < 2 && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 50));
     const lines = service
       .output()
       .split('\n')

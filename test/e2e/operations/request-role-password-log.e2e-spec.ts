@@ -92,7 +92,7 @@ describe('The request role’s password and PostgreSQL’s log (log_statement = 
     // The collector writes behind the server: wait for the failed statement's error to be there.
     const deadline = Date.now() + 15_000;
     while (!(logText = readLog()).includes('permission denied to alter role') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a pause between reads of the log
     }
   }, 120_000);
 

@@ -41,7 +41,7 @@ async function waitForServing(started: Started, timeoutMs = 20000): Promise<void
   while (!started.output().includes('serving GraphQL')) {
     if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
     if (Date.now() > deadline) throw new Error(`not serving after ${timeoutMs} ms:\n${started.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 100)); // a pause between reads of the output
   }
 }
 

@@ -103,11 +103,13 @@ describe('Traces: OpenTelemetry from the HTTP edge to PostgreSQL (process, OTLP 
     for (;;) {
       const mine = spans.filter((span) => span.traceId === traceId);
       if (mine.some((span) => span.kind === SERVER) && mine.some(isPg)) {
-        await new Promise((r) => setTimeout(r, 300)); // the rest of the batch
+        // The rest of the batch: spans that end after the server span (the response's own) come in a
+        // later export; nothing observable says the exporter has sent its last one.
+        await new Promise((r) => setTimeout(r, 300));
         return spans.filter((span) => span.traceId === traceId);
       }
       if (Date.now() > deadline) throw new Error(`no trace ${traceId}: ${JSON.stringify(mine.map((s) => s.name))}`);
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50)); // a pause between reads of the spans received
     }
   }
 

@@ -50,6 +50,7 @@ async function lockWaiters(app: TestApp): Promise<number> {
 }
 
 async function untilLockWaiters(n: number, app: TestApp): Promise<void> {
+  // A poll of pg_stat_activity: the pause is between reads, the state read is what the test waits for.
   while ((await lockWaiters(app)) < n) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
@@ -60,6 +61,7 @@ async function gauge(url: URL, name: string): Promise<number> {
 }
 
 async function untilGauge(url: URL, name: string, value: number): Promise<void> {
+  // A poll of the gauge: the pause is between reads, the state read is what the test waits for.
   while ((await gauge(url, name)) !== value) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 

@@ -67,7 +67,7 @@ describeAudited('R-TN-9 query audit: the collector', () => {
     do {
       result = await collectFindings(logDir!, { database: db.name });
       if (result.findings.length >= 2 && result.exempt.length >= 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a pause between reads of the log, not a wait in their place
     } while (Date.now() < deadline);
   });
 

@@ -34,7 +34,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
     });
     if (open) return;
     if (Date.now() > deadline) throw new Error(`PgBouncer did not listen on ${port} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50)); // a pause between attempts to connect
   }
 }
 

@@ -43,7 +43,7 @@ export async function waitForLockWaiter(sql: Pool | Client, timeoutMs = 5000): P
     );
     if (rows.length > 0) return rows[0].pid;
     if (Date.now() > deadline) throw new Error(`no backend waited on a lock within ${timeoutMs} ms`);
-    await sleep(25);
+    await sleep(25); // a pause between reads of pg_stat_activity, not a wait in their place
   }
 }
 
