@@ -66,6 +66,9 @@ export class Migration20261202100000_team_keyed_schema extends Migration {
     }
     this.addSql('drop policy if exists tenant_rows on feature_flags;');
     this.addSql('drop policy if exists owner_rows on feature_flags;');
+    // At once, not with the other policies below: under FORCE with no policy left, an owner that is
+    // not a superuser (a managed PostgreSQL's) would read no team's value to move and delete none.
+    this.addSql('alter table feature_flags no force row level security, disable row level security;');
 
     // Foreign keys that do not carry the team.
     for (const [table, keys] of Object.entries({
@@ -191,8 +194,7 @@ export class Migration20261202100000_team_keyed_schema extends Migration {
     this.addSql('drop index recall_events_profile_recency;');
     this.addSql('create index recall_events_profile_recency on recall_events (team_id, profile_id, created_at);');
 
-    // Row-level security: the defaults belong to no team (read-only to requests); the teams' values do.
-    this.addSql('alter table feature_flags no force row level security, disable row level security;');
+    // Row-level security: the defaults belong to no team (read-only to requests; unforced above); the teams' values do.
     this.addSql(`revoke insert, update, delete on feature_flags from ${APP_ROLE};`);
     this.addSql('alter table team_feature_flags enable row level security, force row level security;');
     this.addSql(`grant select, insert, update, delete on team_feature_flags to ${APP_ROLE};`);
