@@ -82,8 +82,10 @@ async function unrenderedObjects(client) {
       join pg_class c on c.oid = a.attrelid where c.relnamespace = 'public'::regnamespace and a.attacl is not null
     union all select 'owner ' || pg_get_userbyid(c.relowner) || ' of ' || c.relname from pg_class c
      where c.relnamespace = 'public'::regnamespace and pg_get_userbyid(c.relowner) <> current_user
+       and ${NOT_FROM_EXTENSION('pg_class', 'c.oid')}
     union all select 'owner ' || pg_get_userbyid(p.proowner) || ' of ' || p.proname from pg_proc p
      where p.pronamespace = 'public'::regnamespace and pg_get_userbyid(p.proowner) <> current_user
+       and ${NOT_FROM_EXTENSION('pg_proc', 'p.oid')}
     ) found order by what collate "C"`);
   return rows.map((row) => row.what);
 }

@@ -1,14 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { countTokens } from '../../src/common/text/tokenizer';
-import { withDatabase } from '../../src/database/database-url';
 import { ormOptions } from '../../src/database/orm-options';
 import { headPreview } from '../../src/tool-results/handle/head-preview';
 import { STUB_MAX_TOKENS, isLedgerStub } from '../../src/tool-results/handle/stub';
-import { SERVER_URL_ENV, withAdminClient } from '../support/test-database';
+import { createEmptyTestDatabase, type TestDatabase } from '../support/test-database';
 
 const MIGRATIONS = join(__dirname, '..', '..', 'migrations');
 const BEFORE_HANDLES = 'Migration20261129201000';
@@ -41,18 +40,15 @@ describe('migrations are frozen', () => {
 });
 
 describe('Migration20261130004344 handle backfill', () => {
-  const name = `rl_migration_${randomBytes(6).toString('hex')}`;
   const statements: string[] = [];
+  let database: TestDatabase;
   let orm: MikroORM;
   let client: Client;
 
   beforeAll(async () => {
-    const serverUrl = process.env[SERVER_URL_ENV];
-    if (!serverUrl) throw new Error(`${SERVER_URL_ENV} is not set: run the tests through jest's global setup`);
     // Empty, not cloned from the template: the template is already fully migrated.
-    await withAdminClient((c) => c.query(`create database "${name}"`));
-    const url = withDatabase(serverUrl, name);
-    const options = ormOptions({ url });
+    database = await createEmptyTestDatabase();
+    const options = ormOptions({ url: database.url });
     orm = await MikroORM.init({
       ...options,
       // A partial schema must not overwrite the committed snapshot in migrations/.
@@ -60,14 +56,14 @@ describe('Migration20261130004344 handle backfill', () => {
       debug: ['query'],
       logger: (message: string) => statements.push(message),
     });
-    client = new Client({ connectionString: url });
+    client = new Client({ connectionString: database.url });
     await client.connect();
   });
 
   afterAll(async () => {
     await client?.end();
     await orm?.close(true);
-    await withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`));
+    await database?.drop();
   });
 
   it('R-LG-1 rows from before the handle columns get a plain handle and a v2 stub from one set-based UPDATE', async () => {

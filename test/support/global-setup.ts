@@ -8,7 +8,16 @@ import { ormOptions } from '../../src/database/orm-options';
 import { randomBytes } from 'node:crypto';
 import { BootstrapRepository } from '../../src/database/bootstrap.repository';
 import { REQUEST_ROLE } from '../../src/database/request-role';
-import { APP_PASSWORD_ENV, SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from './test-database';
+import {
+  APP_PASSWORD_ENV,
+  OWNER_PASSWORD_ENV,
+  ownerServerUrl,
+  refuseSuperuserOwner,
+  SERVER_URL_ENV,
+  TEMPLATE_ENV,
+  TEST_OWNER_ROLE,
+  withAdminClient,
+} from './test-database';
 import { AUDIT_LOG_DIR_ENV, AUDIT_LOG_FOLDER, AUDIT_SERVER_SETTINGS, enableQueryAudit, queryAuditDecision } from './query-audit/collector';
 import { registerServer } from './test-server';
 import { freePort } from './free-port';
@@ -42,13 +51,28 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env[SERVER_URL_ENV] = url;
 
+  // The schema's owner: no superuser, as on a managed PostgreSQL (see TEST_OWNER_ROLE).
+  process.env[OWNER_PASSWORD_ENV] = randomBytes(24).toString('base64url');
+  await withAdminClient(async (c) => {
+    const exists = await c.query('select 1 from pg_roles where rolname = $1', [TEST_OWNER_ROLE]);
+    if (exists.rowCount === 0) await c.query(`create role ${TEST_OWNER_ROLE} createrole nosuperuser nobypassrls`);
+    await new BootstrapRepository(c).setLoginPassword(TEST_OWNER_ROLE, process.env[OWNER_PASSWORD_ENV] as string);
+    // What a managed PostgreSQL's admin user holds beside CREATEROLE: tests watch and end the request role's sessions.
+    await c.query(`grant pg_read_all_stats, pg_signal_backend to ${TEST_OWNER_ROLE}`);
+    // On a server an earlier run left the request role on, the owner must still be able to set its password.
+    const app = await c.query('select 1 from pg_roles where rolname = $1', [REQUEST_ROLE]);
+    if (app.rowCount !== 0) await c.query(`grant ${REQUEST_ROLE} to ${TEST_OWNER_ROLE} with admin option, inherit false, set false`);
+  });
+
   const template = `rl_template_${process.pid}`;
   process.env[TEMPLATE_ENV] = template;
   await withAdminClient(async (c) => {
     await c.query(`drop database if exists "${template}"`);
-    await c.query(`create database "${template}"`);
+    await c.query(`create database "${template}" owner ${TEST_OWNER_ROLE}`);
   });
-  const orm = await MikroORM.init({ ...ormOptions({ url: withDatabase(url, template) }), debug: false });
+  const templateUrl = withDatabase(ownerServerUrl(), template);
+  await refuseSuperuserOwner(templateUrl);
+  const orm = await MikroORM.init({ ...ormOptions({ url: templateUrl }), debug: false });
   try {
     await orm.migrator.up();
   } finally {

@@ -22,8 +22,8 @@ function planNodes(plan: PlanNode): PlanNode[] {
 /** The tenant settings a request makes (run-sql's, transaction-local): its team, and its user or ''. */
 const TENANT_SETTINGS = `select set_config('app.team_id', $1, true), set_config('app.user_id', $2, true)`;
 
-/** The URLs a plan needs: the owner's, and the request role's for the same database. */
-type PlanDatabase = Pick<TestDatabase, 'url' | 'appUrl' | 'name'>;
+/** The URLs a plan needs: a superuser's (to load auto_explain), and the request role's for the same database. */
+type PlanDatabase = Pick<TestDatabase, 'superUrl' | 'appUrl' | 'name'>;
 
 /*
  * Plans are taken as the request role only (R-TN-8), the role requests run as: under its
@@ -68,19 +68,20 @@ const AUTO_EXPLAIN: [string, string][] = [
  * request). The connection is new, so a function with `plan_cache_mode` settings shows the plan
  * its first call gets (a generic one under `force_generic_plan`).
  *
- * The request role may not load auto_explain itself: for the call the owner gives the role's
- * sessions in this database (only) the library and its settings, and takes them back after.
+ * The request role may not load auto_explain itself, nor may the owner give it (a superuser's
+ * setting): for the call a superuser gives the role's sessions in this database (only) the library
+ * and its settings, and takes them back after.
  */
 export async function nestedPlanOf(database: PlanDatabase, scope: TenantScope | null, call: string, inner: string): Promise<PlanNode[]> {
   const notices: string[] = [];
   const settings: [string, string][] = [['session_preload_libraries', 'auto_explain'], ...AUTO_EXPLAIN];
   const alterRole = `alter role ${REQUEST_ROLE} in database "${database.name}"`;
-  await withClient(database.url, [], async (owner) => {
-    for (const [name, value] of settings) await owner.query(`${alterRole} set ${name} = '${value}'`);
+  await withClient(database.superUrl, [], async (superuser) => {
+    for (const [name, value] of settings) await superuser.query(`${alterRole} set ${name} = '${value}'`);
     try {
       await withClient(database.appUrl, notices, (client) => runRolledBack(client, scope, call));
     } finally {
-      for (const [name] of settings) await owner.query(`${alterRole} reset ${name}`);
+      for (const [name] of settings) await superuser.query(`${alterRole} reset ${name}`);
     }
   });
   const plans = notices.map((m) => JSON.parse(m.slice(m.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode });

@@ -8,10 +8,23 @@ export const SERVER_URL_ENV = 'RECALL_LEDGER_TEST_SERVER_URL';
 export const TEMPLATE_ENV = 'RECALL_LEDGER_TEST_TEMPLATE';
 /** The request-time role's password for this run (set by the global setup). */
 export const APP_PASSWORD_ENV = 'RECALL_LEDGER_TEST_APP_PASSWORD';
+/** The schema owner's password for this run (set by the global setup). */
+export const OWNER_PASSWORD_ENV = 'RECALL_LEDGER_TEST_OWNER_PASSWORD';
+/**
+ * Who owns every schema the tests migrate: a login role with CREATEROLE but neither SUPERUSER
+ * nor BYPASSRLS, as the owner is on a managed PostgreSQL, so its own policies (`owner_rows`) and
+ * its SECURITY DEFINER functions run under forced row-level security as they do in production.
+ */
+export const TEST_OWNER_ROLE = 'rl_test_owner';
 
 export interface TestDatabase {
-  /** As the owner (superuser): for arranging rows and checking what was written. */
+  /** As the schema's owner (TEST_OWNER_ROLE, no superuser): for arranging rows and checking what was written. */
   readonly url: string;
+  /**
+   * As the server's superuser: only for what no owner may do or see (other roles' sessions and
+   * settings, roles themselves) — never to arrange or check rows, which the owner's policies must serve.
+   */
+  readonly superUrl: string;
   /** The same database as the request-time role the service connects with (R-TN-8). */
   readonly appUrl: string;
   readonly name: string;
@@ -49,19 +62,54 @@ export function createEmptyTestDatabase(): Promise<TestDatabase> {
   return newTestDatabase(null);
 }
 
-/** A new database, cloned from `template` (null: the server's default). */
+/** The server as TEST_OWNER_ROLE: the URL migrations and owner-side work connect with. */
+export function ownerServerUrl(): string {
+  const password = process.env[OWNER_PASSWORD_ENV];
+  if (!password) throw new Error(`${OWNER_PASSWORD_ENV} is not set: run the tests through jest's global setup`);
+  return withCredentials(serverUrl(), TEST_OWNER_ROLE, password);
+}
+
+/** A new database owned by TEST_OWNER_ROLE, cloned from `template` (null: the server's default). */
 async function newTestDatabase(template: string | null): Promise<TestDatabase> {
   const name = `rl_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((c) => c.query(`create database "${name}"${template === null ? '' : ` template "${template}"`}`));
-  const url = withDatabase(serverUrl(), name);
+  await withAdminClient((c) =>
+    c.query(`create database "${name}" owner ${TEST_OWNER_ROLE}${template === null ? '' : ` template "${template}"`}`),
+  );
+  const url = withDatabase(ownerServerUrl(), name);
   const password = process.env[APP_PASSWORD_ENV];
   if (!password) throw new Error(`${APP_PASSWORD_ENV} is not set`);
-  return {
-    name,
-    url,
-    appUrl: withCredentials(url, REQUEST_ROLE, password),
-    drop: () => withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
-  };
+  const drop = () => withAdminClient((c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined);
+  try {
+    await refuseSuperuserOwner(url);
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { name, url, superUrl: withDatabase(serverUrl(), name), appUrl: withCredentials(url, REQUEST_ROLE, password), drop };
+}
+
+/**
+ * Refuses to test a schema whose owner could skip row-level security: a superuser or BYPASSRLS
+ * owner passes every policy, so a test through it proves nothing about the owner's own policies.
+ */
+export async function refuseSuperuserOwner(ownerUrl: string): Promise<void> {
+  const client = new Client({ connectionString: ownerUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ role: string; superuser: boolean; bypassRls: boolean; ownsDatabase: boolean }>(
+      `select r.rolname as role, r.rolsuper as superuser, r.rolbypassrls as "bypassRls", d.datdba = r.oid as "ownsDatabase"
+         from pg_roles r, pg_database d where r.rolname = current_user and d.datname = current_database()`,
+    );
+    const [me] = rows;
+    if (me.superuser || me.bypassRls || !me.ownsDatabase) {
+      throw new Error(
+        `Tests run with the schema owned by a role with neither SUPERUSER nor BYPASSRLS, as production's owner; ` +
+          `${me.role} is ${me.superuser ? 'a superuser' : me.bypassRls ? 'BYPASSRLS' : 'not the owner of this database'}.`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /**

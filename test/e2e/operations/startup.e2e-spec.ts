@@ -9,7 +9,7 @@ import { withDatabase } from '../../../src/database/database-url';
 import { connectionRefusal } from '../../../src/database/embedded-postgres';
 import { signToken } from '../../../src/tenancy/token-signer';
 import { REQUEST_ROLE, withCredentials } from '../../../src/database/request-role';
-import { createTestDatabase, SERVER_URL_ENV, withAdminClient } from '../../support/test-database';
+import { createTestDatabase, ownerServerUrl, TEST_OWNER_ROLE, withAdminClient } from '../../support/test-database';
 import { freePort } from '../../support/free-port';
 import { authenticationRequests, hbaRules } from './support/authentication';
 
@@ -270,10 +270,12 @@ describe('Start-up (process)', () => {
   it('R-LG-2 refuses to start on a SQL_ASCII database named by DATABASE_URL, saying what to do', async () => {
     const name = `rl_ascii_${process.pid}_${Date.now()}`;
     await withAdminClient((c) =>
-      c.query(`create database "${name}" encoding 'SQL_ASCII' locale_provider libc lc_collate 'C' lc_ctype 'C' template template0`),
+      c.query(
+        `create database "${name}" owner ${TEST_OWNER_ROLE} encoding 'SQL_ASCII' locale_provider libc lc_collate 'C' lc_ctype 'C' template template0`,
+      ),
     );
     try {
-      const started = startService({ DATABASE_URL: withDatabase(process.env[SERVER_URL_ENV] as string, name) });
+      const started = startService({ DATABASE_URL: withDatabase(ownerServerUrl(), name) });
       expect(await started.exited).toBe(1);
       const [refusal] = fatalMessages(started.output());
       expect(refusal).toContain(`database "${name}" uses encoding SQL_ASCII, but recall-ledger needs UTF8`);

@@ -75,7 +75,8 @@ describe('Start-up refuses a request role that could get round row-level securit
       async (admin) => Number((await admin.query<{ v: string }>('show server_version_num')).rows[0].v) >= 160000,
     );
     functionOwner = await role('fn_owner', 'nologin');
-    const client = new Client({ connectionString: db.url });
+    // Giving an object to another role is a superuser's arrangement (the owner may not SET ROLE to it).
+    const client = new Client({ connectionString: db.superUrl });
     await client.connect();
     try {
       owner = (await client.query<{ owner: string }>(`select tableowner as owner from pg_tables where tablename = 'teams'`)).rows[0].owner;
@@ -132,7 +133,7 @@ describe('Start-up refuses a request role that could get round row-level securit
     const sequenceOwner = await loginRole('seq_owner', `grant ${REQUEST_ROLE} to $role`);
     const bypass = await loginRole('bypass', `grant ${REQUEST_ROLE} to $role`, `alter role $role bypassrls`);
     const outsider = await loginRole('outsider');
-    const client = new Client({ connectionString: db.url });
+    const client = new Client({ connectionString: db.superUrl });
     await client.connect();
     try {
       await client.query(`create sequence planted_sequence; alter sequence planted_sequence owner to ${sequenceOwner}`);

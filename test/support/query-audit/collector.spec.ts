@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { withDatabase } from '../../../src/database/database-url';
 import { REQUEST_ROLE, withCredentials } from '../../../src/database/request-role';
-import { APP_PASSWORD_ENV, SERVER_URL_ENV, TEMPLATE_ENV, withAdminClient } from '../test-database';
+import { APP_PASSWORD_ENV, SERVER_URL_ENV, TEMPLATE_ENV, TEST_OWNER_ROLE, withAdminClient } from '../test-database';
 import { AUDIT_LOG_DIR_ENV, collectFindings, formatFindings, PROBE_DATABASE_PREFIX, type AuditResult } from './collector';
 import { EXEMPT_MARKER } from './plan-audit';
 
@@ -32,7 +32,7 @@ interface ProbeDatabase {
 /** A clone of the migrated template, as createTestDatabase makes, under a probe's name. */
 async function createProbeDatabase(): Promise<ProbeDatabase> {
   const name = `${PROBE_DATABASE_PREFIX}_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((c) => c.query(`create database "${name}" template "${process.env[TEMPLATE_ENV]}"`));
+  await withAdminClient((c) => c.query(`create database "${name}" owner ${TEST_OWNER_ROLE} template "${process.env[TEMPLATE_ENV]}"`));
   const url = withDatabase(process.env[SERVER_URL_ENV]!, name);
   return {
     name,

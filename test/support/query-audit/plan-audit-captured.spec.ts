@@ -186,6 +186,7 @@ const BAD: Record<string, Case & { violations: Partial<ScanViolation>[] }> = {
 describe('R-TN-9 query audit: the analyzer on captured plans', () => {
   let db: TestDatabase;
   let owner: Client;
+  let request: Client;
   let team: string;
 
   beforeAll(async () => {
@@ -194,10 +195,13 @@ describe('R-TN-9 query audit: the analyzer on captured plans', () => {
     await owner.connect();
     await createScratchSchema(owner);
     team = await scratchTeam(owner);
+    request = new Client({ connectionString: db.appUrl });
+    await request.connect();
   });
 
   afterAll(async () => {
     await owner?.end();
+    await request?.end();
     await db?.drop();
   });
 
@@ -212,19 +216,19 @@ describe('R-TN-9 query audit: the analyzer on captured plans', () => {
   }
 
   it.each(Object.entries(GOOD))('R-TN-9 passes: %s', async (_name, { sql, shape, ...options }) => {
-    const statement = await explainInScratch(owner, team, sql, options);
+    const statement = await explainInScratch({ owner, request }, team, sql, options);
     expectShape(statement.Plan, shape);
     expect(auditPlan(statement, SCRATCH_TENANT_TABLES)).toEqual([]);
   });
 
   it.each(Object.entries(BAD))('R-TN-9 fails: %s', async (_name, { sql, shape, violations, ...options }) => {
-    const statement = await explainInScratch(owner, team, sql, options);
+    const statement = await explainInScratch({ owner, request }, team, sql, options);
     expectShape(statement.Plan, shape);
     expect(auditPlan(statement, SCRATCH_TENANT_TABLES)).toEqual(violations.map((v) => expect.objectContaining(v) as unknown));
   });
 
   it('R-TN-9 without row-level security (as the owner), a planted statement fails with no team_id condition at all', async () => {
-    const statement = await explainInScratch(owner, team, 'select * from spaces where name = $1', { asOwner: true });
+    const statement = await explainInScratch({ owner, request }, team, 'select * from spaces where name = $1', { asOwner: true });
     expect(auditPlan(statement, SCRATCH_TENANT_TABLES)).toEqual([
       { table: 'spaces', alias: 'spaces', nodeType: 'Seq Scan', reason: 'no team_id condition' },
     ]);

@@ -5,7 +5,7 @@ import type { ExplainedStatement, PlanNode } from './plan-audit';
 /**
  * A small schema shaped like the team-keyed one (issue 36): keys led by team_id, foreign keys
  * between tenant tables on (team_id, …), row-level security on `team_id = (select rl_team())`
- * for the request role, and a global table. It lives in its own schema, so the audit's specs do
+ * for the request role (and, forced, every row for its owner, as the migrations give theirs), and a global table. It lives in its own schema, so the audit's specs do
  * not depend on the migrations of the day; a few rows per team and ANALYZE give the planner the
  * choices it makes on real data (index, bitmap and sequential scans, hash and nested-loop joins).
  */
@@ -49,12 +49,14 @@ export async function createScratchSchema(owner: Client): Promise<void> {
     insert into feature_flags values ('a', true), ('b', false);
     analyze;
     create policy tenant_rows on teams to ${REQUEST_ROLE} using (id = (select rl_team()));
+    create policy owner_rows on teams to current_user using (true) with check (true);
     alter table teams enable row level security;
     alter table teams force row level security;
     ${['users', 'spaces', 'conversations', 'messages', 'notes']
       .map(
         (table) => `
     create policy tenant_rows on ${table} to ${REQUEST_ROLE} using (team_id = (select rl_team()));
+    create policy owner_rows on ${table} to current_user using (true) with check (true);
     alter table ${table} enable row level security;
     alter table ${table} force row level security;`,
       )
@@ -84,21 +86,22 @@ export interface ExplainOptions {
  * auto_explain would log it: a generic plan (`$1`, …) unless `sql` has no parameters.
  */
 export async function explainInScratch(
-  owner: Client,
+  as: { owner: Client; request: Client },
   teamId: string,
   sql: string,
   options: ExplainOptions = {},
 ): Promise<ExplainedStatement> {
-  await owner.query('begin');
+  // The request role's plans on its own connection: the owner may not SET ROLE to it (no superuser).
+  const client = options.asOwner ? as.owner : as.request;
+  await client.query('begin');
   try {
-    await owner.query(`set local search_path = ${SCRATCH_SCHEMA}`);
-    if (!options.asOwner) await owner.query(`set local role ${REQUEST_ROLE}`);
-    await owner.query(`select set_config('app.team_id', $1, true)`, [teamId]);
-    for (const setting of options.settings ?? []) await owner.query(`set local ${setting}`);
+    await client.query(`set local search_path = ${SCRATCH_SCHEMA}`);
+    await client.query(`select set_config('app.team_id', $1, true)`, [teamId]);
+    for (const setting of options.settings ?? []) await client.query(`set local ${setting}`);
     const explain = /\$\d/.test(sql) ? 'format json, generic_plan' : 'format json';
-    const { rows } = await owner.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (${explain}) ${sql}`);
+    const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`explain (${explain}) ${sql}`);
     return { 'Query Text': sql, Plan: rows[0]['QUERY PLAN'][0].Plan };
   } finally {
-    await owner.query('rollback');
+    await client.query('rollback');
   }
 }
