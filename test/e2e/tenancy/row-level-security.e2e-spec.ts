@@ -324,27 +324,42 @@ describe('Row-level security (R-TN-8)', () => {
   /** Tables whose rows belong to one user of the team: the policy is user-deep for writes too. */
   const USER_DEEP = ['conversations', 'messages', 'message_tool_results'];
 
-  it.each(TABLES)(
-    "R-TN-8 %s: the member's write that moves its row to another team is refused by the policy's WITH CHECK",
-    async (table) => {
-      const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
-      expect(key).toBeDefined();
-      const { key: keyOf, team } = TENANT_TABLES[table];
-      // The policy's check comes before the foreign keys and unique keys: a looser check would end in 23503 or 23505, or succeed.
-      await expect(asMemberOfA(`update ${table} set ${team} = $1 where ${keyOf} = $2`, [b.admin.teamId, key])).rejects.toMatchObject({
-        code: '42501',
-        message: expect.stringMatching(/row-level security policy/),
-      });
-    },
-  );
+  /**
+   * A member's INSERT of a copy of its own row `key` of `table` with `column` set to `$1`. An
+   * insert, not an update: an UPDATE's new row must also pass the policy's USING (a FOR ALL
+   * policy is its SELECT policy too), which would hide a loosened WITH CHECK; an insert meets the
+   * WITH CHECK alone, and before the table's constraints and keys.
+   */
+  async function copyOfOwnRow(table: string, key: string, column: string, value: string): Promise<unknown> {
+    const { rows } = await t.sql.query<{ columns: string[] }>(
+      `select array_agg(attname::text order by attnum) as columns from pg_attribute
+        where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = ''`,
+      [table],
+    );
+    const names = rows[0].columns;
+    const values = names.map((name) => (name === column ? '$1' : name));
+    const probe = `insert into ${table} (${names.join(', ')}) select ${values.join(', ')} from ${table} where ${TENANT_TABLES[table].key} = $2`;
+    return asMemberOfA(probe, [value, key]);
+  }
+
+  it.each(TABLES)("R-TN-8 %s: the member's write of a row of another team is refused by the policy's WITH CHECK", async (table) => {
+    const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
+    expect(key).toBeDefined();
+    // The policy's check comes before the foreign keys and unique keys: a looser check would end in 23503 or 23505, or succeed.
+    await expect(copyOfOwnRow(table, key, TENANT_TABLES[table].team, b.admin.teamId)).rejects.toMatchObject({
+      code: '42501',
+      message: expect.stringMatching(/new row violates row-level security policy/),
+    });
+  });
 
   it.each(USER_DEEP)("R-TN-8 %s: the member's write carrying a teammate's user_id is refused by the policy's WITH CHECK", async (table) => {
     const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
     expect(key).toBeDefined();
     // The teammate is a user of the team: the foreign key would let the row through.
-    await expect(
-      asMemberOfA(`update ${table} set user_id = $1 where ${TENANT_TABLES[table].key} = $2`, [teammate.userId, key]),
-    ).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/row-level security policy/) });
+    await expect(copyOfOwnRow(table, key, 'user_id', teammate.userId)).rejects.toMatchObject({
+      code: '42501',
+      message: expect.stringMatching(/new row violates row-level security policy/),
+    });
   });
 
   it('R-TN-8 the request role owns nothing, cannot alter a table, drop a policy, turn security off or become another role', async () => {
