@@ -110,7 +110,15 @@ CREATE INDEX feedback_events_team_recency ON public.feedback_events USING btree 
 ALTER TABLE public.feedback_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.feedback_events FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.feedback_events FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.feedback_events FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
+CREATE POLICY tenant_rows ON public.feedback_events FOR ALL TO recall_ledger_app USING (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
+CASE
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
+    ELSE (actor_id = ( SELECT public.rl_user() AS rl_user))
+END)) WITH CHECK (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
+CASE
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
+    ELSE (actor_id = ( SELECT public.rl_user() AS rl_user))
+END));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.feedback_events TO recall_ledger_app;
 
 -- Table message_tool_results
@@ -237,7 +245,15 @@ CREATE INDEX recall_events_team_age ON public.recall_events USING btree (team_id
 ALTER TABLE public.recall_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.recall_events FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_rows ON public.recall_events FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
-CREATE POLICY tenant_rows ON public.recall_events FOR ALL TO recall_ledger_app USING ((team_id = ( SELECT public.rl_team() AS rl_team))) WITH CHECK ((team_id = ( SELECT public.rl_team() AS rl_team)));
+CREATE POLICY tenant_rows ON public.recall_events FOR ALL TO recall_ledger_app USING (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
+CASE
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
+    ELSE (profile_id = ( SELECT public.rl_user() AS rl_user))
+END)) WITH CHECK (((team_id = ( SELECT public.rl_team() AS rl_team)) AND
+CASE
+    WHEN (( SELECT public.rl_user() AS rl_user) IS NULL) THEN true
+    ELSE (profile_id = ( SELECT public.rl_user() AS rl_user))
+END));
 GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.recall_events TO recall_ledger_app;
 
 -- Table retention_leases

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
+import { withTenantScope } from '../database/tenant-scope';
 import {
   type ActorContext,
   type ActorOrToken,
@@ -23,7 +24,12 @@ import {
   toToolResultSnapshot,
 } from '../tool-results';
 import type { RecallEventDraft, RecallEventRecord } from './recall-event.record';
-import { type RecallEventPosition, RecallEventRepository, type UnplacedRecallEvent } from './recall-event.repository';
+import {
+  type RecallEventPosition,
+  type RecallEventReader,
+  RecallEventRepository,
+  type UnplacedRecallEvent,
+} from './recall-event.repository';
 import { RecallEventMetrics } from './recall-events.metrics';
 import {
   checkExternalRecallEvent,
@@ -242,8 +248,9 @@ export class RecallEventService {
    * set (R-FB-4).
    */
   async findJudgeable(actor: ActorContext, ids: readonly string[]): Promise<Map<string, RecallEventRecord>> {
-    const reader = { teamId: actor.teamId, profileId: actor.hasScope(Scope.ADMIN) ? null : actor.userId };
-    return new Map((await this.events.findByIds(reader, [...new Set(ids)])).map((e) => [e.id, e]));
+    const reader = readerOf(actor);
+    const events = await asReader(reader, () => this.events.findByIds(reader, [...new Set(ids)]));
+    return new Map(events.map((e) => [e.id, e]));
   }
 
   /**
@@ -251,8 +258,8 @@ export class RecallEventService {
    * the stored generation; null otherwise, and for another team's alike (R-FB-8).
    */
   find(actor: ActorContext, id: string): Promise<RecallEventRecord | null> {
-    const admin = actor.hasScope(Scope.ADMIN);
-    return this.events.findVisible({ teamId: actor.teamId, profileId: admin ? null : actor.userId }, id);
+    const reader = readerOf(actor);
+    return asReader(reader, () => this.events.findVisible(reader, id));
   }
 
   /**
@@ -288,4 +295,14 @@ export class RecallEventService {
   deleteAllOfUser(teamId: string, userId: string): Promise<number> {
     return this.events.deleteAllOfUser(teamId, userId);
   }
+}
+
+/** Whose events the actor reads: its own profile's, or (admin) every profile's of its team. */
+function readerOf(actor: ActorContext): RecallEventReader {
+  return { teamId: actor.teamId, profileId: actor.hasScope(Scope.ADMIN) ? null : actor.userId };
+}
+
+/** A team-wide reader's statements run with the request's user unset: row-level security is user-deep on events (R-TN-8). */
+function asReader<T>(reader: RecallEventReader, work: () => Promise<T>): Promise<T> {
+  return reader.profileId === null ? withTenantScope({ teamId: reader.teamId }, work) : work();
 }

@@ -32,6 +32,16 @@ const TENANT_TABLES: Record<string, { key: string; team: string }> = {
 };
 const TABLES = Object.keys(TENANT_TABLES);
 
+/** Tables whose rows belong to one user of the team, and the column naming the user: the policy is user-deep, writes too. */
+const USER_COLUMN: Record<string, string> = {
+  conversations: 'user_id',
+  messages: 'user_id',
+  message_tool_results: 'user_id',
+  recall_events: 'profile_id',
+  feedback_events: 'actor_id',
+};
+const USER_DEEP = Object.keys(USER_COLUMN);
+
 describe('Row-level security (R-TN-8)', () => {
   let t: TestApp;
   let a: Team;
@@ -87,7 +97,7 @@ describe('Row-level security (R-TN-8)', () => {
 
   /** Keys of `table`'s rows, read as the owner, that belong to `teamId` (and `userId`, where rows have one). */
   async function keysOf(table: string, teamId: string, userId?: string): Promise<string[]> {
-    const byUser = userId ? ` and user_id = '${userId}'` : '';
+    const byUser = userId ? ` and ${USER_COLUMN[table]} = '${userId}'` : '';
     const { rows } = await t.sql.query<{ key: string }>(
       `select ${TENANT_TABLES[table].key} as key from ${table} where ${TENANT_TABLES[table].team} = $1${byUser}`,
       [teamId],
@@ -139,7 +149,7 @@ describe('Row-level security (R-TN-8)', () => {
   });
 
   // User-deep: with the request's user set, a teammate's rows are not there, whatever the statement forgot.
-  it.each(['conversations', 'messages', 'message_tool_results'])(
+  it.each(USER_DEEP)(
     "R-TN-8 %s: with the user set, a teammate's rows are not visible either, and are without the policy's user clause",
     async (table) => {
       const mine = await keysOf(table, a.admin.teamId, a.member.userId);
@@ -321,9 +331,6 @@ describe('Row-level security (R-TN-8)', () => {
     }
   }
 
-  /** Tables whose rows belong to one user of the team: the policy is user-deep for writes too. */
-  const USER_DEEP = ['conversations', 'messages', 'message_tool_results'];
-
   /**
    * A member's INSERT of a copy of its own row `key` of `table` with `column` set to `$1`. An
    * insert, not an update: an UPDATE's new row must also pass the policy's USING (a FOR ALL
@@ -352,15 +359,18 @@ describe('Row-level security (R-TN-8)', () => {
     });
   });
 
-  it.each(USER_DEEP)("R-TN-8 %s: the member's write carrying a teammate's user_id is refused by the policy's WITH CHECK", async (table) => {
-    const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
-    expect(key).toBeDefined();
-    // The teammate is a user of the team: the foreign key would let the row through.
-    await expect(copyOfOwnRow(table, key, 'user_id', teammate.userId)).rejects.toMatchObject({
-      code: '42501',
-      message: expect.stringMatching(/new row violates row-level security policy/),
-    });
-  });
+  it.each(USER_DEEP)(
+    "R-TN-8 %s: the member's write carrying a teammate's id as its user is refused by the policy's WITH CHECK",
+    async (table) => {
+      const [key] = await visibleKeys(table, { team: a.member.teamId, user: a.member.userId });
+      expect(key).toBeDefined();
+      // The teammate is a user of the team: the foreign key would let the row through.
+      await expect(copyOfOwnRow(table, key, USER_COLUMN[table], teammate.userId)).rejects.toMatchObject({
+        code: '42501',
+        message: expect.stringMatching(/new row violates row-level security policy/),
+      });
+    },
+  );
 
   it('R-TN-8 the request role owns nothing, cannot alter a table, drop a policy, turn security off or become another role', async () => {
     const { rows } = await app.query<{ rolname: string; rolsuper: boolean; rolbypassrls: boolean; owns: boolean }>(
