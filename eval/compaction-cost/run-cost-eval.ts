@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { format as prettierFormat, resolveConfig } from 'prettier';
 import type { ConcreteFormat } from '../../src/ledger/history/history.types';
 import { ALL_FORMATS } from '../../test/fixtures/history-formats.fixture';
@@ -9,6 +8,7 @@ import { RequestMeter } from './prompt-cache';
 import { priceRun } from './pricing';
 import { replay } from './replay';
 import { reportSection, type RunResult, withSection } from './report';
+import { COST_DOC, COST_RESULTS, resultsText } from './results-file';
 import { REFERENCE_FORMAT, STRATEGIES, type Strategy } from './strategies';
 import { buildCostTrace, COST_TRACE_SEED, type TraceStep } from './trace';
 
@@ -16,13 +16,13 @@ import { buildCostTrace, COST_TRACE_SEED, type TraceStep } from './trace';
  * `npm run eval:compaction` (R-LG-3, docs/compaction-cost.md): the seeded agent trace replayed in
  * every history format under every strategy, each call's request built by the real service's
  * compactMessages (its own process, a fresh embedded PostgreSQL), measured for a prompt cache and
- * priced. Prints the tables and writes them into docs/compaction-cost.md between its markers.
+ * priced. Prints the tables and writes them into docs/compaction-cost.md between its markers, and
+ * the runs they come from into eval/compaction-cost/results.json (a spec checks the two agree).
  * Environment: COST_EVAL_FORMATS (all), COST_EVAL_STRATEGIES (all; keys, comma-separated),
  * COST_EVAL_GRID (all: every strategy in every format, two to three times as long; printed only),
  * COST_EVAL_CONCURRENCY (3 runs at a time), COST_EVAL_WRITE_DOC (1; 0 prints only).
  */
 
-const DOC = join(__dirname, '..', '..', 'docs', 'compaction-cost.md');
 const TIME_LIMIT_MS = 20 * 60_000;
 
 function listFromEnv<T>(name: string, all: readonly T[], keyOf: (item: T) => string): T[] {
@@ -70,9 +70,11 @@ async function run(teardown: Teardown): Promise<boolean> {
   const complete = formats.length === ALL_FORMATS.length && strategies.length === STRATEGIES.length && !everywhere;
   if (process.env.COST_EVAL_WRITE_DOC !== '0' && complete) {
     // Formatted as `npm run lint:format` checks it, so a fresh run leaves nothing to fix.
-    const doc = withSection(readFileSync(DOC, 'utf8'), section);
-    writeFileSync(DOC, await prettierFormat(doc, { ...(await resolveConfig(DOC)), filepath: DOC }));
-    console.log(`written into ${DOC}`);
+    const doc = withSection(readFileSync(COST_DOC, 'utf8'), section);
+    writeFileSync(COST_DOC, await prettierFormat(doc, { ...(await resolveConfig(COST_DOC)), filepath: COST_DOC }));
+    const stored = resultsText(formats, results);
+    writeFileSync(COST_RESULTS, await prettierFormat(stored, { ...(await resolveConfig(COST_RESULTS)), filepath: COST_RESULTS }));
+    console.log(`written into ${COST_DOC} and ${COST_RESULTS}`);
   } else if (!complete) {
     console.log('not the default run (COST_EVAL_FORMATS, COST_EVAL_STRATEGIES or COST_EVAL_GRID): the document is left as it is');
   }
