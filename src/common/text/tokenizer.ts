@@ -1,4 +1,5 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { LRUCache } from 'lru-cache';
 
 /** Counts tokens the way the model will; every token budget of the service is measured with it. */
 export interface Tokenizer {
@@ -43,6 +44,26 @@ function countPlain(text: string): number {
   return text.length === 0 ? 0 : countO200k(text, PLAIN_TEXT);
 }
 
+/*
+ * The counts of long runs' pieces, by piece. A window search counts the same text again from its
+ * start at each probe (recall answers, R-LG-2), and a run repeats its pieces (2 MB of spaces is one
+ * piece 7,813 times): each piece costs its quadratic merge once. A key is at most RUN_PIECE code
+ * points, so the cache holds at most 4 MiB; it is shared by every team, as the counts are the
+ * tokenizer's and the same for all.
+ */
+const runPieceCounts = new LRUCache<string, number>({ max: 4096 });
+
+function countRunPiece(piece: string): number {
+  let count = runPieceCounts.get(piece);
+  if (count === undefined) {
+    count = countPlain(piece);
+    runPieceCounts.set(piece, count);
+  }
+  return count;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * Tokens of any text as plain text, the single entry point of the service (block budget, stub
  * bound, compaction figures). Special-token strings count as the text they are; pathological
@@ -54,9 +75,13 @@ export function countTokens(text: string): number {
   let from = 0;
   for (const run of longRuns(text)) {
     total += countPlain(text.slice(from, run.index));
-    const points = Array.from(run.text);
-    for (let start = 0; start < points.length; start += RUN_PIECE) {
-      total += countPlain(points.slice(start, start + RUN_PIECE).join(''));
+    if (SURROGATE.test(run.text)) {
+      const points = Array.from(run.text);
+      for (let start = 0; start < points.length; start += RUN_PIECE)
+        total += countRunPiece(points.slice(start, start + RUN_PIECE).join(''));
+    } else {
+      // Code points are code units here: pieces are plain slices.
+      for (let start = 0; start < run.text.length; start += RUN_PIECE) total += countRunPiece(run.text.slice(start, start + RUN_PIECE));
     }
     from = run.index + run.text.length;
   }
