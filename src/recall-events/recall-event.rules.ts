@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { newUlid } from '../common/ids/new-ulid';
 import { BadUserInputError } from '../common/errors/app-error';
 import { isStorableText } from '../common/text/storable-text';
+import { safeSlice } from '../common/text/text-bounds';
 
 /** What this service's recalls promise about their answers; stored with every event it records. */
 export const RECALL_CONTRACT_VERSION = 'recall-ledger.recall.v1';
@@ -19,7 +20,8 @@ export const SUBMIT_FEEDBACK_ACTION = 'submit_recall_session_feedback';
 export const MAX_EVENT_REFS = 50;
 export const MAX_REF_ID_CHARS = 256;
 export const QUERY_TEXT_MAX_CHARS = 500;
-const MAX_QUERY_CHARS = 2000;
+/** recordRecallEvent refuses a longer query; recallBlock's event reads its user message up to this. */
+export const MAX_QUERY_CHARS = 2000;
 const MAX_LABEL_CHARS = 64;
 export const MAX_DEGRADED_BRANCHES = 20;
 /** Semantic groups and authored alternatives, serialized. */
@@ -56,14 +58,26 @@ export function normalizeQuery(query: string): string {
 
 /** SHA-256 hex of the normalized query; null when there is no query. */
 export function queryFingerprint(query: string | null | undefined): string | null {
-  if (query === null || query === undefined || normalizeQuery(query) === '') return null;
-  return createHash('sha256').update(normalizeQuery(query)).digest('hex');
+  if (query === null || query === undefined) return null;
+  const normalized = normalizeQuery(query);
+  return normalized === '' ? null : createHash('sha256').update(normalized).digest('hex');
+}
+
+/**
+ * The query an event is made of: a recall's question is read from its start, at most
+ * MAX_QUERY_CHARS, so a user message of megabytes costs what a long question does.
+ */
+export function eventQuery(query: string | null | undefined): string | null {
+  return query === null || query === undefined ? null : safeSlice(query, MAX_QUERY_CHARS);
 }
 
 /** The raw query, bounded, only when the team opted in. */
 export function storedQueryText(query: string | null | undefined, optedIn: boolean): string | null {
   if (!optedIn || query === null || query === undefined) return null;
-  return Array.from(query).slice(0, QUERY_TEXT_MAX_CHARS).join('');
+  // Two UTF-16 units a code point at most: only the start of a long query is split into code points.
+  return Array.from(safeSlice(query, QUERY_TEXT_MAX_CHARS * 2))
+    .slice(0, QUERY_TEXT_MAX_CHARS)
+    .join('');
 }
 
 /** `recordRecallEvent`'s input as GraphQL hands it over. */

@@ -33,6 +33,7 @@ import {
 import { RecallEventMetrics } from './recall-events.metrics';
 import {
   checkExternalRecallEvent,
+  eventQuery,
   type ExternalRecallEventInput,
   newRecallEventId,
   queryFingerprint,
@@ -102,13 +103,14 @@ export class RecallEventService {
     actor: Pick<ActorContext, 'teamId' | 'userId'>,
     recall: Omit<InternalRecall, 'spaceId'>,
   ): Promise<UnplacedRecallEvent> {
-    const queryTextEnabled = recall.query !== null && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
+    const query = eventQuery(recall.query);
+    const queryTextEnabled = query !== null && (await this.flags.isEnabled(actor.teamId, FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED));
     return {
       id: newRecallEventId(),
       teamId: actor.teamId,
       profileId: actor.userId,
-      queryFingerprint: queryFingerprint(recall.query),
-      queryText: storedQueryText(recall.query, queryTextEnabled),
+      queryFingerprint: queryFingerprint(query),
+      queryText: storedQueryText(query, queryTextEnabled),
       contractVersion: RECALL_CONTRACT_VERSION,
       rankingVersion: recall.rankingVersion,
       fusionMode: recall.fusionMode,

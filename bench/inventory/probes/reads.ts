@@ -96,13 +96,14 @@ export const readProbes: Probe[] = [
     id: 'P2',
     path: "recallBlock: the user message (intent check, the recall event's query fingerprint)",
     grows: 'userMessage length',
-    bound: 'HTTP_BODY_LIMIT = 10 MB (no bound of its own)',
+    bound: "the intent check reads the first and last 2,000 chars; the event's query, the first 2,000 (MAX_QUERY_CHARS)",
     runsOn: 'event loop, PostgreSQL',
-    worstCase: '`userMessage` of 9.9 MB of `a a a …` (NFKC, lower case and the white-space collapse, twice)',
+    worstCase: "`userMessage` of 9.9 MB of `a a a …` (its body's parse is in the row; E4 is the parse alone)",
     measure: (ctx) => {
       const userMessage = 'a '.repeat(Math.floor((BODY_MAX_BYTES - 2_048) / 2));
+      // The warm-up's conversation: it always has rows, so the row runs alone (INVENTORY_PROBES=P2).
       const body = graphqlBody('query($c: ID!, $u: String) { recallBlock(conversationId: $c, userMessage: $u) { tokens } }', {
-        c: ctx.member.conversations[1],
+        c: ctx.member.conversations[0],
         u: userMessage,
       });
       return measureRequests(

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import {
   checkExternalRecallEvent,
+  eventQuery,
   type ExternalRecallEventInput,
   MAX_EVENT_JSON_BYTES,
   MAX_EVENT_REFS,
+  MAX_QUERY_CHARS,
   MAX_REF_ID_CHARS,
   newRecallEventId,
   normalizeQuery,
@@ -126,6 +128,26 @@ describe('storedQueryText', () => {
     expect(Array.from(mixed)).toHaveLength(500);
     expect(mixed).toBe(`a${'𝄞'.repeat(499)}`);
     expect(hasLoneSurrogate(mixed)).toBe(false);
+  });
+});
+
+describe('eventQuery', () => {
+  it('R-RC-9 R-TN-10 an event reads a question from its start, at most 2,000 characters, never splitting an astral character', () => {
+    expect(MAX_QUERY_CHARS).toBe(2000);
+    expect(eventQuery(null)).toBeNull();
+    expect(eventQuery(undefined)).toBeNull();
+    expect(eventQuery('what did you show me?')).toBe('what did you show me?');
+    const question = 'q'.repeat(MAX_QUERY_CHARS);
+    expect(eventQuery(`${question}${'pasted '.repeat(1_000_000)}`)).toBe(question);
+    // The 2,000th unit is the first half of a pair: the pair is left out whole.
+    expect(eventQuery(`${'a'.repeat(1999)}😀tail`)).toBe('a'.repeat(1999));
+    // Two long messages with the same start are the same question to the fingerprint.
+    expect(queryFingerprint(eventQuery(`${question} one`))).toBe(queryFingerprint(eventQuery(`${question} two`)));
+  });
+
+  it('R-RC-9 a long opted-in query is stored as its first 500 code points', () => {
+    expect(storedQueryText(`${'😀'.repeat(500)}${'x'.repeat(5_000_000)}`, true)).toBe('😀'.repeat(500));
+    expect(storedQueryText(`${'x'.repeat(499)}${'😀'.repeat(10)}`, true)).toBe(`${'x'.repeat(499)}😀`);
   });
 });
 

@@ -137,6 +137,24 @@ describe('RecallBlockService (medium, real PostgreSQL)', () => {
     expect((await build(alice, conversationId)).lines.map((l) => l.toolName)).toEqual(['tool_1', 'tool_0']);
   });
 
+  it('R-RC-5 R-RC-9 R-TN-10 a user message of megabytes: gating reads its ends, the event fingerprints its first 2,000 characters', async () => {
+    const { conversationId } = await conversationOf(alice, 1);
+    const question = `What did you show me last time? ${'q'.repeat(1_968)}`;
+    expect(question).toHaveLength(2_000);
+    const pasted = ' pasted row'.repeat(400_000);
+    const gated = blockService({ RECALL_INTENT_GATING: 'true' });
+    const block = await db.as(alice, () => gated.build(alice, conversationId, `${question}${pasted}`));
+    expect(block).toMatchObject({ injected: true, droppedCount: 0 });
+    expect((await medium.recallEventRow(db, block.recallEventId!)).query_fingerprint).toBe(
+      createHash('sha256').update(question.toLowerCase()).digest('hex'),
+    );
+    // The same recall asked after the paste is read from the message's end.
+    const asked = await db.as(alice, () => gated.build(alice, conversationId, `${pasted} and the previous results?`));
+    expect(asked.injected).toBe(true);
+    const fresh = await db.as(alice, () => gated.build(alice, conversationId, `${'z'.repeat(2_000)}${' what did you show me'}${pasted}`));
+    expect(fresh.injected).toBe(false);
+  });
+
   it('R-RC-1 R-RC-9 an own conversation without snapshots gives an empty block, not injected, and an event with no refs', async () => {
     const conversationId = crypto.randomUUID();
     await db.owner.execute('insert into conversations (team_id, id, user_id, space_id) values (?, ?, ?, ?)', [

@@ -17,7 +17,16 @@ export const RECALL_INTENT_PATTERNS: readonly RegExp[] = [
   /\bthe (?:previous|last|same) (?:numbers?|data|results?|list|report|chart|query|figures?)\b/i,
 ];
 
+/**
+ * How much of each end of a message is read: the question sits at the start or the end of what
+ * a user sends, and a document pasted between them is not scanned (a message of megabytes costs
+ * what one of 2 × 2,000 characters does).
+ */
+export const INTENT_READ_CHARS = 2000;
+
 export function looksLikeRecall(message: string | null | undefined): boolean {
   if (typeof message !== 'string' || message.length === 0) return false;
-  return RECALL_INTENT_PATTERNS.some((pattern) => pattern.test(message));
+  const ends =
+    message.length <= 2 * INTENT_READ_CHARS ? [message] : [message.slice(0, INTENT_READ_CHARS), message.slice(-INTENT_READ_CHARS)];
+  return RECALL_INTENT_PATTERNS.some((pattern) => ends.some((text) => pattern.test(text)));
 }

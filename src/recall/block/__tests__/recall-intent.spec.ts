@@ -1,4 +1,4 @@
-import { looksLikeRecall, RECALL_INTENT_PATTERNS } from '../recall-intent';
+import { INTENT_READ_CHARS, looksLikeRecall, RECALL_INTENT_PATTERNS } from '../recall-intent';
 
 describe('recall intent', () => {
   it.each([
@@ -30,6 +30,17 @@ describe('recall intent', () => {
   it('R-RC-5 treats a missing message as no recall', () => {
     expect(looksLikeRecall(null)).toBe(false);
     expect(looksLikeRecall(undefined)).toBe(false);
+  });
+
+  it('R-RC-5 R-TN-10 reads the first and the last 2,000 characters of a long message, not what was pasted between them', () => {
+    expect(INTENT_READ_CHARS).toBe(2000);
+    const pasted = 'row data '.repeat(1_000_000);
+    expect(looksLikeRecall(`what did the report say? ${pasted}`)).toBe(true);
+    expect(looksLikeRecall(`${pasted} what did the report say?`)).toBe(true);
+    expect(looksLikeRecall(`${pasted} what did the report say? ${pasted}`)).toBe(false);
+    // At the bound the message is read whole: a phrase across the middle still counts.
+    const half = 'x '.repeat(INTENT_READ_CHARS / 2 - 4);
+    expect(looksLikeRecall(`${half}last time ${half}`)).toBe(true);
   });
 
   it('R-RC-5 keeps every pattern case-insensitive and stateless', () => {
