@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { signToken } from '../../src/tenancy/token-signer';
 import { intFromEnv } from '../env-settings';
 import { GraphqlClient } from '../graphql-client';
-import { BENCH_JWT_SECRET, runToCompletion, startDatabase, startService, type Teardown } from '../harness';
+import { BENCH_JWT_SECRET, type RunningService, runToCompletion, startDatabase, startService, type Teardown } from '../harness';
 import { treeName, writeJson } from '../report';
 import { createWorld } from '../soak-load';
 import { ServiceClock } from './clock';
@@ -26,7 +26,8 @@ import { type InventoryRow, renderFindings, renderNotes, renderTable } from './t
  * (harness.ts), and calls the service's pure functions in this process where that is the path.
  * CPU time, not wall time (the cores may be shared): each row's largest of its runs.
  * Environment: INVENTORY_RUNS (5), INVENTORY_PROBES (all; e.g. E1,R1), INVENTORY_TIME_LIMIT_MS
- * (3600000), INVENTORY_RESULTS (bench/results/inventory-latest.json), BENCH_LOG_LEVEL (warn).
+ * (3600000), INVENTORY_RESULTS (bench/results/inventory-latest.json), BENCH_LOG_LEVEL (warn),
+ * INVENTORY_PROFILE=1 (a CPU profile of the service per row: bench/results/profiles/inventory-<row>.cpuprofile).
  */
 
 const RESULTS = process.env.INVENTORY_RESULTS ?? join(__dirname, '..', 'results', 'inventory-latest.json');
@@ -45,7 +46,7 @@ const log = (line: string): void => console.log(line);
 async function createContext(
   teardown: Teardown,
   runs: number,
-): Promise<{ ctx: InventoryContext; collectedHeapMiB: () => Promise<number> }> {
+): Promise<{ ctx: InventoryContext; collectedHeapMiB: () => Promise<number>; service: RunningService }> {
   const database = await startDatabase(teardown, false);
   // The service's own limits, as a deployment has them (the main bench raises the per-team ones); no
   // scheduled sweep, which would take the rows S3 sweeps (an admin's runRetentionSweep works either way).
@@ -66,14 +67,15 @@ async function createContext(
   });
   const clock = new ServiceClock(service.pid);
   const ctx = { runs, clock, client, baseUrl: service.baseUrl, member, adminToken, databaseUrl: database.url, log, note: () => undefined };
-  return { ctx, collectedHeapMiB: async () => (await service.collectGarbage()).heapUsed / 2 ** 20 };
+  return { ctx, collectedHeapMiB: async () => (await service.collectGarbage()).heapUsed / 2 ** 20, service };
 }
 
 async function run(teardown: Teardown): Promise<boolean> {
   const runs = intFromEnv('INVENTORY_RUNS', 5);
   const only = process.env.INVENTORY_PROBES?.split(',').map((id) => id.trim());
   const probes = PROBES.filter((p) => !only || only.includes(p.id));
-  const { ctx, collectedHeapMiB } = await createContext(teardown, runs);
+  const { ctx, collectedHeapMiB, service } = await createContext(teardown, runs);
+  const profiling = process.env.INVENTORY_PROFILE === '1';
   await reachSteadyState(ctx);
   const rows: InventoryRow[] = [];
   const heaps: Record<string, number> = {};
@@ -82,7 +84,9 @@ async function run(teardown: Teardown): Promise<boolean> {
     const probeRuns = Math.min(runs, probe.maxRuns ?? runs);
     log(`${probe.id} ${probe.path}: ${probe.worstCase} (${probeRuns} runs)`);
     const notes: string[] = [];
+    if (profiling) await service.startProfile();
     const figures = maxOfRuns(await probe.measure({ ...ctx, runs: probeRuns, note: (text) => void notes.push(text) }));
+    if (profiling) await service.stopProfile(join(__dirname, '..', 'results', 'profiles', `inventory-${probe.id}.cpuprofile`));
     const { measure: _measure, maxRuns: _maxRuns, ...described } = probe;
     rows.push({ ...described, figures, notes });
     for (const note of notes) log(`  note: ${note}`);

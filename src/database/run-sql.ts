@@ -132,9 +132,20 @@ const transactionTimeouts = new WeakMap<object, number>();
 
 /** `?` becomes `$1`, `$2`, … (an escaped `\?` stays a literal `?`), as knex numbers them. */
 export function positional(sql: string): string {
+  const known = positionalTexts.get(sql);
+  if (known !== undefined) return known;
   let index = 0;
-  return sql.replace(/\\\?|\?/g, (mark) => (mark === '?' ? `$${++index}` : '?'));
+  const numbered = sql.replace(/\\\?|\?/g, (mark) => (mark === '?' ? `$${++index}` : '?'));
+  // The repositories' statements are constants: a few hundred texts. Long array expansions vary, and pass.
+  if (sql.length > POSITIONAL_TEXT_MAX_CHARS) return numbered;
+  if (positionalTexts.size >= POSITIONAL_TEXTS_KEPT) positionalTexts.clear();
+  positionalTexts.set(sql, numbered);
+  return numbered;
 }
+
+const POSITIONAL_TEXTS_KEPT = 1_000;
+const POSITIONAL_TEXT_MAX_CHARS = 8_192;
+const positionalTexts = new Map<string, string>();
 
 /** Each array value's `?` becomes `?, ?, …` with one value each (for `in (?)` and `array[?]`). */
 export function expandArrays(sql: string, params: readonly unknown[]): { sql: string; params: unknown[] } {

@@ -43,6 +43,9 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
         maxDirectives: { n: 20 },
         blockFieldSuggestion: { enabled: config.isProduction },
       }).protect();
+      // Operations without variables that passed the list and payload checks: their lists and payload
+      // counts are all in their text, so the same document (Apollo keeps parsed ones) passes again.
+      const checkedWithoutVariables = new WeakSet<OperationDefinitionNode>();
       return {
         autoSchemaFile: true,
         // Traced requests get a span per root field (R-OP-8).
@@ -74,6 +77,7 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
                 didResolveOperation: (context) => {
                   const { schema, operation, document, request, contextValue } = context as unknown as DidResolveOperation;
                   if (contextValue.req) labelRequestSpan(contextValue.req, () => operationLabel(operation));
+                  if (checkedWithoutVariables.has(operation)) return Promise.resolve();
                   const fragments = Object.fromEntries(
                     document.definitions
                       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
@@ -88,6 +92,7 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
                     payloadSelections,
                     config.graphql.maxPayloadValues,
                   );
+                  if ((operation.variableDefinitions?.length ?? 0) === 0) checkedWithoutVariables.add(operation);
                   return Promise.resolve();
                 },
                 // Nothing of the request answered, only because the database did not in time: HTTP 503 (R-OP-6).

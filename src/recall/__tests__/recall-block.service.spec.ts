@@ -145,7 +145,7 @@ describe('RecallBlockService (medium, real PostgreSQL)', () => {
     const gated = blockService({ RECALL_INTENT_GATING: 'true' });
     const block = await db.as(alice, () => gated.build(alice, conversationId, `${question}${pasted}`));
     expect(block).toMatchObject({ injected: true, droppedCount: 0 });
-    expect((await medium.recallEventRow(db, block.recallEventId!)).query_fingerprint).toBe(
+    expect((await medium.recallEventRow(db, block.recallEventId!))?.query_fingerprint).toBe(
       createHash('sha256').update(question.toLowerCase()).digest('hex'),
     );
     // The same recall asked after the paste is read from the message's end.

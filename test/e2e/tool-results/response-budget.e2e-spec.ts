@@ -92,6 +92,18 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     expectErrorCode(anonymous, 'UNAUTHENTICATED');
   });
 
+  it('R-OP-5 a document without variables is checked on every request: refused again when sent again, and one that passed still passes', async () => {
+    const literal = (first: number) =>
+      `toolResultHistory(conversationId: "${conversationId}", first: ${first}) { edges { node { toolOutput } } }`;
+    const over = `{ a: ${literal(100)} b: ${literal(100)} c: ${literal(100)} }`;
+    for (let i = 0; i < 2; i += 1) {
+      const refused = await gql(t, over, {}, alice.token);
+      expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'GRAPHQL_MAX_PAYLOAD_VALUES', requestedValues: 300 });
+    }
+    const within = `{ a: ${literal(1)} }`;
+    for (let i = 0; i < 2; i += 1) expect((await gql(t, within, {}, alice.token)).errors).toBeUndefined();
+  });
+
   it('R-OP-5 one alias of first:100 over sixty 1 MB payloads is refused naming RESPONSE_MAX_PAYLOAD_BYTES, and no payload is read', async () => {
     const sizes = (await t.sql.query<{ chars: string }>('select sum(size_chars) as chars from message_tool_results')).rows[0];
     const totalChars = Number(sizes.chars);
