@@ -12,7 +12,7 @@ import { currentRequestBudget } from '../observability/request-context';
 import { type ActorContext, type ActorOrToken, asActorError, TokenActor } from '../tenancy';
 import { newMemId } from './mem-id';
 import { payloadBytesAtLeast, payloadWireBytes, reservePayloadBytes } from './payload-reservation';
-import { buildHandle } from './handle/build-handle';
+import { stubSourceOf, withStub } from './handle/build-handle';
 import { HandleFieldsPool } from './handle/handle-fields-pool';
 import { checkRepeatsVisible, conversationsOf, messagesOf, refusalError } from './batch-ownership.rules';
 import { type ConversationPosition, ConversationRepository } from './conversation.repository';
@@ -108,25 +108,24 @@ export class ToolResultsService {
         })),
       ),
     ]);
+    // Built from the payload exactly as received, once; every later read serves these bytes.
+    const handles = serialized.map((item, index) =>
+      stubSourceOf({
+        memId: newMemId(),
+        toolName: item.toolName,
+        toolUseId: item.toolUseId,
+        sizeChars: texts[index].length,
+        sizeTokens: sizeTokens[index],
+        text: texts[index],
+        fields: fields[index],
+        toolInput: item.toolInput,
+        toolOutput: item.toolOutput,
+      }),
+    );
+    const stubs = await this.handleFields.stubsOf(actor.teamId, handles, { answerMaxTokens: this.config.lookup.answerMaxTokens });
     const rows: UnsavedSnapshot[] = serialized.map((item, index) => {
-      const memId = newMemId();
-      const text = texts[index];
-      // Built from the payload exactly as received, once; every later read serves these bytes.
-      const handle = buildHandle(
-        {
-          memId,
-          toolName: item.toolName,
-          toolUseId: item.toolUseId,
-          sizeChars: text.length,
-          sizeTokens: sizeTokens[index],
-          text,
-          fields: fields[index],
-          toolInput: item.toolInput,
-          toolOutput: item.toolOutput,
-        },
-        { answerMaxTokens: this.config.lookup.answerMaxTokens },
-      );
-      return { ...item, id: randomUUID(), memId, sizeChars: text.length, handle, compacted };
+      const handle = withStub(handles[index], stubs[index]);
+      return { ...item, id: randomUUID(), memId: handle.memId, sizeChars: handle.sizeChars, handle, compacted };
     });
     const scope = snapshotScopeOf(actor);
     let inserted: { id: string; createdKey: string }[];

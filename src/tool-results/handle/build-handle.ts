@@ -36,6 +36,12 @@ export function buildHandle(
   options?: StubOptions,
   registry: SummaryRuleRegistry = BUILT_IN_SUMMARY_RULE_REGISTRY,
 ): ToolResultHandle {
+  const handle = stubSourceOf(source, registry);
+  return withStub(handle, renderStub(handle, options));
+}
+
+/** The handle without its stub: what the stub is rendered from (the write path renders it off the event loop). */
+export function stubSourceOf(source: HandleSource, registry: SummaryRuleRegistry = BUILT_IN_SUMMARY_RULE_REGISTRY): StubSource {
   const text = source.text ?? payloadText(source.toolOutput);
   // Parsed once here for both the summary and the schema hint (a JSON text can be megabytes).
   const fields =
@@ -45,7 +51,7 @@ export function buildHandle(
       { text, isText: typeof source.toolOutput === 'string' },
       applicableRules(registry, source.toolName, source.toolInput),
     );
-  const handle: StubSource = {
+  return {
     memId: source.memId,
     toolName: source.toolName,
     toolCallId: source.toolUseId,
@@ -56,6 +62,10 @@ export function buildHandle(
     headPreview: fields.headPreview,
     textLines: fields.textLines,
   };
+}
+
+/** The stored handle: its fields and the stub rendered from them (the line count only shapes the stub). */
+export function withStub(handle: StubSource, stub: string): ToolResultHandle {
   const { textLines: _lines, ...stored } = handle;
-  return { ...stored, stub: renderStub(handle, options) };
+  return { ...stored, stub };
 }

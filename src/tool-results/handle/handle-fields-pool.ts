@@ -9,6 +9,9 @@ import { AppConfig } from '../../config/app-config';
 import { ruleRowVisitsAtMost } from '../summarizer/summarize-tool-result';
 import { ToolResultMetrics } from '../tool-results.metrics';
 import { type HandleFields, type HandleFieldsTask, handleFields } from './handle-fields';
+import type { HandleWork } from './handle-work';
+import { renderStub, type StubOptions } from './stub';
+import type { StubSource } from './tool-result-handle';
 
 /**
  * Row visits a batch's summary rules may cost on the event loop (summarizeOutput's measure):
@@ -16,6 +19,16 @@ import { type HandleFields, type HandleFieldsTask, handleFields } from './handle
  * even when its payloads are small.
  */
 export const IN_PLACE_RULE_ROW_VISITS = 4_096;
+
+/**
+ * Stubs rendered where they are written: fitting one to its token budget tokenizes its lines a few
+ * times, up to about a millisecond once the tokenizer's caches hold other words. More go to a thread.
+ */
+export const STUBS_IN_PLACE = 2;
+/** Stubs a thread renders in one task (tens of milliseconds): another team's task waits behind one, not a batch. */
+const STUBS_PER_TASK = 32;
+/** A stub's fields are capped (R-LG-1): its rendering is bounded; the budget leaves room for a slow machine. */
+const STUB_BUDGET_MS = 50;
 
 /** A payload as the write path holds it: its output as received, its text, and the rules its summary may use. */
 export interface FieldsSource extends HandleFieldsTask {
@@ -33,7 +46,7 @@ const POOL = 'handle';
  */
 @Injectable()
 export class HandleFieldsPool implements OnModuleDestroy {
-  private readonly pool: TeamFairPool<HandleFieldsTask[], HandleFields[]>;
+  private readonly pool: TeamFairPool<HandleWork, HandleFields[] | string[]>;
 
   constructor(
     config: AppConfig,
@@ -55,6 +68,17 @@ export class HandleFieldsPool implements OnModuleDestroy {
     return fields;
   }
 
+  /** Each handle's stub (renderStub), for `team`, in order: a few in place, more on the pool's threads. */
+  async stubsOf(team: string, handles: readonly StubSource[], options: StubOptions): Promise<string[]> {
+    if (handles.length <= STUBS_IN_PLACE) return handles.map((handle) => renderStub(handle, options));
+    const stubs: string[] = [];
+    for (let start = 0; start < handles.length; start += STUBS_PER_TASK) {
+      const task = { stubs: handles.slice(start, start + STUBS_PER_TASK), options };
+      stubs.push(...((await this.run(team, task, 1_000 + STUB_BUDGET_MS * task.stubs.length)) as string[]));
+    }
+    return stubs;
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.pool.destroy();
   }
@@ -65,17 +89,17 @@ export class HandleFieldsPool implements OnModuleDestroy {
     for (const group of inTasks(sources, COUNTING_TASK_CHARS)) {
       // Only what the thread reads is sent: the payload's text (serialized once, by the write), not its parsed output.
       const tasks = group.map(({ text, isText, rules }) => ({ text, isText, rules }));
-      fields.push(...(await this.run(team, tasks)));
+      fields.push(...((await this.run(team, { fields: tasks }, textTaskBudgetMs(charsOf(tasks)))) as HandleFields[]));
     }
     return fields;
   }
 
   /** One task on a thread held for the team. */
-  private async run(team: string, tasks: HandleFieldsTask[]): Promise<HandleFields[]> {
+  private async run(team: string, work: HandleWork, budgetMs: number): Promise<HandleFields[] | string[]> {
     const lease = await this.pool.lease(team);
     if (lease === null) throw busy();
     try {
-      const run = await lease.run(tasks, textTaskBudgetMs(charsOf(tasks)));
+      const run = await lease.run(work, budgetMs);
       if ('terminated' in run) throw busy();
       return run.answer;
     } finally {

@@ -7,7 +7,10 @@ import { checkSummaryRuleDocument } from '../../summarizer/summary-rule-document
 import type { SummaryRule } from '../../summarizer/summary-rule.types';
 import { ToolResultMetrics } from '../../tool-results.metrics';
 import { handleFields } from '../handle-fields';
-import { type FieldsSource, HandleFieldsPool, IN_PLACE_RULE_ROW_VISITS } from '../handle-fields-pool';
+import { stubSourceOf } from '../build-handle';
+import { type FieldsSource, HandleFieldsPool, IN_PLACE_RULE_ROW_VISITS, STUBS_IN_PLACE } from '../handle-fields-pool';
+import { renderStub, STUB_MAX_TOKENS } from '../stub';
+import { countTokens } from '../../../common/text/tokenizer';
 
 /** `{ rows: [{ at, v }] }` with `count` rows, as JSON text. */
 function rowsText(count: number): string {
@@ -118,6 +121,31 @@ describe('HandleFieldsPool: the handle fields of large payloads off the event lo
     await Promise.all(flood);
     // b1 held the thread when team A asked; b2 and b3 had queued first, and waited.
     expect(settled).toEqual(['b1', 'a', 'b2', 'b3']);
+  });
+
+  it('R-TN-10 R-LG-1 the stubs of a batch are rendered on a thread, in order, and are the stubs rendered in place; two or fewer in place', async () => {
+    const pool = poolOf();
+    const options = { answerMaxTokens: 8_000 };
+    // Long fields in every script: each stub is fitted to its budget by shrinking them.
+    const handles = Array.from({ length: 70 }, (_, i) =>
+      stubSourceOf({
+        memId: `mem_${String(i).padStart(26, '0')}`,
+        toolName: `search_${'文'.repeat(i % 40)}`,
+        toolUseId: `call_${i}`,
+        sizeChars: 5_000,
+        toolInput: { q: i },
+        toolOutput: { rows: Array.from({ length: 30 }, (_, v) => ({ [`field_${v}_${'ß'.repeat(i % 7)}`]: `value ${v} 😀 ${i}` })) },
+      }),
+    );
+    const offThread = await turnsDuring(() => pool.stubsOf('team-a', handles, options));
+    expect(offThread.turns).toBeGreaterThan(0);
+    expect(offThread.value).toEqual(handles.map((handle) => renderStub(handle, options)));
+    for (const stub of offThread.value) expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
+
+    expect(STUBS_IN_PLACE).toBe(2);
+    const inPlace = await turnsDuring(() => pool.stubsOf('team-a', handles.slice(0, 2), options));
+    expect(inPlace.turns).toBe(0);
+    expect(inPlace.value).toEqual(offThread.value.slice(0, 2));
   });
 
   it('R-TN-10 past its threads and queue the pool answers RATE_LIMITED instead of waiting without bound', async () => {
