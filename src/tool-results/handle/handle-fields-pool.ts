@@ -27,8 +27,9 @@ export const IN_PLACE_RULE_ROW_VISITS = 4_096;
 export const STUBS_IN_PLACE = 2;
 /** Stubs a thread renders in one task (tens of milliseconds): another team's task waits behind one, not a batch. */
 const STUBS_PER_TASK = 32;
-/** A stub's fields are capped (R-LG-1): its rendering is bounded; the budget leaves room for a slow machine. */
+/** A stub's fields are capped (R-LG-1): its rendering is bounded; a task's budget leaves room for a slow machine. */
 const STUB_BUDGET_MS = 50;
+const STUB_TASK_BASE_MS = 1_000;
 
 /** A payload as the write path holds it: its output as received, its text, and the rules its summary may use. */
 export interface FieldsSource extends HandleFieldsTask {
@@ -38,7 +39,7 @@ export interface FieldsSource extends HandleFieldsTask {
 const POOL = 'handle';
 
 /**
- * The handle fields of the payloads of a write (R-TN-10, R-LG-1): a batch of less than 32,768
+ * The handle fields of the payloads of a write, and then their stubs (R-TN-10, R-LG-1): a batch of less than 32,768
  * characters whose rules cost little is read in place; any other is read on worker threads, in
  * tasks of about 131,072 characters (a larger payload alone), one after another, each waiting its
  * team's turn on a thread shared fairly between teams (TeamFairPool). A team past its share of the
@@ -74,7 +75,7 @@ export class HandleFieldsPool implements OnModuleDestroy {
     const stubs: string[] = [];
     for (let start = 0; start < handles.length; start += STUBS_PER_TASK) {
       const task = { stubs: handles.slice(start, start + STUBS_PER_TASK), options };
-      stubs.push(...((await this.run(team, task, 1_000 + STUB_BUDGET_MS * task.stubs.length)) as string[]));
+      stubs.push(...((await this.run(team, task, STUB_TASK_BASE_MS + STUB_BUDGET_MS * task.stubs.length)) as string[]));
     }
     return stubs;
   }

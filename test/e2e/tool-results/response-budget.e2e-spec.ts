@@ -92,7 +92,7 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     expectErrorCode(anonymous, 'UNAUTHENTICATED');
   });
 
-  it('R-OP-5 a document without variables is checked on every request: refused again when sent again, and one that passed still passes', async () => {
+  it('R-OP-5 a refused document is refused again, one without variables that passed still passes, one with variables is checked for its values', async () => {
     const literal = (first: number) =>
       `toolResultHistory(conversationId: "${conversationId}", first: ${first}) { edges { node { toolOutput } } }`;
     const over = `{ a: ${literal(100)} b: ${literal(100)} c: ${literal(100)} }`;
@@ -102,6 +102,12 @@ describe('R-OP-5 response payload budget (e2e)', () => {
     }
     const within = `{ a: ${literal(1)} }`;
     for (let i = 0; i < 2; i += 1) expect((await gql(t, within, {}, alice.token)).errors).toBeUndefined();
+    // With variables the same document is checked again for each request's values.
+    const sized = (alias: string) => `${alias}: toolResultHistory(conversationId: $c, first: $n) { edges { node { toolOutput } } }`;
+    const variable = `query($c: ID, $n: Int) { ${sized('a')} ${sized('b')} ${sized('c')} }`;
+    expect((await gql(t, variable, { c: conversationId, n: 1 }, alice.token)).errors).toBeUndefined();
+    const refused = await gql(t, variable, { c: conversationId, n: 100 }, alice.token);
+    expectErrorCode(refused, 'RESPONSE_TOO_LARGE', { limit: 'GRAPHQL_MAX_PAYLOAD_VALUES', requestedValues: 300 });
   });
 
   it('R-OP-5 one alias of first:100 over sixty 1 MB payloads is refused naming RESPONSE_MAX_PAYLOAD_BYTES, and no payload is read', async () => {
