@@ -110,15 +110,18 @@ export interface RunningService {
 /**
  * The real service in a process of its own, the way `npm start` runs it, on 127.0.0.1 and a free
  * port: its CPU and event loop are its own, not shared with the load generator. A variable that
- * `env` sets to undefined is not passed at all, so the service takes its own default.
+ * `env` sets to undefined is not passed at all, so the service takes its own default. `tree`, the
+ * root of another checkout: its service runs (its code, its packages), on the same database.
  */
 export async function startService(
   teardown: Teardown,
   databaseUrl: string,
   dataDir: string,
   env: Record<string, string | undefined> = {},
+  tree?: string,
 ): Promise<RunningService> {
-  const child = fork(join(__dirname, 'service-process.ts'), [], {
+  const child = fork(tree === undefined ? join(__dirname, 'service-process.ts') : join(tree, 'bench', 'service-process.ts'), [], {
+    cwd: tree,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -29,6 +29,7 @@ import { storageOps } from './ops/storage';
 import { submitFeedbackOps } from './ops/submit-feedback';
 import { recallToolResultOps } from './ops/recall-tool-result';
 import { recordToolResultsOps } from './ops/record-tool-results';
+import { versusOps } from './ops/versus';
 import { StatementStats } from './pg-stats';
 import { type CpuProfile, formatSummary, summarizeProfile } from './profile-summary';
 import { type BenchReport, formatTable, writeJson } from './report';
@@ -38,7 +39,8 @@ import { type BenchReport, formatTable, writeJson } from './report';
  * seeded data set, and measures each operation next to the raw SQL doing the same work.
  * Environment: BENCH_SNAPSHOTS (1000000), BENCH_CONVERSATIONS (10000), BENCH_USERS (500),
  * BENCH_CONCURRENCY (16), BENCH_DURATION_MS (8000), BENCH_WARMUP_MS (2000),
- * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (storage,floor,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
+ * BENCH_TIME_LIMIT_MS (900000), BENCH_OPS (storage,floor,versus,record,block,search,path,compact,feedback,sweep), BENCH_PG_STATS=1, BENCH_EXPLAIN=1,
+ * BENCH_VERSUS_TREE (another checkout, beside this tree's service: ops/versus.ts), BENCH_VERSUS_ENV,
  * BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1 (a CPU profile of the service per op, summarized by package),
  * BENCH_RLS=off (row-level security disabled on every table after loading: what the policies cost),
  * BENCH_RESULTS (bench/results/latest.json: where the report is written).
@@ -139,18 +141,18 @@ async function run(teardown: Teardown): Promise<boolean> {
         },
       };
     },
-    freshService: async (traces) => {
+    freshService: async ({ traces, tree, env = {} }) => {
       const sink = await startOtlpSink(teardown);
-      const env: Record<string, string> = traces
+      const tracing: Record<string, string> = traces
         ? {
             OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.endpoint,
             OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
             OTEL_TRACES_SAMPLER_ARG: String(traces.ratio),
           }
         : {};
-      const fresh = await startService(teardown, database.url, database.folder, env);
+      const fresh = await startService(teardown, database.url, database.folder, { ...env, ...tracing }, tree);
       const freshClient = new GraphqlClient(fresh.baseUrl, settings.concurrency * 2);
-      const name = traces ? 'traced' : 'untraced';
+      const name = tree ? 'other-tree' : traces ? 'traced' : 'untraced';
       if (profiling) await fresh.startProfile();
       return {
         client: freshClient,
@@ -172,6 +174,8 @@ async function run(teardown: Teardown): Promise<boolean> {
     // First: it measures the data set as loaded, before any op writes or deletes.
     storage: storageOps,
     floor: graphqlFloorOps,
+    // Only with BENCH_VERSUS_TREE: this tree beside another checkout.
+    versus: versusOps,
     record: recordToolResultsOps,
     block: recallBlockOps,
     search: recallMemoryOps,

@@ -30,9 +30,10 @@ export interface BenchContext {
   /**
    * Starts another service on the same database, fresh: with traces on when `traces` says so
    * (OTLP/HTTP to a sink in the bench process; a request without a caller's decision sampled at
-   * `ratio`), else as the service runs. `exported` counts the export requests the sink took.
+   * `ratio`), else as the service runs; `tree`, another checkout's service (its own code and
+   * packages) with `env` added. `exported` counts the export requests the sink took.
    */
-  freshService(traces: { ratio: number } | null): Promise<{
+  freshService(options: FreshServiceOptions): Promise<{
     client: GraphqlClient;
     pid: number;
     exported(): { requests: number; bytes: number };
@@ -41,6 +42,13 @@ export interface BenchContext {
   /** Called after each measured phase (pg_stat_statements, when enabled). */
   afterPhase(label: string): Promise<void>;
   beforePhase(): Promise<void>;
+}
+
+interface FreshServiceOptions {
+  readonly traces?: { ratio: number };
+  /** The root of another checkout of this repository, whose service runs instead of this tree's. */
+  readonly tree?: string;
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 type RatioBasis = 'throughput' | 'p50 latency' | 'p99 latency' | 'tokens' | 'bytes' | 'Node CPU';

@@ -1,8 +1,8 @@
-import { processCpuMs } from '../cpu';
 import type { GraphqlClient } from '../graphql-client';
 import { type LoadResult, runLoad, type Task } from '../load-runner';
 import { ACTOR_STATEMENT as ACTOR } from './actor-statement';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow } from './context';
+import { loadSideBySide, median, ratiosByPhase, type SideBySideFigures } from './side-by-side';
 
 const ME = `{ me { userId teamId } }`;
 
@@ -157,67 +157,42 @@ async function measureBare(
 
 /**
  * The floor on a fresh service with traces on beside a fresh one without, both loaded at once
- * (each client calls them in turn): whatever slows the machine in a phase slows both sides of its
- * ratio, and both serve as many requests, so the CPU a process spends whatever it serves (timers,
- * the collector's batches) weighs the same on each.
- * On this shared two-core machine two identical services measured one after the other differ by up
- * to ±20 % a phase; side by side, by ±10 %, and the median of eight phases by a few percent.
+ * (side-by-side.ts): the traced side's Node CPU a request over the untraced side's.
  */
 async function measureTraced(ctx: BenchContext, token: (worker: number, seq: number) => string): Promise<ResultRow> {
   // Both fresh and warmed alike: the service that ran the rows before would be the warmer side.
-  const untraced = await ctx.freshService(null);
-  const traced = await ctx.freshService(TRACED_OFF ? null : { ratio: TRACED_SAMPLE_RATIO });
-  const sides = [
-    { name: 'untraced', client: untraced.client, pid: untraced.pid },
-    { name: 'traced', client: traced.client, pid: traced.pid },
-  ];
-  const phases: { cpu: number[]; requests: number[] }[] = [];
-  const errors: string[] = [];
+  const untraced = await ctx.freshService({});
+  const traced = await ctx.freshService(TRACED_OFF ? {} : { traces: { ratio: TRACED_SAMPLE_RATIO } });
+  let figures: SideBySideFigures;
   try {
-    // The fresh process's warm-up, then the measured phases.
-    for (let phase = -1; phase < TRACED_PHASES; phase++) {
-      const before = sides.map((side) => processCpuMs(side.pid));
-      const requests = sides.map(() => 0);
-      const deadline = performance.now() + (phase < 0 ? TRACED_WARMUP_MS : ctx.settings.durationMs);
-      // Each client calls the two services in turn: both serve as many requests at the same concurrency.
-      await Promise.all(
-        Array.from({ length: ctx.settings.concurrency }, async (_, worker) => {
-          for (let seq = 0; performance.now() < deadline && errors.length < 20; seq++) {
-            const side = (worker + seq) % 2;
-            try {
-              await sides[side].client.call(ME, {}, token(worker, seq));
-              requests[side]++;
-            } catch (error) {
-              errors.push(`${sides[side].name}: ${error instanceof Error ? error.message : String(error)}`);
-            }
-          }
-        }),
-      );
-      const cpu = sides.map((side, i) => (processCpuMs(side.pid) - before[i]) / Math.max(1, requests[i]));
-      if (phase >= 0) phases.push({ cpu, requests });
-    }
+    figures = await loadSideBySide(
+      ctx,
+      [
+        { name: 'untraced', client: untraced.client, pid: untraced.pid },
+        { name: 'traced', client: traced.client, pid: traced.pid },
+      ],
+      (client, worker, seq) => client.call(ME, {}, token(worker, seq)),
+      { phases: TRACED_PHASES, warmupMs: TRACED_WARMUP_MS },
+    );
   } finally {
     await traced.stop();
     await untraced.stop();
   }
   const exported = traced.exported();
-  const ratios = phases.map((p) => p.cpu[1] / p.cpu[0]).sort((a, b) => a - b);
-  const middle = median(ratios);
-  const mean = (i: number) => phases.reduce((sum, p) => sum + p.cpu[i], 0) / phases.length;
-  const rps = (i: number) => phases.reduce((sum, p) => sum + p.requests[i], 0) / ((phases.length * ctx.settings.durationMs) / 1000);
+  const { errors, meanCpu, rps } = figures;
   return {
     op: `floor: { me }, traced (${TRACED_OFF ? 'off' : `${TRACED_SAMPLE_RATIO * 100}% sampled`}) beside untraced`,
     concurrency: ctx.settings.concurrency,
     service: null,
     raw: null,
-    ratio: middle,
+    ratio: figures.ratio,
     ratioBasis: 'Node CPU',
     target: `≤ ${1 + TRACED_CPU_RISE}× the untraced service's Node CPU a request`,
     // A run whose sink took nothing measured no tracing at all.
-    pass: errors.length === 0 && (TRACED_OFF || exported.requests > 0) && middle <= 1 + TRACED_CPU_RISE,
+    pass: errors.length === 0 && (TRACED_OFF || exported.requests > 0) && figures.ratio <= 1 + TRACED_CPU_RISE,
     notes: [
-      `Node CPU a request, mean of ${phases.length} phases: traced ${mean(1).toFixed(3)} ms, untraced ${mean(0).toFixed(3)} ms; ${rps(1).toFixed(0)} and ${rps(0).toFixed(0)} rps`,
-      `traced / untraced by phase: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+      `Node CPU a request, mean of ${figures.phases.length} phases: traced ${meanCpu[1].toFixed(3)} ms, untraced ${meanCpu[0].toFixed(3)} ms; ${rps[1].toFixed(0)} and ${rps[0].toFixed(0)} rps`,
+      `traced / untraced by phase: ${ratiosByPhase(figures)}`,
       `the collector took ${exported.requests} export requests, ${(exported.bytes / 1024).toFixed(0)} KB`,
       ...(errors.length > 0 ? [`${errors.length} errors, first: ${errors[0]}`] : []),
     ],
@@ -245,12 +220,6 @@ function combinePhases(phases: LoadResult[]): LoadResult {
     clientCpuMsPerRequest: perRequest((r) => r.clientCpuMsPerRequest),
     postgresCpuMsPerRequest: perRequest((r) => r.postgresCpuMsPerRequest),
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const byRound = (ratios: readonly number[]): string => ratios.map((r) => r.toFixed(2)).join(', ');
