@@ -20,7 +20,7 @@ const DEFAULT_TOKEN_MAX_AGE_SECONDS = 30 * 86_400;
 export class ConfigError extends Error {}
 
 /** Requests served at once by a replica: enough to keep its event loop and the database busy, few enough that each gets its turn soon. */
-const DEFAULT_MAX_IN_FLIGHT = 3;
+const DEFAULT_MAX_IN_FLIGHT = 2;
 /** With one team alone, its requests mostly wait on database round trips: more at once keep both busy. */
 const DEFAULT_MAX_IN_FLIGHT_ALONE = 16;
 

