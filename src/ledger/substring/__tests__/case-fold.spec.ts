@@ -1,5 +1,5 @@
-import { engineCaseClasses, everyCodePoint, literalPattern } from '../../../scripts/case-fold-table.cjs';
-import { foldCodePoint } from '../substring/case-fold';
+import { engineCaseClasses, everyCodePoint, literalPattern } from '../../../../scripts/case-fold-table.cjs';
+import { foldCodePoint } from '../case-fold';
 
 const REGENERATE = 'the engine folds differently from src/ledger/substring/case-fold-table.ts: run node scripts/case-fold-table.cjs';
 

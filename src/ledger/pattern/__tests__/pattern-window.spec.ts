@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { parsePatternRow, type PatternRow } from '../../../test/support/pattern-rows';
-import { countLines } from '../../common/text/text-lines';
-import { o200kTokenizer } from '../../common/text/tokenizer';
-import type { WindowLimits } from '../answer-window';
-import type { LineCalls } from '../line-window';
-import { searchLines } from '../pattern/line-search';
-import { contextLinesProblem, patternWindowAnswer } from '../pattern/pattern-window';
+import { parsePatternRow, type PatternRow } from '../../../../test/support/pattern-rows';
+import { countLines } from '../../../common/text/text-lines';
+import { o200kTokenizer } from '../../../common/text/tokenizer';
+import type { WindowLimits } from '../../answer-window';
+import type { LineCalls } from '../../line-window';
+import { searchLines } from '../line-search';
+import { contextLinesProblem, patternWindowAnswer } from '../pattern-window';
 
 const MEM = 'mem_abcdefghijklmnop';
 const WIDE: WindowLimits = { maxTokens: 8000, maxChars: 500_000 };

@@ -1,4 +1,4 @@
-import { searchLines, type LineSearchTask } from '../pattern/line-search';
+import { searchLines, type LineSearchTask } from '../line-search';
 
 const TASK: Omit<LineSearchTask, 'text' | 'pattern'> = { lineStart: 1, lineEnd: Number.MAX_SAFE_INTEGER, timeoutMs: 1000 };
 

@@ -1,6 +1,6 @@
-import { jsonPathPoolFor, testConfig } from '../../../test/support/tool-results-service';
-import type { JsonPathPool } from '../json-path/json-path-pool';
-import type { LibraryTask } from '../json-path/library-evaluation';
+import { jsonPathPoolFor, testConfig } from '../../../../test/support/tool-results-service';
+import type { JsonPathPool } from '../json-path-pool';
+import type { LibraryTask } from '../library-evaluation';
 
 /** A library task that answers at once: what matters here is when each call's turn comes. */
 const TASK: LibraryTask = { pathText: '$.a', documentText: '{"a":[1]}', list: true, timeoutMs: 1_000, maxNodes: 10 };

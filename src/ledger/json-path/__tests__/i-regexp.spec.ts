@@ -1,5 +1,5 @@
 import type { JSONValue } from 'json-p3';
-import { linearTimeEnvironment, iRegexpToRe2 } from '../json-path/i-regexp';
+import { linearTimeEnvironment, iRegexpToRe2 } from '../i-regexp';
 
 const environment = linearTimeEnvironment();
 const select = (path: string, document: JSONValue) => environment.compile(path).query(document).values();

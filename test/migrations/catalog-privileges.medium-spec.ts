@@ -14,7 +14,7 @@ const USER_SCHEMA = `n.nspname not like 'pg\\_%' and n.nspname <> 'information_s
 
 /**
  * Tables the request role reaches without row-level security, and all it may do there. They hold no
- * tenant's rows (test/migrations/distribution-keys.spec.ts keeps team_id out of them):
+ * tenant's rows (test/migrations/distribution-keys.medium-spec.ts keeps team_id out of them):
  */
 const REFERENCE_TABLES: Record<string, string[]> = {
   // The global flag defaults (key, enabled, updated_at); a team's own values are team_feature_flags,

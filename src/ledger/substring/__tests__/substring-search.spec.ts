@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { findMatches, QUERY_MAX_COUNTED_MATCHES, searchSubstring } from '../substring/substring-search';
+import { findMatches, QUERY_MAX_COUNTED_MATCHES, searchSubstring } from '../substring-search';
 
 const ALL = { maxCounted: Number.MAX_SAFE_INTEGER, keepOffsets: Number.MAX_SAFE_INTEGER };
 

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { NextFunction, Request, Response } from 'express';
-import { testConfig } from '../../../test/support/tool-results-service';
-import { requestIdMiddleware } from '../../observability/request-context';
-import { TeamAdmission } from '../../tenancy';
-import { DatabasePathTurns } from '../json-path/database-path-turns';
+import { testConfig } from '../../../../test/support/tool-results-service';
+import { requestIdMiddleware } from '../../../observability/request-context';
+import { TeamAdmission } from '../../../tenancy';
+import { DatabasePathTurns } from '../database-path-turns';
 
 /** A promise with its resolve, to hold a turn until the test lets go. */
 function gate(): { opened: Promise<void>; open: () => void } {
