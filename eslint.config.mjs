@@ -22,8 +22,13 @@ const boundaries = boundariesModule.default ?? boundariesModule;
  * they are named here so the line is in place when they arrive.
  */
 const FEATURES = ['tenancy', 'tool-results', 'ledger', 'recall-events', 'recall', 'feedback', 'retention', 'mcp'];
-/** Libraries every feature may use, and import deeply: they never import a feature. */
-const INFRASTRUCTURE = ['config', 'common', 'database', 'observability', 'http'];
+/**
+ * Libraries every feature may use, and import deeply: they never import a feature. Ordered too,
+ * lowest first, each importing only those before it: the settings; what every request records
+ * into (its context, logs, metrics, traces); the shared code built on both (errors, text, worker
+ * pools, GraphQL's wiring); the database; and the HTTP edge, which puts them together.
+ */
+const INFRASTRUCTURE = ['config', 'observability', 'common', 'database', 'http'];
 
 const TEST_FILES = ['test/**', '**/__tests__/**', '**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts'];
 
@@ -134,7 +139,7 @@ export default defineConfig(
       'boundaries/include': ['src/**/*.ts'],
       'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } },
       'boundaries/elements': [
-        ...INFRASTRUCTURE.map((name) => ({ type: 'infrastructure', pattern: `src/${name}`, partialMatch: false })),
+        ...INFRASTRUCTURE.map((name) => ({ type: name, pattern: `src/${name}`, partialMatch: false })),
         ...FEATURES.map((name) => ({ type: name, pattern: `src/${name}`, partialMatch: false })),
         // App level: files directly in src/, src/cli/ and src/__tests__/ (tests of the app as a whole).
         { type: 'app', pattern: ['src/cli', 'src/__tests__'], partialMatch: false },
@@ -145,22 +150,25 @@ export default defineConfig(
       'boundaries/legacy-warnings': false,
     },
     rules: {
-      // Direction: infrastructure imports only infrastructure; a feature imports infrastructure and
-      // the features below it; the app level imports anything. Files in the same folder are not checked.
+      // Direction: infrastructure imports only the infrastructure below it; a feature imports
+      // infrastructure and the features below it; the app level imports anything. Files in the same
+      // folder are not checked.
       'boundaries/dependencies': [
         'error',
         {
           default: 'allow',
           policies: [
-            {
-              from: { element: { type: 'infrastructure' } },
-              disallow: { to: { element: { types: { noneOf: ['infrastructure'] } } } },
+            ...INFRASTRUCTURE.map((name, index) => ({
+              from: { element: { type: name } },
+              disallow: { to: { element: { types: { noneOf: INFRASTRUCTURE.slice(0, index + 1) } } } },
               message:
-                'infrastructure must not import {{to.type}} ({{dependency.source}}): config, common, database, observability and http are libraries below every feature.',
-            },
+                `infrastructure out of order: ${name} must not import {{to.type}} ({{dependency.source}}); ` +
+                `${index > 0 ? `it may import ${INFRASTRUCTURE.slice(0, index).join(', ')}` : 'it imports no other folder of src/'}. ` +
+                `Infrastructure, below every feature: ${INFRASTRUCTURE.join(' < ')}.`,
+            })),
             ...FEATURES.map((name, index) => ({
               from: { element: { type: name } },
-              disallow: { to: { element: { types: { noneOf: ['infrastructure', ...FEATURES.slice(0, index)] } } } },
+              disallow: { to: { element: { types: { noneOf: [...INFRASTRUCTURE, ...FEATURES.slice(0, index)] } } } },
               message:
                 `upward import: ${name} must not import {{to.type}} ({{dependency.source}}); ` +
                 `it may import infrastructure${index > 0 ? ` and ${FEATURES.slice(0, index).join(', ')}` : ''}. Line: ${FEATURES.join(' < ')}.`,

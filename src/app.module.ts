@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { ValidationError } from 'class-validator';
 import { BadUserInputError } from './common/errors/app-error';
-import { GraphqlErrorFilter } from './common/errors/graphql-error.filter';
+import { GraphqlErrorFilter } from './http/graphql-error.filter';
 import { API_LIST_LIMITS, API_PAYLOAD_SELECTIONS } from './api-limits';
 import { AppGraphqlModule } from './common/graphql/graphql.module';
 import type { AppConfig } from './config/app-config';

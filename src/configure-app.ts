@@ -9,7 +9,7 @@ import { refuseDeepNesting } from './http/json-nesting';
 import { httpLoggingMiddleware } from './observability/http-logging.middleware';
 import { httpTracingMiddleware } from './observability/http-tracing.middleware';
 import { NestPinoLogger } from './observability/logger';
-import { metricsAccess } from './observability/metrics-access';
+import { metricsAccess } from './http/metrics-access';
 import { requestIdMiddleware } from './observability/request-context';
 import { tracingStarted } from './observability/tracing';
 import { tenantScopeMiddleware } from './database/tenant-scope';

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { formatHost, type HostAndPort, parseHost } from '../http/host-header';
+import { formatHost, type HostAndPort, parseHost } from './host-header';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables } from './environment.schema';
 import { DEFAULT_ANSWER_MAX_TOKENS, DEFAULT_BLOCK_ROWS, DEFAULT_BLOCK_TOKEN_BUDGET } from './setting-defaults';

@@ -1,5 +1,5 @@
 import { shortened } from './edge-errors';
-import { parseHost } from './host-header';
+import { parseHost } from '../config/host-header';
 
 /**
  * Who may call the API (pure rules; the middleware is host-origin-check.ts). Two threats:

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
-import { formatHost, parseHost } from './host-header';
+import { formatHost, parseHost } from '../config/host-header';
 
 /**
  * The address a client reached the service at, without a trailing slash: PUBLIC_URL when set

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../common/errors/app-error';
-import { databaseUnavailable } from '../common/errors/database-unavailable';
+import { databaseUnavailable } from '../database/database-unavailable';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { countTokens } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';

@@ -2,7 +2,7 @@ import { All, Controller, Logger, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { databaseUnavailable } from '../common/errors/database-unavailable';
+import { databaseUnavailable } from '../database/database-unavailable';
 import { AppConfig } from '../config/app-config';
 import { JSONRPC_UNAUTHENTICATED, jsonRpcError } from '../http/edge-errors';
 import { publicBaseUrl, varyByPublicBaseUrl } from '../http/public-url';

@@ -27,6 +27,10 @@ const files = new Map<string, string>([
   ],
   // infrastructure imports a feature
   [`src/common/${probe}-infra.ts`, "import * as tenancy from '../tenancy';\n\nexport const infra = tenancy;\n"],
+  // infrastructure out of order: config, the lowest, imports the HTTP edge
+  [`src/config/${probe}-infra-up.ts`, "import * as edge from '../http/edge-errors';\n\nexport const infraUp = edge;\n"],
+  // infrastructure in order: the database imports shared code below it
+  [`src/database/${probe}-infra-down.ts`, "import * as errors from '../common/errors/app-error';\n\nexport const infraDown = errors;\n"],
   // a top-level folder that is not on the module line
   [`src/${probe}/orphan.ts`, 'export const orphan = true;\n'],
 ]);
@@ -72,7 +76,18 @@ describe('R-house: import boundaries', () => {
 
   it('R-house: infrastructure importing a feature is an error', () => {
     const errors = boundaryErrors(`src/common/${probe}-infra.ts`);
-    expect(errors).toEqual([expect.stringMatching(/^boundaries\/dependencies: infrastructure must not import tenancy/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/^boundaries\/dependencies: infrastructure out of order: common must not import tenancy/),
+    ]);
+  });
+
+  it('R-house: infrastructure importing infrastructure above it (config -> http) is an error; below it, allowed', () => {
+    expect(boundaryErrors(`src/config/${probe}-infra-up.ts`)).toEqual([
+      expect.stringMatching(
+        /^boundaries\/dependencies: infrastructure out of order: config must not import http .*config < observability < common < database < http/,
+      ),
+    ]);
+    expect(boundaryErrors(`src/database/${probe}-infra-down.ts`)).toEqual([]);
   });
 
   it('R-house: a migration importing src/ is an error', () => {

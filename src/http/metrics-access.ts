@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { ErrorCode } from '../common/errors/app-error';
-import { houseErrorBody } from '../http/edge-errors';
+import { houseErrorBody } from './edge-errors';
 
 /** The bearer token an Authorization header carries (RFC 6750: the scheme is case-insensitive), or null. */
 export function bearerTokenOf(authorization: string | undefined): string | null {

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Logger } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
-import { AppError, ErrorCode, RateLimitedError } from '../app-error';
+import { AppError, ErrorCode, RateLimitedError } from '../../common/errors/app-error';
 import { GraphqlErrorFilter } from '../graphql-error.filter';
 
 const graphqlHost = { getType: () => 'graphql' } as unknown as ArgumentsHost;

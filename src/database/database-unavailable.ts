@@ -1,5 +1,5 @@
-import { type MissedDeadline, missedDeadline } from '../../database/transient-fault';
-import { ServiceUnavailableError } from './app-error';
+import { type MissedDeadline, missedDeadline } from './transient-fault';
+import { ServiceUnavailableError } from '../common/errors/app-error';
 
 /** A failure that reached a client edge (GraphQL, MCP), coded when it is a database deadline the service kept itself. */
 export interface DatabaseUnavailable {

@@ -1,9 +1,9 @@
 import { Catch, HttpException, Logger, type ArgumentsHost } from '@nestjs/common';
 import type { GqlExceptionFilter } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
-import { currentRequestId } from '../../observability/request-context';
-import { AppError, ErrorCode } from './app-error';
-import { databaseUnavailable } from './database-unavailable';
+import { currentRequestId } from '../observability/request-context';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { databaseUnavailable } from '../database/database-unavailable';
 
 /**
  * Maps coded errors to GraphQL errors with `extensions.code`, in one place: the service's own
