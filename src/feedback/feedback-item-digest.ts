@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResultRef } from '../recall-events';
-import type { FeedbackItem } from './feedback-vocabulary';
+import type { FeedbackItem, FeedbackQuality } from './feedback-vocabulary';
 
 /**
  * The canonical form of a feedback item (R-FB-5): what a `clientFeedbackId` stands for. Two items
@@ -20,7 +20,7 @@ export interface CanonicalFeedbackItem {
   recallEventId: string;
   used: boolean;
   answerSupported: boolean | null;
-  quality: string | null;
+  quality: FeedbackQuality | null;
   missingContext: boolean | null;
   irrelevant: boolean | null;
   feedbackComment: string | null;
@@ -28,10 +28,42 @@ export interface CanonicalFeedbackItem {
   hypothesisFeedback: {
     hypothesisId: string;
     used: boolean | null;
-    quality: string | null;
+    quality: FeedbackQuality | null;
     contradicted: boolean | null;
     feedbackComment: string | null;
   }[];
+}
+
+/** An item's judgment as it is stored and compared: everything but the recall it judges and the client's key. */
+export type FeedbackJudgment = Omit<CanonicalFeedbackItem, 'recallEventId'>;
+
+/**
+ * The judgment of `item` as it is stored (R-FB-4) and, its lists sorted, compared (R-FB-5): an absent
+ * optional field is null, an absent list empty, and a ref without a rank at the one its recall
+ * returned it at. A ref named at another rank keeps it: compared, it is another item; stored, it
+ * never is (validation refuses it first).
+ */
+export function judgmentOf(item: FeedbackItem, returned: readonly ResultRef[]): FeedbackJudgment {
+  return {
+    used: item.used,
+    answerSupported: item.answerSupported ?? null,
+    quality: item.quality ?? null,
+    missingContext: item.missingContext ?? null,
+    irrelevant: item.irrelevant ?? null,
+    feedbackComment: item.feedbackComment ?? null,
+    irrelevantResultRefs: (item.irrelevantResultRefs ?? []).map((ref) => ({
+      type: ref.type,
+      id: ref.id,
+      rank: ref.rank ?? returned.find((r) => (r.type as string) === ref.type && r.id === ref.id)?.rank ?? null,
+    })),
+    hypothesisFeedback: (item.hypothesisFeedback ?? []).map((h) => ({
+      hypothesisId: h.hypothesisId,
+      used: h.used ?? null,
+      quality: h.quality ?? null,
+      contradicted: h.contradicted ?? null,
+      feedbackComment: h.feedbackComment ?? null,
+    })),
+  };
 }
 
 /** Names the canonical form's version inside the digest: a changed form never matches an older digest by accident. */
@@ -39,30 +71,13 @@ const DIGEST_VERSION = 'feedback-item.v1';
 
 /** The canonical form of `item`, its refs' ranks completed from the refs its recall returned. */
 export function canonicalFeedbackItem(item: FeedbackItem, returned: readonly ResultRef[]): CanonicalFeedbackItem {
+  const judgment = judgmentOf(item, returned);
+  // The keys in this order: the digests of stored events were taken over it.
   return {
     recallEventId: item.recallEventId,
-    used: item.used,
-    answerSupported: item.answerSupported ?? null,
-    quality: item.quality ?? null,
-    missingContext: item.missingContext ?? null,
-    irrelevant: item.irrelevant ?? null,
-    feedbackComment: item.feedbackComment ?? null,
-    irrelevantResultRefs: sorted(
-      (item.irrelevantResultRefs ?? []).map((ref) => ({
-        type: ref.type,
-        id: ref.id,
-        rank: ref.rank ?? returned.find((r) => (r.type as string) === ref.type && r.id === ref.id)?.rank ?? null,
-      })),
-    ),
-    hypothesisFeedback: sorted(
-      (item.hypothesisFeedback ?? []).map((h) => ({
-        hypothesisId: h.hypothesisId,
-        used: h.used ?? null,
-        quality: h.quality ?? null,
-        contradicted: h.contradicted ?? null,
-        feedbackComment: h.feedbackComment ?? null,
-      })),
-    ),
+    ...judgment,
+    irrelevantResultRefs: sorted(judgment.irrelevantResultRefs),
+    hypothesisFeedback: sorted(judgment.hypothesisFeedback),
   };
 }
 

@@ -7,7 +7,7 @@ import { recallAccountOf, type RecallEventRecord, RecallEventService } from '../
 import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
 import type { NewFeedbackEvent } from './feedback-event.record';
 import { type ClientKeyedEvent, FeedbackEventRepository } from './feedback-event.repository';
-import { feedbackItemDigest } from './feedback-item-digest';
+import { feedbackItemDigest, judgmentOf } from './feedback-item-digest';
 import { FeedbackMetrics } from './feedback.metrics';
 import { checkFeedbackBatch, conflictProblem, judgmentProblem, recallProblem, refsProblem, transientProblem } from './feedback.rules';
 import { type FeedbackItem, type ItemFailure } from './feedback-vocabulary';
@@ -160,25 +160,7 @@ function feedbackEventOf(actor: ActorContext, item: FeedbackItem, recall: Recall
     actorId: actor.userId,
     ...recallAccountOf(recall),
     returnedRefs: recall.results,
-    used: item.used,
-    answerSupported: item.answerSupported ?? null,
-    quality: item.quality ?? null,
-    missingContext: item.missingContext ?? null,
-    irrelevant: item.irrelevant ?? null,
-    feedbackComment: item.feedbackComment ?? null,
-    // Stored at the rank the recall returned it (the item may leave the rank out).
-    irrelevantResultRefs: (item.irrelevantResultRefs ?? []).map((ref) => ({
-      type: ref.type,
-      id: ref.id,
-      rank: recall.results.find((r) => (r.type as string) === ref.type && r.id === ref.id)?.rank ?? ref.rank ?? null,
-    })),
-    hypothesisFeedback: (item.hypothesisFeedback ?? []).map((h) => ({
-      hypothesisId: h.hypothesisId,
-      used: h.used ?? null,
-      quality: h.quality ?? null,
-      contradicted: h.contradicted ?? null,
-      feedbackComment: h.feedbackComment ?? null,
-    })),
+    ...judgmentOf(item, recall.results),
     clientFeedbackId: item.clientFeedbackId ?? null,
     itemDigest,
   };
