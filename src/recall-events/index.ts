@@ -1,5 +1,5 @@
 // The Recall Events module's public surface: what Recall, Feedback and the app may use.
-export { RECALL_EVENT_ENTITIES, RecallEvent } from './entities';
+export { RECALL_EVENT_ENTITIES, RecallAccountColumns, RecallEvent } from './entities';
 export { RecallEventModel, ResultRefFields, ResultRefModel, SuggestedActionModel } from './models/recall-event.model';
 export {
   type RecallAccount,

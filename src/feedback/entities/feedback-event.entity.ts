@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
-import { RecallEvent } from '../../recall-events';
+import { RecallAccountColumns, RecallEvent } from '../../recall-events';
 import { Space, Team, User } from '../../tenancy';
 
 /**
@@ -37,7 +37,8 @@ import { Space, Team, User } from '../../tenancy';
   name: 'feedback_events_team_actor',
   expression: 'create index "feedback_events_team_actor" on "feedback_events" ("team_id", "actor_id")',
 })
-export class FeedbackEvent {
+/** The recall's account (RecallAccountColumns) is copied from its event at submission. */
+export class FeedbackEvent extends RecallAccountColumns {
   [PrimaryKeyProp]?: ['team', 'id'];
 
   @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
@@ -71,25 +72,6 @@ export class FeedbackEvent {
 
   @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
   space: Space;
-
-  @Property({ type: 'integer' })
-  spaceGeneration: number;
-
-  // Copied from the recall event at submission.
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  queryFingerprint?: string | null;
-
-  @Property({ type: 'varchar', length: 64 })
-  contractVersion: string;
-
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  rankingVersion?: string | null;
-
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  fusionMode?: string | null;
-
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  searchFreshness?: string | null;
 
   @Property({ type: 'jsonb' })
   degradedBranches: string[];

@@ -1,5 +1,6 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { Space, Team, User } from '../../tenancy';
+import { RecallAccountColumns } from './recall-account.columns';
 
 /**
  * One recall as it was answered (R-RC-9): who asked, in which space at which generation, what the
@@ -15,7 +16,7 @@ import { Space, Team, User } from '../../tenancy';
   name: 'recall_events_profile_recency',
   expression: 'create index "recall_events_profile_recency" on "recall_events" ("team_id", "profile_id", "created_at")',
 })
-export class RecallEvent {
+export class RecallEvent extends RecallAccountColumns {
   [PrimaryKeyProp]?: ['team', 'id'];
 
   @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
@@ -36,28 +37,9 @@ export class RecallEvent {
   @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
   space: Space;
 
-  @Property({ type: 'integer' })
-  spaceGeneration: number;
-
-  /** SHA-256 hex of the normalized query; null for a recall without one. */
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  queryFingerprint?: string | null;
-
   /** The query itself, bounded, only when the team enabled `recall_query_text_enabled`. */
   @Property({ type: 'varchar', length: 500, nullable: true })
   queryText?: string | null;
-
-  @Property({ type: 'varchar', length: 64 })
-  contractVersion: string;
-
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  rankingVersion?: string | null;
-
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  fusionMode?: string | null;
-
-  @Property({ type: 'varchar', length: 64, nullable: true })
-  searchFreshness?: string | null;
 
   @Property({ type: 'jsonb', default: '[]' })
   degradedBranches: string[] & Opt = [];
