@@ -49,19 +49,8 @@ export class LedgerResolver {
     })
     contextLines: number | null,
   ): Promise<string> {
-    return this.ledger.recall(caller, {
-      memId,
-      format: format ?? LookupFormat.SUMMARY,
-      query: query ?? null,
-      offset: offset ?? null,
-      maxChars: maxChars ?? null,
-      jsonPath: jsonPath ?? null,
-      lineStart: lineStart ?? null,
-      lineCount: lineCount ?? null,
-      maxTokens: maxTokens ?? null,
-      pattern: pattern ?? null,
-      contextLines: contextLines ?? null,
-    });
+    const given = { query, offset, maxChars, jsonPath, lineStart, lineCount, maxTokens, pattern, contextLines };
+    return this.ledger.recall(caller, { memId, format: format ?? LookupFormat.SUMMARY, ...given });
   }
 
   @Mutation(() => CompactMessagesPayload, { description: 'memory:write. R-LG-3' })

@@ -13,14 +13,17 @@ import { elide, toSingleLine } from '../common/text/text-bounds';
 import { contextLinesProblem, PATTERN_MAX_CHARS, PATTERN_TIMEOUT_MS } from './pattern/pattern-window';
 import { QUERY_TIMEOUT_MS } from './substring/substring-search';
 
-/** `recall_tool_result`'s arguments as the client sent them; null for an argument left out. */
+/**
+ * `recall_tool_result`'s arguments as the client sent them (GraphQL's `recallToolResult` and the
+ * MCP tool alike, in one spelling); an argument left out is null or absent.
+ */
 export interface LookupArguments {
   memId: string;
-  format: 'SUMMARY' | 'FULL' | null;
-  query: string | null;
-  offset: number | null;
-  maxChars: number | null;
-  jsonPath: string | null;
+  format?: 'SUMMARY' | 'FULL' | null;
+  query?: string | null;
+  offset?: number | null;
+  maxChars?: number | null;
+  jsonPath?: string | null;
   /** 1-based first line of a line range (R-LG-2); with `lineCount` alone, 1. */
   lineStart?: number | null;
   /** How many lines from `lineStart`; null reads to the last line. */
@@ -31,6 +34,25 @@ export interface LookupArguments {
   pattern?: string | null;
   /** Lines of context before and after each matching line (0 to CONTEXT_LINES_MAX; default 0). */
   contextLines?: number | null;
+}
+
+/** Every argument, null where it was left out. */
+type GivenArguments = { [K in keyof LookupArguments]-?: Exclude<LookupArguments[K], undefined> };
+
+function withNulls(args: LookupArguments): GivenArguments {
+  return {
+    memId: args.memId,
+    format: args.format ?? null,
+    query: args.query ?? null,
+    offset: args.offset ?? null,
+    maxChars: args.maxChars ?? null,
+    jsonPath: args.jsonPath ?? null,
+    lineStart: args.lineStart ?? null,
+    lineCount: args.lineCount ?? null,
+    maxTokens: args.maxTokens ?? null,
+    pattern: args.pattern ?? null,
+    contextLines: args.contextLines ?? null,
+  };
 }
 
 /** The bounds of one answer: the smaller of the caller's and the service's. */
@@ -89,7 +111,8 @@ const MEM_ID_ECHO_MAX_CHARS = 64;
  * malformed mem id gets the very text an unknown one gets, and arguments that can never be valid
  * are refused here, so neither costs a query.
  */
-export function planLookup(args: LookupArguments, limits: LookupLimits): LookupPlan {
+export function planLookup(sent: LookupArguments, limits: LookupLimits): LookupPlan {
+  const args = withNulls(sent);
   if (args.query !== null && args.jsonPath !== null) {
     return { mode: 'answer', text: '[tool_memory bad arguments: give one of query or json_path, not both]' };
   }

@@ -88,18 +88,19 @@ export class McpToolsService {
       },
       (args) =>
         this.run(MCP_TOOL_NAMES.RECALL_TOOL_RESULT, actor, async () => {
+          // The tool's snake_case names in the lookup's spelling; one left out stays left out.
           const text = await this.ledger.recall(actor, {
             memId: args.mem_id,
             format: args.format === 'full' ? 'FULL' : 'SUMMARY',
-            query: args.query ?? null,
-            offset: args.offset ?? null,
-            maxChars: args.max_chars ?? null,
-            jsonPath: args.json_path ?? null,
-            lineStart: args.line_start ?? null,
-            lineCount: args.line_count ?? null,
-            maxTokens: args.max_tokens ?? null,
-            pattern: args.pattern ?? null,
-            contextLines: args.context_lines ?? null,
+            query: args.query,
+            offset: args.offset,
+            maxChars: args.max_chars,
+            jsonPath: args.json_path,
+            lineStart: args.line_start,
+            lineCount: args.line_count,
+            maxTokens: args.max_tokens,
+            pattern: args.pattern,
+            contextLines: args.context_lines,
           });
           const output = recallToolResultOutput(args.mem_id, text);
           return structuredResult(output, output.text);
@@ -212,15 +213,7 @@ export class McpToolsService {
       const [record] = page.records;
       const heading = priorHeading(priorResultOf(record), 0);
       const maxTokens = Math.max(MIN_ANSWER_TOKENS, room - countTokens(heading) - 10);
-      const payload = await this.ledger.recall(actor, {
-        memId: record.memId,
-        format: 'FULL',
-        query: null,
-        offset: null,
-        maxChars: null,
-        jsonPath: null,
-        maxTokens,
-      });
+      const payload = await this.ledger.recall(actor, { memId: record.memId, format: 'FULL', maxTokens });
       return { results: [priorResultOf(record, payload)], omitted: 0, has_more: page.hasNextPage };
     }
     const results: PriorResult[] = [];
