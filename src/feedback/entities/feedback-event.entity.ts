@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { RecallAccountColumns, RecallEvent } from '../../recall-events';
-import { Space, Team, User } from '../../tenancy';
+import { User } from '../../tenancy';
 
 /**
  * One item of a feedback submission (R-FB-7): the judgment, and what the recall it judges said
@@ -41,9 +41,6 @@ import { Space, Team, User } from '../../tenancy';
 export class FeedbackEvent extends RecallAccountColumns {
   [PrimaryKeyProp]?: ['team', 'id'];
 
-  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
-  team: Team;
-
   /** `fb_` + ULID. */
   @PrimaryKey({ type: 'varchar', length: 30 })
   id: string;
@@ -57,21 +54,9 @@ export class FeedbackEvent extends RecallAccountColumns {
   })
   recallEvent: RecallEvent;
 
-  /** Whose recall it was. */
-  @ManyToOne(() => User, {
-    fieldNames: ['team_id', 'profile_id'],
-    ownColumns: ['profile_id'],
-    deleteRule: 'cascade',
-    updateRule: 'no action',
-  })
-  profile: User;
-
   /** Who submitted the judgment. */
   @ManyToOne(() => User, { fieldNames: ['team_id', 'actor_id'], ownColumns: ['actor_id'], deleteRule: 'cascade', updateRule: 'no action' })
   actor: User;
-
-  @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
-  space: Space;
 
   @Property({ type: 'jsonb' })
   degradedBranches: string[];

@@ -1,5 +1,4 @@
-import { Entity, Index, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
-import { Space, Team, User } from '../../tenancy';
+import { Entity, Index, type Opt, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { RecallAccountColumns } from './recall-account.columns';
 
 /**
@@ -19,23 +18,9 @@ import { RecallAccountColumns } from './recall-account.columns';
 export class RecallEvent extends RecallAccountColumns {
   [PrimaryKeyProp]?: ['team', 'id'];
 
-  @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
-  team: Team;
-
   /** `rec_` + ULID. */
   @PrimaryKey({ type: 'varchar', length: 30 })
   id: string;
-
-  @ManyToOne(() => User, {
-    fieldNames: ['team_id', 'profile_id'],
-    ownColumns: ['profile_id'],
-    deleteRule: 'cascade',
-    updateRule: 'no action',
-  })
-  profile: User;
-
-  @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
-  space: Space;
 
   /** The query itself, bounded, only when the team enabled `recall_query_text_enabled`. */
   @Property({ type: 'varchar', length: 500, nullable: true })

@@ -1,40 +1,30 @@
-import { arrayLiteral, countChanged, runSql } from '../../database/run-sql';
+import { arrayLiteral, runSql } from '../../database/run-sql';
+import { type StoredToolSetting, TeamToolSettingsRepository, type ToolSettingsTable } from '../../database/team-tool-settings.repository';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 
-/** A team's summary rule document for one tool, as stored (R-RC-3). */
-export interface StoredSummaryRule {
-  toolName: string;
-  /** The document as it was set (checked then); `jsonb`'s key order. */
-  rule: unknown;
-  /** 1 when created, one more on each change. */
-  version: number;
-  updatedAt: Date;
-}
+/** A team's summary rule document for one tool, as stored (R-RC-3): `rule` as it was set (checked then), in `jsonb`'s key order. */
+export type StoredSummaryRule = StoredToolSetting<{ rule: unknown }>;
 
-interface StoredRow {
-  tool_name: string;
-  rule: unknown;
-  version: number;
-  /** timestamptz as text: the driver leaves times to the caller. */
-  updated_at: string;
-}
-
-const STORED_COLUMNS = 'tool_name, rule, version, updated_at';
+const RULE_DOCUMENTS: ToolSettingsTable<{ rule: unknown }, { rule: unknown }> = {
+  table: 'tool_summary_rules',
+  columns: [{ name: 'rule', cast: '::jsonb' }],
+  values: ({ rule }) => [JSON.stringify(rule)],
+  fromRow: ({ rule }) => ({ rule }),
+};
 
 /** Teams' summary rule documents, one per (team, tool). Every statement names the team. */
 @Injectable()
 export class TeamSummaryRulesRepository {
-  constructor(private readonly em: EntityManager) {}
+  private readonly stored: TeamToolSettingsRepository<{ rule: unknown }, { rule: unknown }>;
+
+  constructor(private readonly em: EntityManager) {
+    this.stored = new TeamToolSettingsRepository(em, RULE_DOCUMENTS);
+  }
 
   /** The team's documents, by tool name. */
-  async listForTeam(teamId: string): Promise<StoredSummaryRule[]> {
-    const rows = await runSql<StoredRow[]>(
-      this.em,
-      `select ${STORED_COLUMNS} from tool_summary_rules where team_id = ? order by tool_name`,
-      [teamId],
-    );
-    return rows.map(toStored);
+  listForTeam(teamId: string): Promise<StoredSummaryRule[]> {
+    return this.stored.listForTeam(teamId);
   }
 
   /**
@@ -56,39 +46,12 @@ export class TeamSummaryRulesRepository {
    * document again changes nothing. Null, with nothing written: the team already holds
    * `maxDocuments` documents and none for this tool.
    */
-  async upsert(teamId: string, toolName: string, rule: object, maxDocuments: number): Promise<StoredSummaryRule | null> {
-    return this.em.transactional(async (tx) => {
-      // Writers of one team's documents take turns on the team's row, so the count below still
-      // holds at commit. `no key update` leaves the foreign-key checks of other writes unblocked.
-      await runSql(tx, 'select 1 from teams where id = ? for no key update', [teamId]);
-      const saved = await runSql<StoredRow[]>(
-        tx,
-        `insert into tool_summary_rules as t (team_id, tool_name, rule, version)
-         select ?::uuid, ?, ?::jsonb, 1
-          where exists (select 1 from tool_summary_rules where team_id = ? and tool_name = ?)
-             or (select count(*) from tool_summary_rules where team_id = ?) < ?
-         on conflict (team_id, tool_name) do update set rule = excluded.rule, version = t.version + 1, updated_at = now()
-          where t.rule is distinct from excluded.rule
-         returning ${STORED_COLUMNS}`,
-        [teamId, toolName, JSON.stringify(rule), teamId, toolName, teamId, maxDocuments],
-      );
-      if (saved.length > 0) return toStored(saved[0]);
-      // Nothing written: the same document again (the stored one stands), or the team is at its limit.
-      const current = await runSql<StoredRow[]>(
-        tx,
-        `select ${STORED_COLUMNS} from tool_summary_rules where team_id = ? and tool_name = ?`,
-        [teamId, toolName],
-      );
-      return current.length > 0 ? toStored(current[0]) : null;
-    });
+  upsert(teamId: string, toolName: string, rule: object, maxDocuments: number): Promise<StoredSummaryRule | null> {
+    return this.stored.upsert(teamId, toolName, { rule }, maxDocuments);
   }
 
   /** True when the team had a document for the tool. */
-  async delete(teamId: string, toolName: string): Promise<boolean> {
-    return (await countChanged(this.em, 'delete from tool_summary_rules where team_id = ? and tool_name = ?', [teamId, toolName])) > 0;
+  delete(teamId: string, toolName: string): Promise<boolean> {
+    return this.stored.delete(teamId, toolName);
   }
-}
-
-function toStored(row: StoredRow): StoredSummaryRule {
-  return { toolName: row.tool_name, rule: row.rule, version: row.version, updatedAt: new Date(row.updated_at) };
 }
