@@ -11,7 +11,7 @@ function declaredScopes(): Record<string, string[] | 'UNDECLARED'> {
   const result: Record<string, string[] | 'UNDECLARED'> = {};
   for (const resolver of RESOLVERS) {
     const proto = resolver.prototype as unknown as Record<string, unknown>;
-    for (const method of Object.getOwnPropertyNames(proto)) {
+    for (const method of methodNames(proto)) {
       const handler = proto[method];
       if (typeof handler !== 'function') continue;
       const type = Reflect.getMetadata(RESOLVER_TYPE, handler) as string | undefined;
@@ -23,6 +23,15 @@ function declaredScopes(): Record<string, string[] | 'UNDECLARED'> {
     }
   }
   return result;
+}
+
+/** The methods of a resolver's prototype and of those it extends (TeamToolSettingsResolver's). */
+function methodNames(proto: object): Set<string> {
+  const names = new Set<string>();
+  for (let p: object | null = proto; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) {
+    for (const name of Object.getOwnPropertyNames(p)) if (name !== 'constructor') names.add(name);
+  }
+  return names;
 }
 
 describe('operation scopes', () => {
