@@ -12,7 +12,7 @@ import { LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
 import { JSON_PATH_METRIC_PROVIDERS, JsonPathMetrics } from './json-path/json-path.metrics';
 import { DatabasePathTurns } from './json-path/database-path-turns';
-import { JsonPathPool } from './json-path/json-path-pool';
+import { LookupPool } from './lookup-pool';
 
 export const LEDGER_RESOLVERS = [LedgerResolver, CompactionPoliciesResolver];
 
@@ -30,7 +30,7 @@ export const LEDGER_ENTITIES = [TeamCompactionPolicy];
     CompactionService,
     CompactionPoliciesRepository,
     CompactionPoliciesService,
-    JsonPathPool,
+    LookupPool,
     DatabasePathTurns,
     JsonPathMetrics,
     ...JSON_PATH_METRIC_PROVIDERS,

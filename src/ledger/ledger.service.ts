@@ -14,7 +14,7 @@ import { QUERY_MAX_COUNTED_MATCHES, QUERY_OFF_THREAD_FROM_CHARS, QUERY_TIMEOUT_M
 import { currentRequestBudget, inPayloadReadTurn } from '../observability/request-context';
 
 import { DatabasePathTurns } from './json-path/database-path-turns';
-import { JsonPathPool } from './json-path/json-path-pool';
+import { LookupPool } from './lookup-pool';
 import { JSON_PATH_LIBRARY_MAX_CHARS, JSON_PATH_MAX_NODES, JSON_PATH_TIMEOUT_MS } from './json-path/plan-json-path';
 import {
   badPatternText,
@@ -48,7 +48,7 @@ export class LedgerService {
   constructor(
     private readonly toolResults: ToolResultsService,
     private readonly config: AppConfig,
-    private readonly jsonPaths: JsonPathPool,
+    private readonly lookups: LookupPool,
     private readonly databasePaths: DatabasePathTurns,
   ) {
     this.texts = new ServedTextCache(config.lookup.textCacheChars, o200kTokenizer);
@@ -134,7 +134,7 @@ export class LedgerService {
     if (typeof small === 'string') return small;
     if (small instanceof TokenPieces) return window(sliceByQuery(small.text, query, memId));
     let payload = '';
-    const found = await this.jsonPaths.searchText(actor.teamId, async () => {
+    const found = await this.lookups.searchText(actor.teamId, async () => {
       const pieces = await this.readPayload(actor, memId);
       if (typeof pieces === 'string') return pieces;
       payload = pieces.text;
@@ -153,7 +153,7 @@ export class LedgerService {
     const { path, pathText } = plan;
     if (path.kind === 'library') {
       // The document is read once a thread is held for the team, never to be told "busy" after.
-      const answer = await this.jsonPaths.evaluate(actor.teamId, async () => {
+      const answer = await this.lookups.evaluate(actor.teamId, async () => {
         const found = await this.readCounted(
           () => this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
           (f) => (f?.documentText === undefined ? 0 : Buffer.byteLength(f.documentText, 'utf8')),
@@ -225,7 +225,7 @@ export class LedgerService {
   private async lookupPattern(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'pattern' }>): Promise<string> {
     const { pattern, lineStart, lineCount } = plan;
     let read: { payload: string; total: number; lineEnd: number } | undefined;
-    const found = await this.jsonPaths.searchLines(actor.teamId, async () => {
+    const found = await this.lookups.searchLines(actor.teamId, async () => {
       const pieces = await this.readPayload(actor, memId);
       if (typeof pieces === 'string') return pieces;
       const total = countLines(pieces.text);

@@ -5,7 +5,7 @@ import { WorkerPoolMetrics } from '../../src/common/workers/worker-pool.metrics'
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { JsonPathMetrics } from '../../src/ledger/json-path/json-path.metrics';
-import { JsonPathPool } from '../../src/ledger/json-path/json-path-pool';
+import { LookupPool } from '../../src/ledger/lookup-pool';
 import { buildHandle } from '../../src/tool-results/handle/build-handle';
 import { HandleFieldsPool } from '../../src/tool-results/handle/handle-fields-pool';
 import type { ToolResultHandle } from '../../src/tool-results/handle/tool-result-handle';
@@ -85,7 +85,7 @@ export { renderStub } from '../../src/tool-results/handle/stub';
 export { summarizeToolResult } from '../../src/tool-results/summarizer/summarize-tool-result';
 
 /** The JSONPath worker pool for medium tests, with its own metric registry; destroy it in afterAll. */
-export function jsonPathPoolFor(config: AppConfig = testConfig()): JsonPathPool {
+export function lookupPoolFor(config: AppConfig = testConfig()): LookupPool {
   const registers = [new Registry()];
   const metrics = new JsonPathMetrics(
     new Gauge({ name: 'busy', help: 'busy', registers }),
@@ -94,5 +94,5 @@ export function jsonPathPoolFor(config: AppConfig = testConfig()): JsonPathPool 
     new Counter({ name: 'searches', help: 'searches', labelNames: ['outcome'], registers }),
     new Counter({ name: 'text_searches', help: 'text searches', labelNames: ['outcome'], registers }),
   );
-  return new JsonPathPool(config, metrics);
+  return new LookupPool(config, metrics);
 }

@@ -2,9 +2,9 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { jsonPathPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { lookupPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { DatabasePathTurns } from '../json-path/database-path-turns';
-import type { JsonPathPool } from '../json-path/json-path-pool';
+import type { LookupPool } from '../lookup-pool';
 import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
 
@@ -88,7 +88,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
   let db: TestOrm;
   let em: EntityManager;
   let service: LedgerService;
-  let pool: JsonPathPool;
+  let pool: LookupPool;
   let memId: string;
   const team = crypto.randomUUID();
   const space = crypto.randomUUID();
@@ -122,7 +122,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
       ]),
     );
     memId = recorded.snapshots[0].memId;
-    pool = jsonPathPoolFor();
+    pool = lookupPoolFor();
     service = new LedgerService(toolResults, testConfig(), pool, new DatabasePathTurns(testConfig()));
   });
   afterAll(async () => {

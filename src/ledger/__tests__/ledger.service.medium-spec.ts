@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import type { ToolResultInput } from '../../tool-results';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { jsonPathPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { lookupPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
 import { DatabasePathTurns } from '../json-path/database-path-turns';
-import type { JsonPathPool } from '../json-path/json-path-pool';
+import type { LookupPool } from '../lookup-pool';
 import { countTokens } from '../../common/text/tokenizer';
 import type { LookupArguments } from '../lookup-request';
 import { LedgerService } from '../ledger.service';
@@ -36,15 +36,15 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
   let MEM: string;
   let JSON_MEM: string;
 
-  const pools: JsonPathPool[] = [];
+  const pools: LookupPool[] = [];
 
   function ledger(ceiling: number, env: Record<string, string> = {}): LedgerService {
     return ledgerWithPool(ceiling, env).service;
   }
 
-  function ledgerWithPool(ceiling: number, env: Record<string, string> = {}): { service: LedgerService; pool: JsonPathPool } {
+  function ledgerWithPool(ceiling: number, env: Record<string, string> = {}): { service: LedgerService; pool: LookupPool } {
     const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling), ...env });
-    const pool = jsonPathPoolFor(config);
+    const pool = lookupPoolFor(config);
     pools.push(pool);
     return { service: new LedgerService(toolResultsServiceFor(em), config, pool, new DatabasePathTurns(config)), pool };
   }

@@ -1,12 +1,18 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { TeamFairPool } from '../../common/workers/team-fair-pool';
-import { workerModule } from '../../common/workers/worker-module';
-import { AppConfig } from '../../config/app-config';
-import { currentRequestBudget } from '../../observability/request-context';
-import type { LineSearchAnswer, LineSearchTask } from '../pattern/line-search';
-import type { SubstringSearchAnswer, SubstringSearchTask } from '../substring/substring-search';
-import { JsonPathMetrics, type LibraryOutcome, type PatternOutcome, type PoolOutcome, type SubstringOutcome } from './json-path.metrics';
-import type { LibraryAnswer, LibraryTask } from './library-evaluation';
+import { TeamFairPool } from '../common/workers/team-fair-pool';
+import { workerModule } from '../common/workers/worker-module';
+import { AppConfig } from '../config/app-config';
+import { currentRequestBudget } from '../observability/request-context';
+import type { LineSearchAnswer, LineSearchTask } from './pattern/line-search';
+import type { SubstringSearchAnswer, SubstringSearchTask } from './substring/substring-search';
+import {
+  JsonPathMetrics,
+  type LibraryOutcome,
+  type PatternOutcome,
+  type PoolOutcome,
+  type SubstringOutcome,
+} from './json-path/json-path.metrics';
+import type { LibraryAnswer, LibraryTask } from './json-path/library-evaluation';
 
 /**
  * After the worker's own `vm` timeout (the first line, which answers cleanly), how much longer a
@@ -39,7 +45,7 @@ type Prepare<T> = () => Promise<T | string>;
  * task share threads, queue, shares and count.
  */
 @Injectable()
-export class JsonPathPool implements OnModuleDestroy {
+export class LookupPool implements OnModuleDestroy {
   private readonly pool: TeamFairPool<LookupTask, LookupAnswer>;
   private readonly evaluationsPerRequest: number;
 
@@ -50,7 +56,7 @@ export class JsonPathPool implements OnModuleDestroy {
     const { workers, queueMax, queueWaitMs, evaluationsPerRequest } = config.lookup.library;
     this.evaluationsPerRequest = evaluationsPerRequest;
     this.pool = new TeamFairPool(
-      workerModule(__dirname, __filename, 'json-path.worker'),
+      workerModule(__dirname, __filename, 'lookup.worker'),
       { threads: workers, queueMax, queueWaitMs },
       (busy, queued) => metrics.occupancy(busy, queued),
     );
@@ -97,7 +103,7 @@ export class JsonPathPool implements OnModuleDestroy {
     try {
       const task = await prepare();
       if (typeof task === 'string') return task;
-      // The thread answers the kind of task it was given (json-path.worker.ts).
+      // The thread answers the kind of task it was given (lookup.worker.ts).
       const run = await lease.run(task, task.timeoutMs + BACKSTOP_MARGIN_MS);
       if ('terminated' in run) {
         report('terminated');

@@ -1,8 +1,8 @@
-import { pooledTaskHandler } from '../../common/workers/pooled-task';
-import { searchLines } from '../pattern/line-search';
-import { searchSubstring } from '../substring/substring-search';
-import type { LookupAnswer, LookupTask } from './json-path-pool';
-import { answerLibraryTask } from './library-evaluation';
+import { pooledTaskHandler } from '../common/workers/pooled-task';
+import { searchLines } from './pattern/line-search';
+import { searchSubstring } from './substring/substring-search';
+import type { LookupAnswer, LookupTask } from './lookup-pool';
+import { answerLibraryTask } from './json-path/library-evaluation';
 
 /**
  * A worker thread of the lookup pool (piscina): one library evaluation, pattern search or

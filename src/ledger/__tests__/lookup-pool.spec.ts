@@ -1,6 +1,6 @@
-import { jsonPathPoolFor, testConfig } from '../../../../test/support/tool-results-service';
-import type { JsonPathPool } from '../json-path-pool';
-import type { LibraryTask } from '../library-evaluation';
+import { lookupPoolFor, testConfig } from '../../../test/support/tool-results-service';
+import type { LookupPool } from '../lookup-pool';
+import type { LibraryTask } from '../json-path/library-evaluation';
 
 /** A library task that answers at once: what matters here is when each call's turn comes. */
 const TASK: LibraryTask = { pathText: '$.a', documentText: '{"a":[1]}', list: true, timeoutMs: 1_000, maxNodes: 10 };
@@ -12,11 +12,11 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
-describe('JsonPathPool: turns between teams (R-TN-10)', () => {
-  const pools: JsonPathPool[] = [];
-  const poolOf = (threads: number, queue: number): JsonPathPool => {
+describe('LookupPool: turns between teams (R-TN-10)', () => {
+  const pools: LookupPool[] = [];
+  const poolOf = (threads: number, queue: number): LookupPool => {
     // A wait that never expires here: under load a thread's start-up alone can take seconds.
-    const pool = jsonPathPoolFor(
+    const pool = lookupPoolFor(
       testConfig({ JSON_PATH_WORKERS: String(threads), JSON_PATH_QUEUE_MAX: String(queue), JSON_PATH_QUEUE_WAIT_MS: '600000' }),
     );
     pools.push(pool);
