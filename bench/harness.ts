@@ -101,6 +101,8 @@ export interface RunningService {
   stopProfile(file: string): Promise<void>;
   /** A full garbage collection in the service; its memory after it. */
   collectGarbage(): Promise<NodeJS.MemoryUsage>;
+  /** The longest the service's event loop was held since the last call (its delay monitor's largest, to within 1 ms), ms. */
+  longestLoopHoldMs(): Promise<number>;
   /** Writes a heap snapshot of the service to `file` (V8 collects garbage first); its memory after it. */
   heapSnapshot(file: string): Promise<NodeJS.MemoryUsage>;
   /** Closes the app and waits for its process to exit (also done at teardown). */
@@ -178,6 +180,13 @@ export async function startService(
     stopProfile: async (file) => void (await ask({ type: 'profile-stop', file })),
     collectGarbage: () => memoryAfter({ type: 'collect-garbage' }),
     heapSnapshot: (file) => memoryAfter({ type: 'heap-snapshot', file }),
+    longestLoopHoldMs: async () => {
+      const answer = next();
+      child.send({ type: 'loop-hold' } satisfies ServiceMessage);
+      const got = await answer;
+      if (got.type !== 'done' || got.holdMs === undefined) throw new Error('service: no loop-hold figure');
+      return got.holdMs;
+    },
     stop,
   };
 }

@@ -3,6 +3,7 @@ import '../src/observability/start-tracing';
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
 import { NestFactory } from '@nestjs/core';
@@ -19,7 +20,9 @@ import { createRootLogger } from '../src/observability/logger';
  * the bench over the IPC channel: `ready` with its port once it listens; `profile-start` /
  * `profile-stop` (BENCH_PROFILE=1) run the V8 CPU profiler, the same one `--cpu-prof` runs;
  * `collect-garbage` runs a full collection and answers the memory left (the soak's post-GC heap);
- * `heap-snapshot` writes one (V8 collects garbage first); `close` closes the app and exits.
+ * `heap-snapshot` writes one (V8 collects garbage first); `loop-hold` answers the longest the event
+ * loop was held since the last ask (what a neighbour's request waited behind), and starts again;
+ * `close` closes the app and exits.
  */
 
 export type ServiceMessage =
@@ -27,10 +30,11 @@ export type ServiceMessage =
   | { type: 'profile-stop'; file: string }
   | { type: 'collect-garbage' }
   | { type: 'heap-snapshot'; file: string }
+  | { type: 'loop-hold' }
   | { type: 'close' };
 export type ServiceReply =
   | { type: 'ready'; port: number }
-  | { type: 'done'; of: ServiceMessage['type']; memory?: NodeJS.MemoryUsage }
+  | { type: 'done'; of: ServiceMessage['type']; memory?: NodeJS.MemoryUsage; holdMs?: number }
   | { type: 'failed'; message: string };
 
 const reply = (message: ServiceReply): void => {
@@ -52,7 +56,16 @@ async function main(): Promise<void> {
 
   const profiler = new Session();
   const heap = new Session();
+  // A timer every millisecond: how late it fires is how long the loop was held (to within 1 ms).
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   process.on('message', (message: ServiceMessage) => {
+    if (message.type === 'loop-hold') {
+      const holdMs = loopDelay.count === 0 ? 0 : loopDelay.max / 1e6;
+      loopDelay.reset();
+      reply({ type: 'done', of: message.type, holdMs });
+      return;
+    }
     void handle(message).then(
       (memory) => reply({ type: 'done', of: message.type, memory }),
       (error: unknown) => reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),

@@ -2,6 +2,11 @@
 export interface RunFigures {
   /** CPU on the event loop (the service's main thread, or this process's for a function called in process), ms. */
   loopMs: number;
+  /**
+   * The longest the event loop was held at once during the run, ms: what another team's request
+   * could wait behind. A function called in process holds it for the whole of its CPU time.
+   */
+  holdMs: number;
   /** CPU of the service's worker threads (the pools), ms. */
   poolMs: number | null;
   /** CPU of PostgreSQL's backends, ms. */
@@ -26,6 +31,7 @@ export function maxOfRuns(runs: readonly RunFigures[]): RowFigures {
   };
   return {
     loopMs: largest((run) => run.loopMs) as number,
+    holdMs: largest((run) => run.holdMs) as number,
     poolMs: largest((run) => run.poolMs),
     postgresMs: largest((run) => run.postgresMs),
     peakMiB: largest((run) => run.peakMiB),

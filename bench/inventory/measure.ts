@@ -14,6 +14,8 @@ export interface InventoryContext {
   member: Member;
   /** The same team's admin token. */
   adminToken: string;
+  /** The longest the service's event loop was held since the last call, ms (and a new watch starts). */
+  longestLoopHoldMs: () => Promise<number>;
   /** The bench database, as its owner (set-up the API has no way to make, such as aged rows). */
   databaseUrl: string;
   log: (line: string) => void;
@@ -56,12 +58,14 @@ export async function measureRequests(
     const call = await prepare(run + 1);
     await sleep(SETTLE_MS);
     const rssBefore = options.memory ? ctx.clock.resetPeakMemory() : 0;
+    await ctx.longestLoopHoldMs();
     const before = ctx.clock.read();
     await call();
     await sleep(SETTLE_MS);
     const spent = ServiceClock.spent(before, ctx.clock.read());
+    const holdMs = await ctx.longestLoopHoldMs();
     const peakMiB = options.memory ? (ctx.clock.memoryKiB().peak - rssBefore) / 1024 : null;
-    if (run >= 0) figures.push({ loopMs: spent.loopMs, poolMs: spent.workerMs, postgresMs: spent.postgresMs, peakMiB });
+    if (run >= 0) figures.push({ loopMs: spent.loopMs, holdMs, poolMs: spent.workerMs, postgresMs: spent.postgresMs, peakMiB });
   }
   return figures;
 }
@@ -93,7 +97,7 @@ export function measureInProcess<T>(
       peakMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
     }
     if (kept === undefined) throw new Error('measureInProcess: the work must return what it made, or the collector may drop it');
-    if (run >= 0) figures.push({ loopMs, poolMs: null, postgresMs: null, peakMiB });
+    if (run >= 0) figures.push({ loopMs, holdMs: loopMs, poolMs: null, postgresMs: null, peakMiB });
   }
   return figures;
 }

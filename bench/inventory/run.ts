@@ -66,7 +66,18 @@ async function createContext(
     expiresInSeconds: 6 * 3600,
   });
   const clock = new ServiceClock(service.pid);
-  const ctx = { runs, clock, client, baseUrl: service.baseUrl, member, adminToken, databaseUrl: database.url, log, note: () => undefined };
+  const ctx = {
+    runs,
+    clock,
+    client,
+    baseUrl: service.baseUrl,
+    member,
+    adminToken,
+    longestLoopHoldMs: () => service.longestLoopHoldMs(),
+    databaseUrl: database.url,
+    log,
+    note: () => undefined,
+  };
   return { ctx, collectedHeapMiB: async () => (await service.collectGarbage()).heapUsed / 2 ** 20, service };
 }
 
@@ -91,7 +102,7 @@ async function run(teardown: Teardown): Promise<boolean> {
     rows.push({ ...described, figures, notes });
     for (const note of notes) log(`  note: ${note}`);
     log(
-      `  service heap before it ${heaps[probe.id].toFixed(0)} MiB; event loop ${figures.loopMs.toFixed(1)} ms (median ${figures.loopMedianMs.toFixed(1)}), pool ${figures.poolMs?.toFixed(1) ?? '—'} ms, PostgreSQL ${figures.postgresMs?.toFixed(1) ?? '—'} ms, peak ${figures.peakMiB?.toFixed(1) ?? '—'} MiB`,
+      `  service heap before it ${heaps[probe.id].toFixed(0)} MiB; event loop ${figures.loopMs.toFixed(1)} ms (median ${figures.loopMedianMs.toFixed(1)}, longest hold ${figures.holdMs.toFixed(1)}), pool ${figures.poolMs?.toFixed(1) ?? '—'} ms, PostgreSQL ${figures.postgresMs?.toFixed(1) ?? '—'} ms, peak ${figures.peakMiB?.toFixed(1) ?? '—'} MiB`,
     );
   }
   const tree = treeName();

@@ -26,6 +26,7 @@ const HEADERS = [
   'Runs on',
   'Worst case measured',
   'Event loop ms',
+  'Longest hold ms',
   'Pool ms',
   'PostgreSQL ms',
   'Peak MiB',
@@ -52,6 +53,7 @@ export function renderTable(rows: readonly InventoryRow[]): string {
       row.runsOn,
       row.worstCase,
       isFinding(row) ? `**${loop}**` : loop,
+      isHolding(row) ? `**${formatFigure(row.figures.holdMs)}**` : formatFigure(row.figures.holdMs),
       formatFigure(row.figures.poolMs),
       formatFigure(row.figures.postgresMs),
       formatFigure(row.figures.peakMiB),
@@ -65,6 +67,11 @@ function isFinding(row: InventoryRow): boolean {
   return row.figures.loopMs > EVENT_LOOP_LINE_MS;
 }
 
+/** Held the loop past the line at once: no other request ran in that time (the figure is to within 1 ms). */
+function isHolding(row: InventoryRow): boolean {
+  return row.figures.holdMs > EVENT_LOOP_LINE_MS;
+}
+
 /** Each row's notes, one line each, under its id. */
 export function renderNotes(rows: readonly InventoryRow[]): string {
   return rows.flatMap((row) => row.notes.map((note) => `- ${row.id}: ${note}`)).join('\n');
@@ -76,6 +83,9 @@ export function renderFindings(rows: readonly InventoryRow[]): string {
   if (over.length === 0) return `No path takes more than ${EVENT_LOOP_LINE_MS} ms of the event loop.`;
   return [
     `Over ${EVENT_LOOP_LINE_MS} ms on the event loop (${over.length} of ${rows.length} rows):`,
-    ...over.map((row) => `- ${row.id} ${row.path}: ${formatFigure(row.figures.loopMs)} ms (${row.worstCase})`),
+    ...over.map(
+      (row) =>
+        `- ${row.id} ${row.path}: ${formatFigure(row.figures.loopMs)} ms, held at once at most ${formatFigure(row.figures.holdMs)} ms (${row.worstCase})`,
+    ),
   ].join('\n');
 }

@@ -3,6 +3,7 @@ import { formatFigure, type InventoryRow, renderFindings, renderNotes, renderTab
 
 const run = (loopMs: number, more: Partial<RunFigures> = {}): RunFigures => ({
   loopMs,
+  holdMs: loopMs / 2,
   poolMs: null,
   postgresMs: null,
   peakMiB: null,
@@ -24,8 +25,8 @@ function row(id: string, loopMs: number, notes: string[] = []): InventoryRow {
 
 describe('inventory bench: figures and table', () => {
   it('R-TN-10 reports each kind at its largest over the runs, and the median event-loop figure', () => {
-    const figures = maxOfRuns([run(3, { postgresMs: 9 }), run(7, { poolMs: 2 }), run(5, { poolMs: 4, postgresMs: 1 })]);
-    expect(figures).toEqual({ loopMs: 7, poolMs: 4, postgresMs: 9, peakMiB: null, runs: 3, loopMedianMs: 5 });
+    const figures = maxOfRuns([run(3, { postgresMs: 9, holdMs: 3 }), run(7, { poolMs: 2 }), run(5, { poolMs: 4, postgresMs: 1 })]);
+    expect(figures).toEqual({ loopMs: 7, holdMs: 3.5, poolMs: 4, postgresMs: 9, peakMiB: null, runs: 3, loopMedianMs: 5 });
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => maxOfRuns([])).toThrow('no runs');
   });
@@ -36,17 +37,22 @@ describe('inventory bench: figures and table', () => {
     expect(formatFigure(null)).toBe('—');
   });
 
-  it('R-TN-10 renders one table line per row, escaping pipes, the event-loop figure bold past 5 ms', () => {
-    const lines = renderTable([row('E1', 4.9), row('R2', 5.1)]).split('\n');
-    expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^\| # \| Path \|.*\| Event loop ms \| Pool ms \| PostgreSQL ms \| Peak MiB \|$/);
-    expect(lines[2]).toBe('| E1 | path E1 | payload size | LIMIT = 1 \\| 2 | event loop | case E1 | 4.9 | — | — | — |');
-    expect(lines[3]).toContain('| **5.1** |');
+  it('R-TN-10 renders one table line per row, escaping pipes, the event-loop and longest-hold figures bold past 5 ms', () => {
+    const lines = renderTable([row('E1', 4.9), row('R2', 5.1), row('C1', 12)]).split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^\| # \| Path \|.*\| Event loop ms \| Longest hold ms \| Pool ms \| PostgreSQL ms \| Peak MiB \|$/);
+    expect(lines[2]).toBe('| E1 | path E1 | payload size | LIMIT = 1 \\| 2 | event loop | case E1 | 4.9 | 2.5 | — | — | — |');
+    expect(lines[3]).toContain('| **5.1** | 2.5 |');
+    expect(lines[4]).toContain('| **12.0** | **6.0** |');
   });
 
   it('R-TN-10 lists the rows over the line largest first, and says so when there is none', () => {
     expect(renderFindings([row('A', 6), row('B', 2), row('C', 90)])).toBe(
-      ['Over 5 ms on the event loop (2 of 3 rows):', '- C path C: 90.0 ms (case C)', '- A path A: 6.0 ms (case A)'].join('\n'),
+      [
+        'Over 5 ms on the event loop (2 of 3 rows):',
+        '- C path C: 90.0 ms, held at once at most 45.0 ms (case C)',
+        '- A path A: 6.0 ms, held at once at most 3.0 ms (case A)',
+      ].join('\n'),
     );
     expect(renderFindings([row('B', 2)])).toBe('No path takes more than 5 ms of the event loop.');
     expect(renderNotes([row('A', 1, ['cut short']), row('B', 1)])).toBe('- A: cut short');

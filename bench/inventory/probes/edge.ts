@@ -175,16 +175,24 @@ async function measureAdmission(ctx: InventoryContext): Promise<RunFigures[]> {
   const figures: RunFigures[] = [];
   for (let run = 0; run < Math.min(ctx.runs, 3); run++) {
     const rssBefore = ctx.clock.resetPeakMemory();
+    await ctx.longestLoopHoldMs();
     const before = ctx.clock.read();
     const stalled = Array.from({ length: STALLED }, (_, i) => stalledRequest(ctx.baseUrl, teams[i < TEAM_SHARE ? 0 : 1]));
     // The service takes them one by one; all are in once it stops spending CPU on new ones (well before the 5 s wait ends).
     await sleep(1_500);
     const spent = ServiceClock.spent(before, ctx.clock.read());
     const peakMiB = (ctx.clock.memoryKiB().peak - rssBefore) / 1024;
+    const holdMs = await ctx.longestLoopHoldMs();
     const refused = stalled.filter((s) => s.status() !== undefined).length;
     for (const s of stalled) s.close();
     if (refused > 0) throw new Error(`admission refused ${refused} of the stalled requests before they were all in`);
-    figures.push({ loopMs: spent.loopMs / STALLED, poolMs: spent.workerMs / STALLED, postgresMs: spent.postgresMs / STALLED, peakMiB });
+    figures.push({
+      loopMs: spent.loopMs / STALLED,
+      holdMs,
+      poolMs: spent.workerMs / STALLED,
+      postgresMs: spent.postgresMs / STALLED,
+      peakMiB,
+    });
     await sleep(500);
   }
   return figures;

@@ -19,7 +19,7 @@ function randomText(seed: number, alphabet: string, chars: number): string {
 }
 
 /** Figures of a pool task measured on this thread: the CPU a pool thread spends, none on the event loop. */
-const asPoolTask = (runs: RunFigures[]): RunFigures[] => runs.map((run) => ({ ...run, poolMs: run.loopMs, loopMs: 0 }));
+const asPoolTask = (runs: RunFigures[]): RunFigures[] => runs.map((run) => ({ ...run, poolMs: run.loopMs, loopMs: 0, holdMs: 0 }));
 
 export const inProcessProbes: Probe[] = [
   {
