@@ -21,7 +21,7 @@ const boundaries = boundariesModule.default ?? boundariesModule;
  * in this list, never one after it. Some folders do not exist yet (the restructure brings them):
  * they are named here so the line is in place when they arrive.
  */
-const FEATURES = ['tenancy', 'tool-results', 'ledger', 'recall-events', 'recall', 'feedback', 'retention', 'mcp'];
+const FEATURES = ['tenancy', 'tool-results', 'lookup', 'compaction', 'recall-events', 'recall', 'feedback', 'retention', 'mcp'];
 /**
  * Libraries every feature may use, and import deeply: they never import a feature. Ordered too,
  * lowest first, each importing only those before it: the settings; what every request records

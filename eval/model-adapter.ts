@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EvalCase } from './cases';
 import { answerRecallCall } from './recall-stand-in';
 import { RECALL_TOOL_NAMES } from './tool-definitions';
-import { type ConcreteFormat, MessageFormat } from '../src/ledger/history/history.types';
+import { type ConcreteFormat, MessageFormat } from '../src/compaction/history/history.types';
 import { RecordedTranscript, Transcript, TranscriptBlock, TranscriptMessage } from './transcript';
 import { RECORDING_FORMATS, transcriptMessagesFrom } from './transcript-formats';
 

@@ -1,6 +1,6 @@
-import { GEMINI_STUB_KEY } from '../src/ledger/history/gemini.adapter';
-import { isRecord, type JsonRecord } from '../src/ledger/history/history-parts';
-import { readHistory } from '../src/ledger/history/read-history';
+import { GEMINI_STUB_KEY } from '../src/compaction/history/gemini.adapter';
+import { isRecord, type JsonRecord } from '../src/compaction/history/history-parts';
+import { readHistory } from '../src/compaction/history/read-history';
 import {
   type ConcreteFormat,
   type HistoryProblem,
@@ -8,7 +8,7 @@ import {
   MessageFormat,
   type ToolCallSite,
   type ToolResultSite,
-} from '../src/ledger/history/history.types';
+} from '../src/compaction/history/history.types';
 import { TranscriptBlock, TranscriptMessage } from './transcript';
 
 /*

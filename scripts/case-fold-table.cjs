@@ -1,11 +1,11 @@
-// Writes src/ledger/substring/case-fold-table.ts: the code points that the JavaScript engine's
+// Writes src/lookup/substring/case-fold-table.ts: the code points that the JavaScript engine's
 // case-insensitive Unicode matching (RegExp flags `iu`, simple case folding) holds equal to
 // another, each mapped to the lowest code point it is equal to. Run it after a Node.js upgrade
 // when the table's test says the engine's Unicode changed: `node scripts/case-fold-table.cjs`.
 const { writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 
-const target = join(resolve(__dirname, '..'), 'src/ledger/substring/case-fold-table.ts');
+const target = join(resolve(__dirname, '..'), 'src/lookup/substring/case-fold-table.ts');
 
 /**
  * Every code point but the surrogates, in order, as one string (about 2.2 million UTF-16 units).

@@ -1,4 +1,4 @@
-import { MAX_EXCLUDE_TOOLS } from './ledger';
+import { MAX_EXCLUDE_TOOLS } from './compaction';
 import { MAX_DEGRADED_BRANCHES, MAX_EVENT_REFS } from './recall-events';
 import { MAX_FEEDBACK_ITEMS, MAX_REFS_PER_ITEM } from './feedback';
 import { MAX_BATCH_ITEMS } from './tool-results';

@@ -1,5 +1,5 @@
 import { FEEDBACK_ENTITIES } from './feedback';
-import { LEDGER_ENTITIES } from './ledger';
+import { COMPACTION_ENTITIES } from './compaction';
 import { RECALL_EVENT_ENTITIES } from './recall-events';
 import { RETENTION_ENTITIES } from './retention';
 import { TENANCY_ENTITIES } from './tenancy';
@@ -13,7 +13,7 @@ import { TOOL_RESULT_ENTITIES } from './tool-results';
 export const APP_ENTITIES = [
   ...TENANCY_ENTITIES,
   ...TOOL_RESULT_ENTITIES,
-  ...LEDGER_ENTITIES,
+  ...COMPACTION_ENTITIES,
   ...RECALL_EVENT_ENTITIES,
   ...FEEDBACK_ENTITIES,
   ...RETENTION_ENTITIES,

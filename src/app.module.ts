@@ -12,7 +12,8 @@ import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { TokenCounterModule } from './common/text/token-counter.module';
 import { FeedbackModule } from './feedback';
-import { LedgerModule } from './ledger';
+import { CompactionModule } from './compaction';
+import { LookupModule } from './lookup';
 import { McpModule } from './mcp';
 import { RecallModule } from './recall';
 import { RecallEventsModule } from './recall-events';
@@ -43,7 +44,8 @@ export class AppModule {
         TokenCounterModule,
         TenancyModule,
         ToolResultsModule,
-        LedgerModule,
+        LookupModule,
+        CompactionModule,
         RecallEventsModule,
         RecallModule,
         FeedbackModule,

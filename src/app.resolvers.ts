@@ -1,5 +1,6 @@
 import { FEEDBACK_RESOLVERS } from './feedback';
-import { LEDGER_RESOLVERS } from './ledger';
+import { COMPACTION_RESOLVERS } from './compaction';
+import { LOOKUP_RESOLVERS } from './lookup';
 import { RECALL_RESOLVERS } from './recall';
 import { RECALL_EVENTS_RESOLVERS } from './recall-events';
 import { RETENTION_RESOLVERS } from './retention';
@@ -10,7 +11,8 @@ import { TOOL_RESULTS_RESOLVERS } from './tool-results';
 export const RESOLVERS = [
   ...TENANCY_RESOLVERS,
   ...TOOL_RESULTS_RESOLVERS,
-  ...LEDGER_RESOLVERS,
+  ...LOOKUP_RESOLVERS,
+  ...COMPACTION_RESOLVERS,
   ...RECALL_RESOLVERS,
   ...RECALL_EVENTS_RESOLVERS,
   ...FEEDBACK_RESOLVERS,

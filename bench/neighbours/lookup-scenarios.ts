@@ -1,4 +1,4 @@
-import { planJsonPath } from '../../src/ledger/json-path/plan-json-path';
+import { planJsonPath } from '../../src/lookup/json-path/plan-json-path';
 import { aliasedQuery, graphqlCall, recordSerialized } from './calls';
 import { CONTROL_CHARS_TEXT, datedRows, lineText, OUTPUT_BYTES, SUBSTRING_QUERY, SUBSTRING_TEXT, wideRows } from './attack-payloads';
 import type { Scenario, World } from './scenario';

@@ -1,6 +1,6 @@
 import { runLoad, type Task } from '../load-runner';
 import { seededUuid } from '../seeded';
-import type { ConcreteFormat, MessageFormat } from '../../src/ledger/history/history.types';
+import type { ConcreteFormat, MessageFormat } from '../../src/compaction/history/history.types';
 import { ALL_FORMATS, traceIn } from '../../test/fixtures/history-formats.fixture';
 import { type BenchContext, clean, errorNotes, type ResultRow } from './context';
 

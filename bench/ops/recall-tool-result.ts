@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { type LoadResult, runLoad, type Task } from '../load-runner';
-import { planJsonPath } from '../../src/ledger/json-path/plan-json-path';
+import { planJsonPath } from '../../src/lookup/json-path/plan-json-path';
 import { payloadVariants } from '../payloads';
 import { BENCH_SEED, seededUuid } from '../seeded';
 import { BIG_PAYLOAD_ITEM_3_PRICE, BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText } from '../../test/fixtures/agent-trace.fixture';

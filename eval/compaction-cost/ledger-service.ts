@@ -1,4 +1,4 @@
-import type { ConcreteFormat, MessageFormat } from '../../src/ledger/history/history.types';
+import type { ConcreteFormat, MessageFormat } from '../../src/compaction/history/history.types';
 import { signToken } from '../../src/tenancy/token-signer';
 import { GraphqlClient } from '../../bench/graphql-client';
 import { BENCH_JWT_SECRET, startDatabase, startService, type Teardown } from '../../bench/harness';

@@ -1,7 +1,7 @@
 import { countTokens } from '../../src/common/text/tokenizer';
-import type { ConcreteFormat } from '../../src/ledger/history/history.types';
-import { isProblem } from '../../src/ledger/history/history.types';
-import { readHistory } from '../../src/ledger/history/read-history';
+import type { ConcreteFormat } from '../../src/compaction/history/history.types';
+import { isProblem } from '../../src/compaction/history/history.types';
+import { readHistory } from '../../src/compaction/history/read-history';
 import type { AnthropicMessage } from '../../test/fixtures/agent-trace.fixture';
 import { anthropicTraceIn } from '../../test/fixtures/history-formats.fixture';
 import { type RequestMeasure, RequestMeter } from './prompt-cache';

@@ -1,4 +1,4 @@
-import type { ConcreteFormat } from '../../src/ledger/history/history.types';
+import type { ConcreteFormat } from '../../src/compaction/history/history.types';
 import { outputCost, type RunCost } from './pricing';
 import { BASELINES, REFERENCE_FORMAT, type Strategy } from './strategies';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConcreteFormat } from '../../src/ledger/history/history.types';
+import type { ConcreteFormat } from '../../src/compaction/history/history.types';
 import { type RunResult, TABLE_END, TABLE_START } from './report';
 import { STRATEGIES } from './strategies';
 

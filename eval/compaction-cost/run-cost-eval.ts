@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { format as prettierFormat, resolveConfig } from 'prettier';
-import type { ConcreteFormat } from '../../src/ledger/history/history.types';
+import type { ConcreteFormat } from '../../src/compaction/history/history.types';
 import { ALL_FORMATS } from '../../test/fixtures/history-formats.fixture';
 import { runToCompletion, type Teardown } from '../../bench/harness';
 import { startLedgerService } from './ledger-service';

@@ -1,4 +1,4 @@
-import { MessageFormat } from '../../src/ledger/history/history.types';
+import { MessageFormat } from '../../src/compaction/history/history.types';
 
 /**
  * The strategies the cost eval compares (R-LG-3, docs/compaction-cost.md): what the client sends

@@ -9,7 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { FeedbackService } from '../feedback';
 import { currentRequestId } from '../observability/request-context';
 import { inSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
-import { LedgerService, MIN_ANSWER_TOKENS } from '../ledger';
+import { LookupService, MIN_ANSWER_TOKENS } from '../lookup';
 import { checkPriorQuery, RecallBlockService, RecallSearchService } from '../recall';
 import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
 import { ToolResultsService } from '../tool-results';
@@ -61,7 +61,7 @@ export class McpToolsService {
   private readonly logger = new Logger(McpToolsService.name);
 
   constructor(
-    private readonly ledger: LedgerService,
+    private readonly lookup: LookupService,
     private readonly toolResults: ToolResultsService,
     private readonly search: RecallSearchService,
     private readonly blocks: RecallBlockService,
@@ -89,7 +89,7 @@ export class McpToolsService {
       (args) =>
         this.run(MCP_TOOL_NAMES.RECALL_TOOL_RESULT, actor, async () => {
           // The tool's snake_case names in the lookup's spelling; one left out stays left out.
-          const text = await this.ledger.recall(actor, {
+          const text = await this.lookup.lookUp(actor, {
             memId: args.mem_id,
             format: args.format === 'full' ? 'FULL' : 'SUMMARY',
             query: args.query,
@@ -213,7 +213,7 @@ export class McpToolsService {
       const [record] = page.records;
       const heading = priorHeading(priorResultOf(record), 0);
       const maxTokens = Math.max(MIN_ANSWER_TOKENS, room - countTokens(heading) - 10);
-      const payload = await this.ledger.recall(actor, { memId: record.memId, format: 'FULL', maxTokens });
+      const payload = await this.lookup.lookUp(actor, { memId: record.memId, format: 'FULL', maxTokens });
       return { results: [priorResultOf(record, payload)], omitted: 0, has_more: page.hasNextPage };
     }
     const results: PriorResult[] = [];

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FeedbackModule } from '../feedback';
-import { LedgerModule } from '../ledger';
+import { LookupModule } from '../lookup';
 import { RecallModule } from '../recall';
 import { TenancyModule } from '../tenancy';
 import { ToolResultsModule } from '../tool-results';
@@ -9,7 +9,7 @@ import { McpController } from './mcp.controller';
 
 /** Model-facing tools over MCP (R-MCP-1): a thin surface over the services the GraphQL resolvers use. */
 @Module({
-  imports: [TenancyModule, ToolResultsModule, LedgerModule, RecallModule, FeedbackModule],
+  imports: [TenancyModule, ToolResultsModule, LookupModule, RecallModule, FeedbackModule],
   controllers: [McpController],
   providers: [McpToolsService],
 })

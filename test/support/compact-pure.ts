@@ -1,7 +1,7 @@
-import { findCompactionCandidates } from '../../src/ledger/compaction';
-import type { CompactionCandidate, CompactionOptions } from '../../src/ledger/compaction.types';
-import { isProblem, MessageFormat } from '../../src/ledger/history/history.types';
-import { type History, readHistory } from '../../src/ledger/history/read-history';
+import { findCompactionCandidates } from '../../src/compaction/compaction';
+import type { CompactionCandidate, CompactionOptions } from '../../src/compaction/compaction.types';
+import { isProblem, MessageFormat } from '../../src/compaction/history/history.types';
+import { type History, readHistory } from '../../src/compaction/history/read-history';
 import { renderStub } from './tool-results-service';
 
 export const PURE_DEFAULTS: CompactionOptions = { sizeThreshold: 2000, keepLastN: 3, excludeTools: [] };

@@ -1,6 +1,6 @@
 import { COUNTING_TASK_CHARS } from '../../../src/common/text/token-counter';
 import { countTokens, o200kTokenizer } from '../../../src/common/text/tokenizer';
-import { ServedTextCache } from '../../../src/ledger/served-text-cache';
+import { ServedTextCache } from '../../../src/lookup/served-text-cache';
 import { seededRandom } from '../../seeded';
 import type { RunFigures } from '../figures';
 import { measureInProcess, type Probe } from '../measure';

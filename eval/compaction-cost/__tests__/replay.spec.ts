@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { findCompactionCandidates } from '../../../src/ledger/compaction';
-import { type ConcreteFormat, isProblem, MessageFormat } from '../../../src/ledger/history/history.types';
-import { readHistory } from '../../../src/ledger/history/read-history';
+import { findCompactionCandidates } from '../../../src/compaction/compaction';
+import { type ConcreteFormat, isProblem, MessageFormat } from '../../../src/compaction/history/history.types';
+import { readHistory } from '../../../src/compaction/history/read-history';
 import { renderStub } from '../../../src/tool-results/handle/stub';
 import { PURE_DEFAULTS } from '../../../test/support/compact-pure';
 import { RequestMeter } from '../prompt-cache';

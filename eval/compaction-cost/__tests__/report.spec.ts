@@ -1,4 +1,4 @@
-import { type ConcreteFormat, MessageFormat } from '../../../src/ledger/history/history.types';
+import { type ConcreteFormat, MessageFormat } from '../../../src/compaction/history/history.types';
 import { priceRun } from '../pricing';
 import { cheapestEverywhere, formatTable, ranked, reportSection, type RunResult, TABLE_END, TABLE_START, withSection } from '../report';
 import { STRATEGIES } from '../strategies';

@@ -1,5 +1,5 @@
-import { checkCompactMessagesInput } from '../../../src/ledger/compact-messages.rules';
-import { MessageFormat } from '../../../src/ledger/history/history.types';
+import { checkCompactMessagesInput } from '../../../src/compaction/compact-messages.rules';
+import { MessageFormat } from '../../../src/compaction/history/history.types';
 import { BASELINES, compactionInput, PRESSURE_PAIRS, REFERENCE_FORMAT, STRATEGIES } from '../strategies';
 
 const byKey = (key: string) => STRATEGIES.find((s) => s.key === key);

@@ -1,6 +1,6 @@
 import type { AnthropicMessage } from '../../../test/fixtures/agent-trace.fixture';
-import { MessageFormat, isProblem } from '../../../src/ledger/history/history.types';
-import { readHistory } from '../../../src/ledger/history/read-history';
+import { MessageFormat, isProblem } from '../../../src/compaction/history/history.types';
+import { readHistory } from '../../../src/compaction/history/read-history';
 import { ALL_FORMATS, anthropicTraceIn } from '../../../test/fixtures/history-formats.fixture';
 import { replay } from '../replay';
 import { RequestMeter } from '../prompt-cache';

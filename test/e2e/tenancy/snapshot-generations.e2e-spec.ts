@@ -8,7 +8,7 @@
  * The block reads the conversation, which is not a snapshot: it stays the owner's after a bump
  * (a write after the bump goes on in it), so it reads as a conversation without snapshots.
  */
-import { notFoundText } from '../../../src/ledger/keyed-slice';
+import { notFoundText } from '../../../src/lookup/keyed-slice';
 import { toolResult, type SpaceMember } from '../../support/fixtures';
 import { gql, ok } from '../../support/graphql';
 import { addMember, BUMP, newMember, newSpace } from '../../support/tenancy';

@@ -10,7 +10,7 @@
  * recordToolResults) must never hand back its mem id: for the owner they are CONFLICT and write
  * nothing; for anyone else they create a snapshot of their own.
  */
-import { notFoundText } from '../../../src/ledger/keyed-slice';
+import { notFoundText } from '../../../src/lookup/keyed-slice';
 import { memberOfNewSpace, toolResult, type SpaceMember } from '../../support/fixtures';
 import { expectErrorCode, gql, ok } from '../../support/graphql';
 import { newMember, newSpace, REMOVE_MEMBER, RETIRE, SEAL } from '../../support/tenancy';

@@ -9,7 +9,7 @@
  * R-TN-9) and leaves mine alone. Positive controls show the same calls working for me and for
  * the teammate's own ids.
  */
-import { notFoundText } from '../../../src/ledger/keyed-slice';
+import { notFoundText } from '../../../src/lookup/keyed-slice';
 import { memberOfNewSpace, RECORD, toolResult, type SpaceMember } from '../../support/fixtures';
 import { expectErrorCode, gql, ok, type GraphqlResponse } from '../../support/graphql';
 import { newMember, newSpace } from '../../support/tenancy';

@@ -1,7 +1,7 @@
 import { countJsonArray } from '../../../src/common/text/json-array-tokens';
-import { findCompactionCandidates, INPUT_ID_SUFFIX } from '../../../src/ledger/compaction';
-import { type ConcreteFormat, INPUT_STUB_KEY, isProblem, MessageFormat } from '../../../src/ledger/history/history.types';
-import { readHistory } from '../../../src/ledger/history/read-history';
+import { findCompactionCandidates, INPUT_ID_SUFFIX } from '../../../src/compaction/compaction';
+import { type ConcreteFormat, INPUT_STUB_KEY, isProblem, MessageFormat } from '../../../src/compaction/history/history.types';
+import { readHistory } from '../../../src/compaction/history/read-history';
 import type { AnthropicMessage } from '../../fixtures/agent-trace.fixture';
 import { ALL_FORMATS, anthropicTraceIn } from '../../fixtures/history-formats.fixture';
 import { PURE_DEFAULTS } from '../../support/compact-pure';

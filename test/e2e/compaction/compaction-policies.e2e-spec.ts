@@ -9,8 +9,8 @@ import { RequestContext } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { withTenantScope } from '../../../src/database/tenant-scope';
-import { CompactionPoliciesService } from '../../../src/ledger/compaction-policies';
-import { ActorContext, Scope } from '../../../src/tenancy';
+import { CompactionPoliciesService } from '../../../src/compaction/compaction-policies/index';
+import { ActorContext, Scope } from '../../../src/tenancy/index';
 import {
   COMPACTION_POLICIES,
   type CompactionPolicyRow,

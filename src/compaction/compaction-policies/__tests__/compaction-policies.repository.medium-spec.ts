@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { captureSql, createTestOrm, type TestOrm } from '../../../../test/support/test-orm';
 import { CompactionPoliciesRepository } from '../compaction-policies.repository';
-import type { ToolCompactionPolicy } from '../index';
+import type { ToolCompactionPolicy } from '..';
 
 const policy = (toolName: string, settings: Partial<ToolCompactionPolicy> = {}): ToolCompactionPolicy => ({
   toolName,

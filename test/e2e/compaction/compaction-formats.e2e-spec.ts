@@ -1,6 +1,6 @@
-import { findCompactionCandidates } from '../../../src/ledger/compaction';
-import { isProblem, MessageFormat } from '../../../src/ledger/history/history.types';
-import { readHistory } from '../../../src/ledger/history/read-history';
+import { findCompactionCandidates } from '../../../src/compaction/compaction';
+import { isProblem, MessageFormat } from '../../../src/compaction/history/history.types';
+import { readHistory } from '../../../src/compaction/history/read-history';
 import { ALL_FORMATS, oddTranscript, traceIn } from '../../fixtures/history-formats.fixture';
 import { PURE_DEFAULTS } from '../../support/compact-pure';
 import { memberOfNewSpace, type SpaceMember } from '../../support/fixtures';

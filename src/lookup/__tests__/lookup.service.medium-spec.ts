@@ -8,7 +8,7 @@ import { DatabasePathTurns } from '../json-path/database-path-turns';
 import type { LookupPool } from '../lookup-pool';
 import { countTokens } from '../../common/text/tokenizer';
 import type { LookupArguments } from '../lookup-request';
-import { LedgerService } from '../ledger.service';
+import { LookupService } from '../lookup.service';
 import { sliceByQuery } from '../keyed-slice';
 import { QUERY_OFF_THREAD_FROM_CHARS } from '../substring/substring-search';
 
@@ -22,7 +22,7 @@ const TEXT = `${'0123456789'.repeat(100)}${NEEDLE}${'x'.repeat(1000)}`;
 /** Well-formed, never issued: a mem id the database has no row for. */
 const MISSING = 'mem_aaaaaaaaaaaaaaaa';
 
-describe('LedgerService (medium, real PostgreSQL)', () => {
+describe('LookupService (medium, real PostgreSQL)', () => {
   const statements: string[] = [];
   let db: TestOrm;
   let em: EntityManager;
@@ -38,20 +38,20 @@ describe('LedgerService (medium, real PostgreSQL)', () => {
 
   const pools: LookupPool[] = [];
 
-  function ledger(ceiling: number, env: Record<string, string> = {}): LedgerService {
+  function ledger(ceiling: number, env: Record<string, string> = {}): LookupService {
     return ledgerWithPool(ceiling, env).service;
   }
 
-  function ledgerWithPool(ceiling: number, env: Record<string, string> = {}): { service: LedgerService; pool: LookupPool } {
+  function ledgerWithPool(ceiling: number, env: Record<string, string> = {}): { service: LookupService; pool: LookupPool } {
     const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling), ...env });
     const pool = lookupPoolFor(config);
     pools.push(pool);
-    return { service: new LedgerService(toolResultsServiceFor(em), config, pool, new DatabasePathTurns(config)), pool };
+    return { service: new LookupService(toolResultsServiceFor(em), config, pool, new DatabasePathTurns(config)), pool };
   }
 
-  function recallWith(service: LedgerService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {
+  function recallWith(service: LookupService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {
     const full: LookupArguments = { memId: MEM, format: null, query: null, offset: null, maxChars: null, jsonPath: null, ...args };
-    return RequestContext.create(em, () => service.recall(who, full));
+    return RequestContext.create(em, () => service.lookUp(who, full));
   }
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { JSONPathQuery } from 'json-p3';
 import { isStorableText } from '../../common/text/storable-text';
 import type { JsonSelection } from '../../tool-results';
-import { parseJsonPath } from '../keyed-slice';
+import { parseDottedPath } from './dotted-path';
 import { parseRfc9535Query } from './rfc9535-query';
 import { toSqlJsonPath } from './sql-json-path';
 
@@ -59,7 +59,7 @@ export function planJsonPath(text: string): JsonPathPlan {
   if (shape !== null) return { kind: 'problem', problem: shape };
   // Leading white space before `$` is RFC 9535 still (and refused by it), not a dotted key.
   if (!text.trimStart().startsWith('$')) {
-    const keys = parseJsonPath(text);
+    const keys = parseDottedPath(text);
     return keys === null
       ? { kind: 'problem', problem: 'not a dotted path (keys and array indexes joined by dots)' }
       : { kind: 'database', selection: { kind: 'keys', keys }, list: false };

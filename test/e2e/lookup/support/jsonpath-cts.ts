@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
-import { parseRfc9535Query } from '../../../../src/ledger/json-path/rfc9535-query';
+import { parseRfc9535Query } from '../../../../src/lookup/json-path/rfc9535-query';
 
 export interface CtsCase {
   name: string;

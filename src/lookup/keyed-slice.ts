@@ -1,4 +1,3 @@
-import { isStorableText } from '../common/text/storable-text';
 import { elide, toSingleLine } from '../common/text/text-bounds';
 import { findMatches, QUERY_MAX_COUNTED_MATCHES, type SubstringMatches } from './substring/substring-search';
 
@@ -8,8 +7,6 @@ const QUERY_WINDOW_CHARS = 200;
 const QUERY_MAX_MATCHES = 5;
 const QUERY_MAX_CHARS = 1000;
 const QUOTED_QUERY_MAX_CHARS = 80;
-const JSON_PATH_MAX_SEGMENTS = 64;
-const JSON_PATH_MAX_SEGMENT_CHARS = 256;
 /** Suggested page size in "read on" markers. */
 const CONTINUE_PAGE_CHARS = 4000;
 
@@ -91,19 +88,6 @@ export function rangeArgumentProblem(offset: number, maxChars: number): string |
     return `[tool_memory bad range: max_chars must be a positive integer, got ${String(maxChars)}]`;
   }
   return null;
-}
-
-/**
- * `items.3.price` → `['items', '3', 'price']`, the text array PostgreSQL's `#>` takes. Null for an
- * empty or malformed path, so the caller answers with a bracketed text instead of querying; a NUL
- * or an unpaired surrogate is malformed too, as PostgreSQL text cannot hold it.
- */
-export function parseJsonPath(path: string): string[] | null {
-  if (path.length === 0) return null;
-  const segments = path.split('.');
-  if (segments.length > JSON_PATH_MAX_SEGMENTS) return null;
-  const valid = segments.every((segment) => segment.length > 0 && segment.length <= JSON_PATH_MAX_SEGMENT_CHARS);
-  return valid && isStorableText(path) ? segments : null;
 }
 
 function nonNegativeInteger(value: number | undefined, fallback: number): number {

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { isStorableText } from '../../common/text/storable-text';
 import { compactJsonbText, pathFetchChars, pathValueText } from '../json-path-value';
-import { parseJsonPath, sliceByQuery } from '../keyed-slice';
+import { parseDottedPath } from '../json-path/dotted-path';
+import { sliceByQuery } from '../keyed-slice';
 import { planLookup, type LookupArguments } from '../lookup-request';
 
 const LIMITS = { maxTokens: 8000, maxChars: 500_000 };
@@ -45,10 +46,10 @@ const recallArguments: fc.Arbitrary<LookupArguments> = fc.record({
 });
 
 describe('recallToolResult arguments, property-based', () => {
-  it('R-LG-2 R-OP-4 parseJsonPath never throws: null, or 1 to 64 storable segments of 1 to 256 chars that join back to the path', () => {
+  it('R-LG-2 R-OP-4 parseDottedPath never throws: null, or 1 to 64 storable segments of 1 to 256 chars that join back to the path', () => {
     fc.assert(
       fc.property(pathText, (path) => {
-        const segments = parseJsonPath(path);
+        const segments = parseDottedPath(path);
         if (segments === null) return;
         expect(segments.join('.')).toBe(path);
         expect(segments.length).toBeGreaterThanOrEqual(1);

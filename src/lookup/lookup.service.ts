@@ -42,7 +42,7 @@ import {
  * ending, when cut, with the exact call that reads on.
  */
 @Injectable()
-export class LedgerService {
+export class LookupService {
   private readonly texts: ServedTextCache;
 
   constructor(
@@ -55,7 +55,7 @@ export class LedgerService {
   }
 
   /** `caller`: the guard's actor, or a `TokenActor` a JSONPath's single value reads in its own statement. */
-  async recall(caller: ActorOrToken, args: LookupArguments): Promise<string> {
+  async lookUp(caller: ActorOrToken, args: LookupArguments): Promise<string> {
     const { answerMaxTokens, maxReturnChars } = this.config.lookup;
     const plan = planLookup(args, { maxTokens: answerMaxTokens, maxChars: maxReturnChars });
     const { memId } = args;

@@ -6,7 +6,7 @@ import { lookupPoolFor, testConfig, toolResultsServiceFor } from '../../../test/
 import { DatabasePathTurns } from '../json-path/database-path-turns';
 import type { LookupPool } from '../lookup-pool';
 import type { LookupArguments } from '../lookup-request';
-import { LedgerService } from '../ledger.service';
+import { LookupService } from '../lookup.service';
 
 /** RFC 9535 §1.5's example document. */
 const STORE = {
@@ -87,7 +87,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
   const statements: string[] = [];
   let db: TestOrm;
   let em: EntityManager;
-  let service: LedgerService;
+  let service: LookupService;
   let pool: LookupPool;
   let memId: string;
   const team = crypto.randomUUID();
@@ -97,7 +97,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
 
   const recall = (jsonPath: string, args: Partial<LookupArguments> = {}): Promise<string> =>
     RequestContext.create(em, () =>
-      service.recall(actor, { memId, format: null, query: null, offset: null, maxChars: null, jsonPath, ...args }),
+      service.lookUp(actor, { memId, format: null, query: null, offset: null, maxChars: null, jsonPath, ...args }),
     );
 
   beforeAll(async () => {
@@ -123,7 +123,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
     );
     memId = recorded.snapshots[0].memId;
     pool = lookupPoolFor();
-    service = new LedgerService(toolResults, testConfig(), pool, new DatabasePathTurns(testConfig()));
+    service = new LookupService(toolResults, testConfig(), pool, new DatabasePathTurns(testConfig()));
   });
   afterAll(async () => {
     await pool.onModuleDestroy();

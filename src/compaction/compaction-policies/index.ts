@@ -1,4 +1,4 @@
-// Team compaction policies (R-LG-4): what the rest of the Ledger module uses.
+// Team compaction policies (R-LG-4): what the rest of the Compaction module uses.
 export { CompactionPoliciesResolver } from './compaction-policies.resolver';
 export { CompactionPoliciesRepository } from './compaction-policies.repository';
 export { CompactionPoliciesService } from './compaction-policies.service';

@@ -1,17 +1,11 @@
-import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Actor, type ActorContext, ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
-import type { CompactMessagesArgs } from './compact-messages.rules';
-import { CompactionService } from './compaction.service';
-import { LedgerService } from './ledger.service';
-import { CompactMessagesInput, CompactMessagesPayload } from './models/compact-messages.model';
+import { Args, Int, Query, Resolver } from '@nestjs/graphql';
+import { ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
+import { LookupService } from './lookup.service';
 import { LookupFormat } from './models/lookup-format.enum';
 
 @Resolver()
-export class LedgerResolver {
-  constructor(
-    private readonly ledger: LedgerService,
-    private readonly compaction: CompactionService,
-  ) {}
+export class LookupResolver {
+  constructor(private readonly lookup: LookupService) {}
 
   @Query(() => String, { description: 'memory:read; never a GraphQL error for a bad mem id, path or range. R-LG-2' })
   @RequiresScope(Scope.MEMORY_READ)
@@ -50,18 +44,6 @@ export class LedgerResolver {
     contextLines: number | null,
   ): Promise<string> {
     const given = { query, offset, maxChars, jsonPath, lineStart, lineCount, maxTokens, pattern, contextLines };
-    return this.ledger.recall(caller, { memId, format: format ?? LookupFormat.SUMMARY, ...given });
-  }
-
-  @Mutation(() => CompactMessagesPayload, { description: 'memory:write. R-LG-3' })
-  @RequiresScope(Scope.MEMORY_WRITE)
-  compactMessages(
-    @Actor() actor: ActorContext,
-    // Typed by its interface, so the global ValidationPipe (which deep-copies a class argument with
-    // class-transformer) leaves the message list alone: a 370 KB history of JSON objects cost it
-    // 30–60 ms a call. checkCompactMessagesInput checks every field.
-    @Args('input', { type: () => CompactMessagesInput }) input: CompactMessagesArgs,
-  ): Promise<CompactMessagesPayload> {
-    return this.compaction.compact(actor, input);
+    return this.lookup.lookUp(caller, { memId, format: format ?? LookupFormat.SUMMARY, ...given });
   }
 }

@@ -1,6 +1,6 @@
 import { o200kTokenizer } from '../../../src/common/text/tokenizer';
-import { deterministicMessageId } from '../../../src/ledger/compaction';
-import { notFoundText } from '../../../src/ledger/keyed-slice';
+import { deterministicMessageId } from '../../../src/compaction/compaction';
+import { notFoundText } from '../../../src/lookup/keyed-slice';
 import { STUB_MARKER } from '../../../src/tool-results/handle/stub';
 import {
   BIG_PAYLOAD_ITEM_3_PRICE,
@@ -64,7 +64,7 @@ function blockAt(messages: readonly Message[], messageIndex: number, blockIndex:
   return content[blockIndex];
 }
 
-describe('Ledger (e2e)', () => {
+describe('Lookup and compaction (e2e)', () => {
   let t: TestApp;
   let alice: SpaceMember;
   let bob: SpaceMember;

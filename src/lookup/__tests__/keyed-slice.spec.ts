@@ -1,4 +1,4 @@
-import { notFoundText, offsetProblem, parseJsonPath, rangeArgumentProblem, sliceByQuery } from '../keyed-slice';
+import { notFoundText, offsetProblem, rangeArgumentProblem, sliceByQuery } from '../keyed-slice';
 
 const MEM = 'mem_ABCDEFGHIJKLMNOP';
 
@@ -61,23 +61,6 @@ describe('offsetProblem', () => {
     expect(offsetProblem(2000, 2000)).toBe('[tool_memory bad range: offset 2000 is past the end (length 2000)]');
     expect(offsetProblem(1999, 2000)).toBeNull();
     expect(offsetProblem(0, 0)).toBeNull();
-  });
-});
-
-describe('parseJsonPath', () => {
-  it('R-LG-2 splits a dotted path into the text path elements of #>', () => {
-    expect(parseJsonPath('items.3.price')).toEqual(['items', '3', 'price']);
-    expect(parseJsonPath('a.b')).toEqual(['a', 'b']);
-    expect(parseJsonPath('a.0')).toEqual(['a', '0']);
-    expect(parseJsonPath('total')).toEqual(['total']);
-  });
-
-  it('R-LG-2 rejects empty and malformed paths with null', () => {
-    for (const path of ['', '.', 'a.', '.a', 'a..b']) expect(parseJsonPath(path)).toBeNull();
-    expect(parseJsonPath(Array.from({ length: 65 }, () => 'a').join('.'))).toBeNull();
-    expect(parseJsonPath(Array.from({ length: 64 }, () => 'a').join('.'))).toHaveLength(64);
-    expect(parseJsonPath(`a.${'k'.repeat(257)}`)).toBeNull();
-    expect(parseJsonPath(`a.${'k'.repeat(256)}`)).toEqual(['a', 'k'.repeat(256)]);
   });
 });
 
