@@ -660,8 +660,11 @@ begin
   if p_team is null then
     raise exception 'a tenant scope names its team' using errcode = 'RL003';
   end if;
-  if (v_team is not null and v_team <> p_team) or (p_user is not null and v_user is not null and v_user <> p_user) then
-    raise exception 'the transaction''s tenant scope is already set to another team or user' using errcode = 'RL003';
+  if v_team is not null and v_team <> p_team then
+    raise exception 'the transaction''s tenant scope is already set to another team' using errcode = 'RL003';
+  end if;
+  if p_user is not null and v_user is not null and v_user <> p_user then
+    raise exception 'the transaction''s tenant scope is already set to another user of the team' using errcode = 'RL003';
   end if;
   perform set_config('app.team_id', p_team::text, true);
   if p_user is not null then

@@ -17,22 +17,6 @@ async function dumpDatabase(url) {
   return dumpSchema(client).finally(() => client.end());
 }
 
-/**
- * Applies every migration to the empty database at `url` in this process, as the service does at
- * start-up, without rewriting the committed snapshot (only `migration:create` should).
- */
-async function migrate(url) {
-  const { MikroORM } = require('@mikro-orm/postgresql');
-  const { ormOptions } = require('../src/database/orm-options');
-  const options = ormOptions({ url });
-  const orm = await MikroORM.init({ ...options, migrations: { ...options.migrations, snapshot: false } });
-  try {
-    await orm.migrator.up();
-  } finally {
-    await orm.close(true);
-  }
-}
-
 /** `diff -u` of the checked-in file and the fresh text, cut to what a CI log can show. */
 function difference(current, fresh) {
   const folder = mkdtempSync(join(tmpdir(), 'rl-schema-sql-'));
@@ -58,10 +42,10 @@ async function main(args) {
   if (unknown.length > 0 || (at >= 0 && !url)) throw new Error(`usage: node scripts/schema-sql.cjs [--check] [--database-url URL]`);
 
   // Required here, not above: it registers swc and loads the embedded PostgreSQL, which --database-url needs neither of.
+  const { withMigratedDatabase } = url ? {} : require('./throwaway-database.cjs');
   const fresh = url
     ? await dumpDatabase(url)
-    : await require('./throwaway-database.cjs').withThrowawayDatabase('schema_sql', async (empty) => {
-        await migrate(empty);
+    : await withMigratedDatabase('schema_sql', async (empty) => {
         return dumpDatabase(empty);
       });
 

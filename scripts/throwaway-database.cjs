@@ -31,4 +31,28 @@ async function withThrowawayDatabase(name, work) {
   }
 }
 
-module.exports = { withThrowawayDatabase };
+/**
+ * Applies every migration to the empty database at `url` in this process, as the service does at
+ * start-up, without rewriting the committed snapshot (only `migration:create` should).
+ */
+async function migrate(url) {
+  const { MikroORM } = require('@mikro-orm/postgresql');
+  const { ormOptions } = require('../src/database/orm-options');
+  const options = ormOptions({ url });
+  const orm = await MikroORM.init({ ...options, migrations: { ...options.migrations, snapshot: false } });
+  try {
+    await orm.migrator.up();
+  } finally {
+    await orm.close(true);
+  }
+}
+
+/** Calls `work` with the URL of a new database `name` on a new server, every migration applied. */
+function withMigratedDatabase(name, work) {
+  return withThrowawayDatabase(name, async (url) => {
+    await migrate(url);
+    return work(url);
+  });
+}
+
+module.exports = { withThrowawayDatabase, withMigratedDatabase };

@@ -257,10 +257,12 @@ describe('Row-level security (R-TN-8)', () => {
       await app.query('savepoint s');
       await expect(app.query('select * from actor_spaces($1, $2, now())', [b.member.userId, b.admin.teamId])).rejects.toMatchObject({
         code: 'RL003',
+        message: "the transaction's tenant scope is already set to another team",
       });
       await app.query('rollback to savepoint s');
       await expect(app.query('select * from actor_spaces($1, $2, now())', [teammate.userId, a.admin.teamId])).rejects.toMatchObject({
         code: 'RL003',
+        message: "the transaction's tenant scope is already set to another user of the team",
       });
       await app.query('rollback to savepoint s');
       // The same scope again is fine: the guard's own call inside a request's transaction.
