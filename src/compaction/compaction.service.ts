@@ -4,7 +4,7 @@ import { NotFoundError } from '../common/errors/app-error';
 import { type CountedJson, type CountedText, countsPieceByPiece, jsonArrayPiece, serializeEach } from '../common/text/json-array-tokens';
 import { TokenCounter } from '../common/text/token-counter';
 import type { ActorContext } from '../tenancy';
-import { type ToolResultHandle, MAX_BATCH_ITEMS, type ToolResultSnapshot, ToolResultsService } from '../tool-results';
+import { type ToolResultHandle, MAX_BATCH_ITEMS, type ToolResultSnapshot, ToolResultWriter, ToolResultReader } from '../tool-results';
 import {
   checkCandidates,
   checkCompactMessagesInput,
@@ -53,7 +53,8 @@ const REPLACEMENTS_PER_TURN = 256;
 @Injectable()
 export class CompactionService {
   constructor(
-    private readonly toolResults: ToolResultsService,
+    private readonly toolResultWriter: ToolResultWriter,
+    private readonly snapshots: ToolResultReader,
     private readonly tokens: TokenCounter,
     private readonly policies: CompactionPoliciesService,
   ) {}
@@ -104,11 +105,11 @@ export class CompactionService {
     const unused = new Set(snapshots.slice(count).map((snapshot) => snapshot.id));
     if (count === 0 || before.tokens - after.tokens < request.clearAtLeastTokens) {
       // No stub was handed out: the rows this call marked fall under the cap again.
-      await this.toolResults.setCompacted(actor, marked, false);
+      await this.toolResultWriter.setCompacted(actor, marked, false);
       return unchangedOutcome(history.entries, history.format, before, true);
     }
     const unmark = marked.filter((id) => unused.has(id));
-    if (unmark.length > 0) await this.toolResults.setCompacted(actor, unmark, false);
+    if (unmark.length > 0) await this.toolResultWriter.setCompacted(actor, unmark, false);
     const used = replacements.slice(0, count);
     return {
       messages: compacted,
@@ -176,11 +177,11 @@ export class CompactionService {
     request: CompactMessagesRequest,
     candidates: readonly Replacement[],
   ): Promise<{ snapshots: ToolResultSnapshot[]; marked: string[] }> {
-    const found = await this.toolResults.findByToolUseIds(
+    const found = await this.snapshots.findByToolUseIds(
       actor,
       candidates.map((c) => c.toolUseId),
     );
-    const marked = await this.toolResults.setCompacted(
+    const marked = await this.toolResultWriter.setCompacted(
       actor,
       found.filter((s) => !s.compacted).map((s) => s.id),
       true,
@@ -208,7 +209,7 @@ export class CompactionService {
     for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS) {
       const batch = items.slice(start, start + MAX_BATCH_ITEMS);
       try {
-        const outcome = await this.toolResults.record(actor, batch, { field: BATCH_FIELD, compacted: true });
+        const outcome = await this.toolResultWriter.record(actor, batch, { field: BATCH_FIELD, compacted: true });
         snapshots.push(...outcome.snapshots);
         createdIds.push(...outcome.createdIds);
       } catch (error) {

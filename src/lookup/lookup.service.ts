@@ -3,7 +3,7 @@ import { countLines } from '../common/text/text-lines';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
-import { type JsonSelection, type PathLookup, payloadText, ToolResultsService } from '../tool-results';
+import { type JsonSelection, type PathLookup, payloadText, ToolResultReader, ToolResultPathLookups } from '../tool-results';
 import { TokenPieces, windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, QUERY_KEPT_OFFSETS, queryMatchesAnswer, sliceByQuery } from './keyed-slice';
@@ -46,7 +46,8 @@ export class LookupService {
   private readonly texts: ServedTextCache;
 
   constructor(
-    private readonly toolResults: ToolResultsService,
+    private readonly snapshots: ToolResultReader,
+    private readonly pathLookups: ToolResultPathLookups,
     private readonly config: AppConfig,
     private readonly lookups: LookupPool,
     private readonly databasePaths: DatabasePathTurns,
@@ -70,7 +71,7 @@ export class LookupService {
 
     if (plan.mode === 'summary') {
       // The stub is stored: a summary never loads the payload.
-      const snapshot = await this.toolResults.findByMemId(actor, memId);
+      const snapshot = await this.snapshots.findByMemId(actor, memId);
       return snapshot === null ? memNotFoundText(memId) : snapshot.handle.stub;
     }
     if (plan.mode === 'pattern') return this.lookupPattern(actor, memId, plan);
@@ -104,8 +105,8 @@ export class LookupService {
       async () => {
         const snapshot =
           kept === undefined && maxChars < Infinity
-            ? await this.toolResults.findByMemIdWithSmallOutput(actor, memId, maxChars)
-            : await this.toolResults.findByMemId(actor, memId, { output: kept === undefined });
+            ? await this.snapshots.findByMemIdWithSmallOutput(actor, memId, maxChars)
+            : await this.snapshots.findByMemId(actor, memId, { output: kept === undefined });
         if (snapshot === null) return null;
         if (kept !== undefined && kept.text.length <= maxChars) return kept;
         if (kept === undefined && snapshot.toolOutput !== undefined) return this.texts.put(memId, payloadText(snapshot.toolOutput));
@@ -155,7 +156,7 @@ export class LookupService {
       // The document is read once a thread is held for the team, never to be told "busy" after.
       const answer = await this.lookups.evaluate(actor.teamId, async () => {
         const found = await this.readCounted(
-          () => this.toolResults.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
+          () => this.pathLookups.findJsonDocument(actor, memId, JSON_PATH_LIBRARY_MAX_CHARS),
           (f) => (f?.documentText === undefined ? 0 : Buffer.byteLength(f.documentText, 'utf8')),
         );
         if (typeof found === 'string') return found;
@@ -182,7 +183,7 @@ export class LookupService {
 
     // A node list walks the payload in PostgreSQL: it waits for the team's turn there.
     const found = await this.databasePaths.run(actor.teamId, () =>
-      this.toolResults.findJsonPathValue(actor, memId, path.selection, this.pathFetchChars(plan)),
+      this.pathLookups.findJsonPathValue(actor, memId, path.selection, this.pathFetchChars(plan)),
     );
     return found === null ? poolBusyText() : this.answerPathValue(memId, plan, found);
   }
@@ -197,7 +198,7 @@ export class LookupService {
     return this.answerPathValue(
       memId,
       plan,
-      await this.toolResults.findJsonPathValueAs(caller, memId, selection, this.pathFetchChars(plan)),
+      await this.pathLookups.findJsonPathValueAs(caller, memId, selection, this.pathFetchChars(plan)),
     );
   }
 

@@ -12,7 +12,7 @@ import { inSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
 import { LookupService, MIN_ANSWER_TOKENS } from '../lookup';
 import { checkPriorQuery, RecallBlockService, RecallSearchService } from '../recall';
 import { type ActorContext, FeatureFlagKey, FeatureFlagService } from '../tenancy';
-import { ToolResultsService } from '../tool-results';
+import { ToolResultReader } from '../tool-results';
 import {
   errorResult,
   feedbackAnswer,
@@ -62,7 +62,7 @@ export class McpToolsService {
 
   constructor(
     private readonly lookup: LookupService,
-    private readonly toolResults: ToolResultsService,
+    private readonly snapshots: ToolResultReader,
     private readonly search: RecallSearchService,
     private readonly blocks: RecallBlockService,
     private readonly feedback: FeedbackService,
@@ -203,7 +203,7 @@ export class McpToolsService {
     const limit = args.limit ?? 1;
     const since = checkPriorQuery(limit, args.since_days ?? null, new Date());
     const conversationId = new UuidPipe('conversation_id', true).transform(args.conversation_id) ?? null;
-    const page = await this.toolResults.history(actor, { conversationId, toolName: args.tool_name ?? null, since }, limit, null);
+    const page = await this.snapshots.history(actor, { conversationId, toolName: args.tool_name ?? null, since }, limit, null);
     // The recall answer bound, the same as every recall answer's (R-LG-2).
     const budget = this.config.lookup.answerMaxTokens;
     // Room for the answer's own first and last lines.

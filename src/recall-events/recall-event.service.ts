@@ -19,7 +19,7 @@ import {
   snapshotScopeOf,
   type ToolResultSnapshot,
   type ToolResultSnapshotRow,
-  ToolResultsService,
+  ToolResultReader,
   toSearchHit,
   toToolResultSnapshot,
 } from '../tool-results';
@@ -86,7 +86,7 @@ export class RecallEventService {
     private readonly events: RecallEventRepository,
     private readonly flags: FeatureFlagService,
     private readonly metrics: RecallEventMetrics,
-    private readonly toolResults: ToolResultsService,
+    private readonly snapshots: ToolResultReader,
   ) {}
 
   /** The event of a recall the actor is making in an allowed space, all but its refs. */
@@ -272,7 +272,7 @@ export class RecallEventService {
   async returnedResults(actor: ActorContext, event: RecallEventRecord): Promise<ReturnedResult[]> {
     const snapshotIds = event.results.filter((ref) => ref.type === ResultRefType.TOOL_RESULT).map((ref) => ref.id);
     const owner = { userId: event.profileId, spaceId: event.spaceId, spaceGeneration: event.spaceGeneration };
-    const snapshots = new Map((await this.toolResults.findReturned(actor, owner, snapshotIds)).map((s) => [s.id, s]));
+    const snapshots = new Map((await this.snapshots.findReturned(actor, owner, snapshotIds)).map((s) => [s.id, s]));
     return [...event.results]
       .sort((a, b) => a.rank - b.rank)
       .map((ref) => ({

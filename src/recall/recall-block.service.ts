@@ -13,7 +13,7 @@ import {
   ResultRefType,
 } from '../recall-events';
 import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
-import { type ToolResultSnapshot, ToolResultsService } from '../tool-results';
+import { type ToolResultSnapshot, ToolResultReader } from '../tool-results';
 import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
 import { RecallMetrics } from './recall.metrics';
@@ -31,7 +31,7 @@ const NOTHING: RenderedBlock = { text: '', tokens: 0, lines: [], droppedCount: 0
 @Injectable()
 export class RecallBlockService {
   constructor(
-    private readonly toolResults: ToolResultsService,
+    private readonly snapshots: ToolResultReader,
     private readonly config: AppConfig,
     private readonly metrics: RecallMetrics,
     private readonly events: RecallEventService,
@@ -64,7 +64,7 @@ export class RecallBlockService {
       // R-RC-10: the block is answered without its event, degraded.
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
       actor = await actorOf(caller);
-      recent = await this.toolResults.recentInConversation(actor, conversationId, limit, columns);
+      recent = await this.snapshots.recentInConversation(actor, conversationId, limit, columns);
       if (recent.length === 0) await this.checkOwnConversation(actor, conversationId);
     }
     const block = gated ? NOTHING : renderPreviouslyFetchedBlock(recent, { tokenBudget: blockTokenBudget, tokenizer: o200kTokenizer });
@@ -98,7 +98,6 @@ export class RecallBlockService {
 
   /** NOT_FOUND unless it is the actor's own conversation in an allowed space (another user's reads as missing). */
   private async checkOwnConversation(actor: ActorContext, conversationId: string): Promise<void> {
-    if ((await this.toolResults.findOwnConversation(actor, conversationId)) === null)
-      throw new NotFoundError('Conversation', conversationId);
+    if ((await this.snapshots.findOwnConversation(actor, conversationId)) === null) throw new NotFoundError('Conversation', conversationId);
   }
 }

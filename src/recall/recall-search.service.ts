@@ -11,7 +11,7 @@ import {
   SEARCH_RANKING_VERSION,
 } from '../recall-events';
 import type { ActorContext } from '../tenancy';
-import { type SnapshotColumns, type SnapshotSearchHit, type ToolResultSnapshot, ToolResultsService } from '../tool-results';
+import { type SnapshotColumns, type SnapshotSearchHit, type ToolResultSnapshot, ToolResultReader } from '../tool-results';
 import { renderBlockLine } from './block/previously-fetched-block';
 import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.rules';
 
@@ -37,7 +37,7 @@ export interface RecallMemoryOutcome extends Omit<RecallEventOutcome, 'recallEve
 @Injectable()
 export class RecallSearchService {
   constructor(
-    private readonly toolResults: ToolResultsService,
+    private readonly snapshots: ToolResultReader,
     private readonly events: RecallEventService,
   ) {}
 
@@ -68,7 +68,7 @@ export class RecallSearchService {
       hits = await this.events.searchAndRecord(actor, search, wanted, draft);
     } catch (error) {
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
-      hits = await this.toolResults.search(actor, search, wanted);
+      hits = await this.snapshots.search(actor, search, wanted);
     }
     // Outside the try: only the statement's own failure means the event was not stored.
     outcome ??= await this.events.stored(actor, draft.id, RecallEventSource.INTERNAL);
@@ -80,7 +80,7 @@ export class RecallSearchService {
     if (!columns.input && !columns.output) return hits;
     const loaded = new Map(
       (
-        await this.toolResults.withPayloads(
+        await this.snapshots.withPayloads(
           actor,
           hits.map((h) => h.snapshot),
           columns,

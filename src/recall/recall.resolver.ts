@@ -2,7 +2,7 @@ import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { Actor, type ActorContext, ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
-import { payloadColumnsOf, ToolResultSnapshotModel, ToolResultsService } from '../tool-results';
+import { payloadColumnsOf, ToolResultSnapshotModel, ToolResultReader } from '../tool-results';
 import { RecallBlockModel } from './models/recall-block.model';
 import { RecallResultModel } from './models/recall-result.model';
 import { checkPriorQuery } from './prior-results.rules';
@@ -14,7 +14,7 @@ export class RecallResolver {
   constructor(
     private readonly blocks: RecallBlockService,
     private readonly search: RecallSearchService,
-    private readonly toolResults: ToolResultsService,
+    private readonly snapshots: ToolResultReader,
   ) {}
 
   @Query(() => RecallBlockModel, { description: 'memory:read; records a recall event. R-RC-1..6, R-RC-9' })
@@ -39,7 +39,7 @@ export class RecallResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<ToolResultSnapshotModel[]> {
     const since = checkPriorQuery(limit, sinceDays, new Date());
-    const page = await this.toolResults.history(actor, { conversationId, toolName, since }, limit, null, payloadColumnsOf(info));
+    const page = await this.snapshots.history(actor, { conversationId, toolName, since }, limit, null, payloadColumnsOf(info));
     return page.records;
   }
 

@@ -6,7 +6,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { FeedbackService } from '../feedback';
 import { type RecallEventPosition, RecallEventService } from '../recall-events';
 import { TeamService, UserService } from '../tenancy';
-import { type ConversationPosition, ToolResultsService } from '../tool-results';
+import { type ConversationPosition, ToolResultDeletions } from '../tool-results';
 import { RetentionMetrics, SWEPT_TABLES, type SweptTable } from './retention.metrics';
 import { SWEEP_LEASE, teamLease } from './retention.repository';
 import { type KeepLeases, SweepLeases } from './sweep-leases';
@@ -59,7 +59,7 @@ export class RetentionSweepService implements OnApplicationShutdown {
   constructor(
     private readonly leases: SweepLeases,
     private readonly unitOfWork: UnitOfWork,
-    private readonly toolResults: ToolResultsService,
+    private readonly toolResultDeletions: ToolResultDeletions,
     private readonly recallEvents: RecallEventService,
     private readonly feedback: FeedbackService,
     private readonly teams: TeamService,
@@ -200,7 +200,7 @@ export class RetentionSweepService implements OnApplicationShutdown {
       { days: r.recallEventDays, batch: this.recallEventBatches(teamId) },
       {
         days: r.toolResultDays,
-        batch: async (c, l) => counted('message_tool_results', await this.toolResults.deleteExpiredBatch(teamId, c, l)),
+        batch: async (c, l) => counted('message_tool_results', await this.toolResultDeletions.deleteExpiredBatch(teamId, c, l)),
       },
       { days: r.toolResultDays, batch: this.idleConversationBatches(teamId) },
       {
@@ -244,7 +244,7 @@ export class RetentionSweepService implements OnApplicationShutdown {
     let after: ConversationPosition | null = null;
     return async (cutoff, limit) => {
       spaceIds ??= await this.teams.spaceIdsOf(teamId);
-      const batch = await this.toolResults.deleteIdleConversationsBatch(teamId, spaceIds, cutoff, after, limit);
+      const batch = await this.toolResultDeletions.deleteIdleConversationsBatch(teamId, spaceIds, cutoff, after, limit);
       after = batch.last;
       return { changed: { conversations: batch.conversations, messages: batch.messages }, scanned: batch.scanned };
     };

@@ -4,7 +4,7 @@ import { withTenantScope } from '../database/tenant-scope';
 import { FeedbackService } from '../feedback';
 import { RecallEventService } from '../recall-events';
 import { type ActorContext, UserService } from '../tenancy';
-import { ToolResultsService } from '../tool-results';
+import { ToolResultDeletions } from '../tool-results';
 import type { TableCount } from './retention-sweep.service';
 
 export interface DeletionReport {
@@ -29,7 +29,7 @@ type UserDataTable = (typeof USER_DATA_TABLES)[number];
 export class UserDeletionService {
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    private readonly toolResults: ToolResultsService,
+    private readonly toolResultDeletions: ToolResultDeletions,
     private readonly recallEvents: RecallEventService,
     private readonly feedback: FeedbackService,
     private readonly users: UserService,
@@ -61,7 +61,7 @@ export class UserDeletionService {
   private async deleteLockedUser(teamId: string, userId: string): Promise<Record<UserDataTable, number>> {
     const feedbackEvents = await this.feedback.deleteAllOfUser(teamId, userId);
     const recallEvents = await this.recallEvents.deleteAllOfUser(teamId, userId);
-    const toolResults = await this.toolResults.deleteAllOfUser(teamId, userId);
+    const toolResults = await this.toolResultDeletions.deleteAllOfUser(teamId, userId);
     const tenancy = await this.users.deleteInTeam(teamId, userId);
     return { ...toolResults, recall_events: recallEvents, feedback_events: feedbackEvents, ...tenancy };
   }

@@ -26,4 +26,7 @@ export {
 } from './tool-result-snapshot';
 export { TOOL_RESULTS_RESOLVERS, ToolResultsModule } from './tool-results.module';
 export { payloadColumnsOf } from './tool-results.resolver';
-export { ToolResultsService } from './tool-results.service';
+export { ToolResultDeletions } from './tool-result-deletions.service';
+export { ToolResultPathLookups } from './tool-result-path-lookups.service';
+export { ToolResultReader } from './tool-result-reader.service';
+export { ToolResultWriter } from './tool-result-writer.service';

@@ -12,11 +12,14 @@ import { ToolResultWriteRepository } from './tool-result-write.repository';
 import { ToolResultRepository } from './tool-result.repository';
 import { TOOL_RESULT_METRIC_PROVIDERS, ToolResultMetrics } from './tool-results.metrics';
 import { ToolResultsResolver } from './tool-results.resolver';
-import { ToolResultsService } from './tool-results.service';
+import { ToolResultDeletions } from './tool-result-deletions.service';
+import { ToolResultPathLookups } from './tool-result-path-lookups.service';
+import { ToolResultReader } from './tool-result-reader.service';
+import { ToolResultWriter } from './tool-result-writer.service';
 
 export const TOOL_RESULTS_RESOLVERS = [ToolResultsResolver, TeamSummaryRulesResolver];
 
-/** Exports one way to reach snapshots: the service, whose every read is scoped to the actor. */
+/** Exports the ways to reach snapshots, by role: write, read (every read scoped to the actor), path lookups, deletions. */
 @Module({
   imports: [MikroOrmModule.forFeature(TOOL_RESULT_ENTITIES)],
   providers: [
@@ -27,12 +30,15 @@ export const TOOL_RESULTS_RESOLVERS = [ToolResultsResolver, TeamSummaryRulesReso
     ConversationRepository,
     TeamSummaryRulesRepository,
     TeamSummaryRulesService,
-    ToolResultsService,
+    ToolResultWriter,
+    ToolResultReader,
+    ToolResultPathLookups,
+    ToolResultDeletions,
     ToolResultMetrics,
     HandleFieldsPool,
     ...TOOL_RESULT_METRIC_PROVIDERS,
     ...TOOL_RESULTS_RESOLVERS,
   ],
-  exports: [ToolResultsService],
+  exports: [ToolResultWriter, ToolResultReader, ToolResultPathLookups, ToolResultDeletions],
 })
 export class ToolResultsModule {}

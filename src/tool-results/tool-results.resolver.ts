@@ -9,7 +9,8 @@ import type { SnapshotColumns, ToolResultSnapshot } from './tool-result-snapshot
 import { ToolResultHandleModel } from './models/tool-result-handle.model';
 import { ToolResultInput } from './models/tool-result.input';
 import { RecordToolResultsPayload, ToolResultConnection, ToolResultSnapshotModel } from './models/tool-result-snapshot.model';
-import { ToolResultsService } from './tool-results.service';
+import { ToolResultReader } from './tool-result-reader.service';
+import { ToolResultWriter } from './tool-result-writer.service';
 
 /** The payload columns a query selects on the snapshots at `path`; the handle never needs them. */
 export function payloadColumnsOf(info: GraphQLResolveInfo, path: readonly string[] = []): SnapshotColumns {
@@ -18,7 +19,10 @@ export function payloadColumnsOf(info: GraphQLResolveInfo, path: readonly string
 
 @Resolver(() => ToolResultSnapshotModel)
 export class ToolResultsResolver {
-  constructor(private readonly toolResults: ToolResultsService) {}
+  constructor(
+    private readonly toolResultWriter: ToolResultWriter,
+    private readonly snapshots: ToolResultReader,
+  ) {}
 
   @Mutation(() => RecordToolResultsPayload, { description: 'memory:write. R-TR-1..6' })
   @RequiresScope(Scope.MEMORY_WRITE)
@@ -27,7 +31,7 @@ export class ToolResultsResolver {
     @Args('input', { type: () => [ToolResultInput] }, new InputListPipe(ToolResultInput, 'input')) input: ToolResultInput[],
     @Info() info: GraphQLResolveInfo,
   ): Promise<RecordToolResultsPayload> {
-    return this.toolResults.record(actor, input, { columns: payloadColumnsOf(info, ['snapshots']) });
+    return this.toolResultWriter.record(actor, input, { columns: payloadColumnsOf(info, ['snapshots']) });
   }
 
   @Query(() => ToolResultConnection, { description: 'memory:read. R-TR-7' })
@@ -43,7 +47,7 @@ export class ToolResultsResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<ToolResultConnection> {
     const filter = { conversationId, toolName, since, until };
-    const page = await this.toolResults.history(actor, filter, first, after, payloadColumnsOf(info, ['edges', 'node']));
+    const page = await this.snapshots.history(actor, filter, first, after, payloadColumnsOf(info, ['edges', 'node']));
     const edges = page.records.map((node) => ({ node, cursor: encodeCursor({ createdAt: node.createdKey, id: node.id }) }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
@@ -55,7 +59,7 @@ export class ToolResultsResolver {
     @Args('id', { type: () => ID }, new UuidPipe('id')) id: string,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ToolResultSnapshotModel | null> {
-    return this.toolResults.findOne(actor, id, payloadColumnsOf(info));
+    return this.snapshots.findOne(actor, id, payloadColumnsOf(info));
   }
 
   /** Stored with the snapshot when it was written (R-LG-1): served as is, never rebuilt. */

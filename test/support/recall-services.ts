@@ -7,7 +7,7 @@ import { RecallEventMetrics } from '../../src/recall-events/recall-events.metric
 import { RecallMetrics } from '../../src/recall/recall.metrics';
 import { FeatureFlagRepository } from '../../src/tenancy/feature-flag.repository';
 import { FeatureFlagService } from '../../src/tenancy/feature-flag.service';
-import { testConfig, toolResultsServiceFor } from './tool-results-service';
+import { testConfig, toolResultServicesFor } from './tool-results-service';
 
 /** Recall's metrics on a registry of their own. */
 export function recallMetricsFor(): RecallMetrics {
@@ -30,6 +30,6 @@ export function recallEventServiceFor(
     new RecallEventRepository(em),
     new FeatureFlagService(new FeatureFlagRepository(em), config),
     metrics,
-    toolResultsServiceFor(em, config),
+    toolResultServicesFor(em, config).reader,
   );
 }

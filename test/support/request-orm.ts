@@ -8,7 +8,7 @@ import { ActorRepository } from '../../src/tenancy/actor.repository';
 import type { ToolResultInput } from '../../src/tool-results';
 import { closedAtFileEnd, closeEach } from './file-resources';
 import { createTestOrm } from './test-orm';
-import { toolResultsServiceFor } from './tool-results-service';
+import { toolResultServicesFor } from './tool-results-service';
 
 /**
  * A medium test's database as the service meets it (R-TN-8): the services under test are built
@@ -129,7 +129,7 @@ export async function recordCalls(
     toolOutput: {},
     ...call,
   }));
-  const outcome = await db.as(actor, () => toolResultsServiceFor(db.em).record(actor, items));
+  const outcome = await db.as(actor, () => toolResultServicesFor(db.em).writer.record(actor, items));
   return outcome.snapshots.map((s) => s.id);
 }
 

@@ -16,7 +16,7 @@ import { TeamService } from '../../src/tenancy/team.service';
 import { UserRepository } from '../../src/tenancy/user.repository';
 import { UserService } from '../../src/tenancy/user.service';
 import { recallEventServiceFor } from './recall-services';
-import { toolResultsServiceFor } from './tool-results-service';
+import { toolResultServicesFor } from './tool-results-service';
 
 /** Feedback's service over the real repositories, its metrics on a registry of their own. */
 export function feedbackServiceFor(em: EntityManager, config: AppConfig): FeedbackService {
@@ -49,7 +49,7 @@ export function retentionServiceFor(
   const service = new RetentionSweepService(
     new SweepLeases(repository, config),
     new UnitOfWork(em),
-    toolResultsServiceFor(em, config),
+    toolResultServicesFor(em, config).deletions,
     recallEventServiceFor(em),
     feedbackServiceFor(em, config),
     new TeamService(new TeamRepository(em)),

@@ -17,15 +17,26 @@ import { ToolResultJsonPathRepository } from '../../src/tool-results/tool-result
 import { ToolResultWriteRepository } from '../../src/tool-results/tool-result-write.repository';
 import { ToolResultRepository } from '../../src/tool-results/tool-result.repository';
 import { ToolResultMetrics } from '../../src/tool-results/tool-results.metrics';
-import { ToolResultsService } from '../../src/tool-results/tool-results.service';
+import { ToolResultDeletions } from '../../src/tool-results/tool-result-deletions.service';
+import { ToolResultPathLookups } from '../../src/tool-results/tool-result-path-lookups.service';
+import { ToolResultReader } from '../../src/tool-results/tool-result-reader.service';
+import { ToolResultWriter } from '../../src/tool-results/tool-result-writer.service';
 
 /** A configuration for medium tests, with overrides by environment variable name. */
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   return loadConfig({ AUTH_JWT_SECRET: 'k'.repeat(40), ...overrides });
 }
 
-/** The ToolResults service over the real repository on a test database, with its own metric registry. */
-export function toolResultsServiceFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultsService {
+/** ToolResults' services, by role, over the real repositories on a test database, with their own metric registry. */
+export interface ToolResultServices {
+  writer: ToolResultWriter;
+  reader: ToolResultReader;
+  pathLookups: ToolResultPathLookups;
+  deletions: ToolResultDeletions;
+}
+
+/** The ToolResults services over the real repositories on a test database, with their own metric registry. */
+export function toolResultServicesFor(em: EntityManager, config: AppConfig = testConfig()): ToolResultServices {
   const registers = [new Registry()];
   const metrics = new ToolResultMetrics(
     new Counter({ name: 'c', help: 'c', labelNames: ['tool_name'], registers }),
@@ -33,18 +44,23 @@ export function toolResultsServiceFor(em: EntityManager, config: AppConfig = tes
     config,
   );
   const summaryRules = new TeamSummaryRulesService(new TeamSummaryRulesRepository(em));
-  return new ToolResultsService(
-    new ToolResultRepository(em),
+  const conversations = new ConversationRepository(em);
+  const reader = new ToolResultReader(new ToolResultRepository(em), conversations, config);
+  const writer = new ToolResultWriter(
     new ToolResultWriteRepository(em),
-    new ToolResultJsonPathRepository(em),
-    new ToolResultDeletionRepository(em),
-    new ConversationRepository(em),
+    reader,
     summaryRules,
     config,
     metrics,
     tokenCounterFor(config),
     new HandleFieldsPool(config, workerPoolMetricsFor(), metrics),
   );
+  return {
+    writer,
+    reader,
+    pathLookups: new ToolResultPathLookups(new ToolResultJsonPathRepository(em)),
+    deletions: new ToolResultDeletions(new ToolResultDeletionRepository(em), conversations),
+  };
 }
 
 /** The token-count pool with metrics of its own registry (its idle threads never keep a test process alive). */

@@ -2,8 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { ActorContext, Scope } from '../../tenancy';
-import type { ToolResultsService } from '../../tool-results';
-import { tokenCounterFor, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { tokenCounterFor, type ToolResultServices, toolResultServicesFor } from '../../../test/support/tool-results-service';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
 import { BIG_PAYLOAD_TOOL_USE_ID, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
 import { CompactionService } from '../compaction.service';
@@ -25,7 +24,7 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
   let db: TestOrm;
   let em: EntityManager;
   let service: CompactionService;
-  let toolResults: ToolResultsService;
+  let toolResults: ToolResultServices;
   const team = crypto.randomUUID();
   const space = crypto.randomUUID();
   const otherTeam = crypto.randomUUID();
@@ -34,8 +33,13 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestOrm(captureSql(statements));
     em = db.orm.em.fork();
-    toolResults = toolResultsServiceFor(em);
-    service = new CompactionService(toolResults, tokenCounterFor(), new CompactionPoliciesService(new CompactionPoliciesRepository(em)));
+    toolResults = toolResultServicesFor(em);
+    service = new CompactionService(
+      toolResults.writer,
+      toolResults.reader,
+      tokenCounterFor(),
+      new CompactionPoliciesService(new CompactionPoliciesRepository(em)),
+    );
     await em.execute(
       `insert into teams (id) values (?), (?);
        insert into spaces (id, team_id, name) values (?, ?, 's'), (?, ?, 'other');`,
@@ -152,9 +156,9 @@ describe('CompactionService (medium, real PostgreSQL)', () => {
     );
     expect(first.compactedCount).toBe(0);
     // The uncompacted row goes (as a concurrent writer's trim would take it) before the next call marks it.
-    const found = jest.spyOn(toolResults, 'findByToolUseIds');
+    const found = jest.spyOn(toolResults.reader, 'findByToolUseIds');
     found.mockImplementationOnce(async (who, ids) => {
-      const rows = await toolResults.findByToolUseIds(who, ids);
+      const rows = await toolResults.reader.findByToolUseIds(who, ids);
       await em.execute('delete from message_tool_results where user_id = ?', [actor.userId]);
       return rows;
     });

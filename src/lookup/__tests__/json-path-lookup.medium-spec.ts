@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { lookupPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { lookupPoolFor, testConfig, toolResultServicesFor } from '../../../test/support/tool-results-service';
 import { DatabasePathTurns } from '../json-path/database-path-turns';
 import type { LookupPool } from '../lookup-pool';
 import type { LookupArguments } from '../lookup-request';
@@ -107,9 +107,9 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
       `insert into teams (id) values (?); insert into users (id, team_id) values (?, ?); insert into spaces (id, team_id, name) values (?, ?, 's');`,
       [team, owner, team, space, team],
     );
-    const toolResults = toolResultsServiceFor(em);
+    const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
-      toolResults.record(actor, [
+      toolResults.writer.record(actor, [
         {
           spaceId: space,
           conversationId: crypto.randomUUID(),
@@ -123,7 +123,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
     );
     memId = recorded.snapshots[0].memId;
     pool = lookupPoolFor();
-    service = new LookupService(toolResults, testConfig(), pool, new DatabasePathTurns(testConfig()));
+    service = new LookupService(toolResults.reader, toolResults.pathLookups, testConfig(), pool, new DatabasePathTurns(testConfig()));
   });
   afterAll(async () => {
     await pool.onModuleDestroy();
@@ -168,7 +168,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
     let regexMemId: string;
     let slowMemId: string;
     beforeAll(async () => {
-      const toolResults = toolResultsServiceFor(em);
+      const toolResults = toolResultServicesFor(em);
       const item = (toolUseId: string, toolOutput: unknown) => ({
         spaceId: space,
         conversationId: crypto.randomUUID(),
@@ -179,7 +179,7 @@ describe('recallToolResult json_path, RFC 9535 (medium, real PostgreSQL)', () =>
         toolOutput,
       });
       const recorded = await RequestContext.create(em, () =>
-        toolResults.record(actor, [
+        toolResults.writer.record(actor, [
           item(
             'toolu_many',
             Array.from({ length: 10_001 }, (_, i) => i),

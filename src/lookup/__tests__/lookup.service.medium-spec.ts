@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import type { ToolResultInput } from '../../tool-results';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { lookupPoolFor, testConfig, toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { lookupPoolFor, testConfig, toolResultServicesFor } from '../../../test/support/tool-results-service';
 import { DatabasePathTurns } from '../json-path/database-path-turns';
 import type { LookupPool } from '../lookup-pool';
 import { countTokens } from '../../common/text/tokenizer';
@@ -46,7 +46,8 @@ describe('LookupService (medium, real PostgreSQL)', () => {
     const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling), ...env });
     const pool = lookupPoolFor(config);
     pools.push(pool);
-    return { service: new LookupService(toolResultsServiceFor(em), config, pool, new DatabasePathTurns(config)), pool };
+    const toolResults = toolResultServicesFor(em);
+    return { service: new LookupService(toolResults.reader, toolResults.pathLookups, config, pool, new DatabasePathTurns(config)), pool };
   }
 
   function recallWith(service: LookupService, who: ActorContext, args: Partial<LookupArguments>): Promise<string> {
@@ -65,7 +66,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
     );
 
     // Stored through the real write path.
-    const toolResults = toolResultsServiceFor(em);
+    const toolResults = toolResultServicesFor(em);
     const item = (toolUseId: string, toolOutput: unknown): ToolResultInput => ({
       spaceId: space,
       conversationId: conversation,
@@ -76,7 +77,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
       toolOutput,
     });
     const outcome = await RequestContext.create(em, () =>
-      toolResults.record(actor, [item('tu_text', TEXT), item('tu_json', { a: { b: [1, 2] } })]),
+      toolResults.writer.record(actor, [item('tu_text', TEXT), item('tu_json', { a: { b: [1, 2] } })]),
     );
     [MEM, JSON_MEM] = outcome.snapshots.map((s) => s.memId);
   });
@@ -139,9 +140,9 @@ describe('LookupService (medium, real PostgreSQL)', () => {
 
   it('R-LG-2 R-RT-4 a walk reads the payload once; the row is still looked up on every call, so a deleted one is gone', async () => {
     const service = ledger(CEILING);
-    const toolResults = toolResultsServiceFor(em);
+    const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
-      toolResults.record(actor, [
+      toolResults.writer.record(actor, [
         {
           spaceId: space,
           conversationId: conversation,
@@ -173,9 +174,9 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   // The two tests below start a worker thread, which compiles its TypeScript first: slow on a loaded machine.
   it('R-TN-10 a query over a large payload is searched in a worker thread and read only once the thread is held; a short one where it is', async () => {
     const large = `${'lorem ipsum '.repeat(QUERY_OFF_THREAD_FROM_CHARS / 12)}Needle ſtraße NEEDLE${' dolor'.repeat(100)}`;
-    const toolResults = toolResultsServiceFor(em);
+    const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
-      toolResults.record(actor, [
+      toolResults.writer.record(actor, [
         {
           spaceId: space,
           conversationId: conversation,
@@ -206,9 +207,9 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   it('R-TN-10 a large payload whose search is told "busy" is never loaded', async () => {
     const { service, pool } = ledgerWithPool(10_000, { JSON_PATH_WORKERS: '1', JSON_PATH_QUEUE_MAX: '0' });
     const large = 'x'.repeat(QUERY_OFF_THREAD_FROM_CHARS);
-    const toolResults = toolResultsServiceFor(em);
+    const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
-      toolResults.record(actor, [
+      toolResults.writer.record(actor, [
         {
           spaceId: space,
           conversationId: conversation,

@@ -4,7 +4,7 @@ import { type ActorContext, FeatureFlagKey } from '../../tenancy';
 import { EVENT_ID } from '../../../test/support/recall-events-api';
 import { recallEventServiceFor } from '../../../test/support/recall-services';
 import * as medium from '../../../test/support/request-orm';
-import { toolResultsServiceFor } from '../../../test/support/tool-results-service';
+import { toolResultServicesFor } from '../../../test/support/tool-results-service';
 import type { RecallMemoryArgs } from '../recall-search.rules';
 import { RecallSearchService } from '../recall-search.service';
 
@@ -33,7 +33,7 @@ describe('RecallSearchService (medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await medium.createRequestOrm();
-    service = new RecallSearchService(toolResultsServiceFor(db.em), recallEventServiceFor(db.em));
+    service = new RecallSearchService(toolResultServicesFor(db.em).reader, recallEventServiceFor(db.em));
     ({ alice, bob, mallory } = await medium.seedTenants(db, [
       FeatureFlagKey.RECALL_FEEDBACK_ENABLED,
       FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED,
