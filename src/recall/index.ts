@@ -1,5 +1,5 @@
 // The Recall module's public surface: what MCP and the app may use.
-export { checkPriorQuery } from './prior-results.rules';
+export { PriorResultsService } from './prior-results.service';
 export { type RecallBlockOutcome, RecallBlockService } from './recall-block.service';
 export { type RecallMemoryOutcome, RecallSearchService } from './recall-search.service';
 export { RECALL_RESOLVERS, RecallModule } from './recall.module';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { RecallEventsModule } from '../recall-events';
 import { TenancyModule } from '../tenancy';
 import { ToolResultsModule } from '../tool-results';
+import { PriorResultsService } from './prior-results.service';
 import { RecallBlockService } from './recall-block.service';
 import { RecallSearchService } from './recall-search.service';
 import { RECALL_METRIC_PROVIDERS, RecallMetrics } from './recall.metrics';
@@ -15,7 +16,7 @@ export const RECALL_RESOLVERS = [RecallResolver];
  */
 @Module({
   imports: [TenancyModule, ToolResultsModule, RecallEventsModule],
-  providers: [RecallBlockService, RecallSearchService, RecallMetrics, ...RECALL_METRIC_PROVIDERS, ...RECALL_RESOLVERS],
-  exports: [RecallBlockService, RecallSearchService],
+  providers: [RecallBlockService, RecallSearchService, PriorResultsService, RecallMetrics, ...RECALL_METRIC_PROVIDERS, ...RECALL_RESOLVERS],
+  exports: [RecallBlockService, RecallSearchService, PriorResultsService],
 })
 export class RecallModule {}

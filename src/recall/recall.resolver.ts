@@ -2,10 +2,10 @@ import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
 import { Actor, type ActorContext, ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
-import { payloadColumnsOf, ToolResultSnapshotModel, ToolResultReader } from '../tool-results';
+import { payloadColumnsOf, ToolResultSnapshotModel } from '../tool-results';
 import { RecallBlockModel } from './models/recall-block.model';
 import { RecallResultModel } from './models/recall-result.model';
-import { checkPriorQuery } from './prior-results.rules';
+import { PriorResultsService } from './prior-results.service';
 import { RecallBlockService } from './recall-block.service';
 import { RecallSearchService } from './recall-search.service';
 
@@ -14,7 +14,7 @@ export class RecallResolver {
   constructor(
     private readonly blocks: RecallBlockService,
     private readonly search: RecallSearchService,
-    private readonly snapshots: ToolResultReader,
+    private readonly priorResults: PriorResultsService,
   ) {}
 
   @Query(() => RecallBlockModel, { description: 'memory:read; records a recall event. R-RC-1..6, R-RC-9' })
@@ -38,8 +38,7 @@ export class RecallResolver {
     @Args('limit', { type: () => Int, nullable: true, defaultValue: 1 }) limit: number,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ToolResultSnapshotModel[]> {
-    const since = checkPriorQuery(limit, sinceDays, new Date());
-    const page = await this.snapshots.history(actor, { conversationId, toolName, since }, limit, null, payloadColumnsOf(info));
+    const page = await this.priorResults.find(actor, { conversationId, toolName, sinceDays, limit }, payloadColumnsOf(info));
     return page.records;
   }
 

@@ -28,5 +28,5 @@ export { TOOL_RESULTS_RESOLVERS, ToolResultsModule } from './tool-results.module
 export { payloadColumnsOf } from './tool-results.resolver';
 export { ToolResultDeletions } from './tool-result-deletions.service';
 export { ToolResultPathLookups } from './tool-result-path-lookups.service';
-export { ToolResultReader } from './tool-result-reader.service';
+export { type HistoryPage, ToolResultReader } from './tool-result-reader.service';
 export { ToolResultWriter } from './tool-result-writer.service';
