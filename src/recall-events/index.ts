@@ -4,6 +4,7 @@ export { RecallEventModel, ResultRefFields, ResultRefModel, SuggestedActionModel
 export {
   type RecallAccount,
   recallAccountOf,
+  type RecallEventDraft,
   type RecallEventRecord,
   type RecallEventRow,
   toRecallEventRecord,
@@ -13,6 +14,9 @@ export {
   FUSION_MODE_SINGLE,
   MAX_DEGRADED_BRANCHES,
   MAX_EVENT_REFS,
+  newRecallEventId,
+  queryFingerprint,
+  RECALL_CONTRACT_VERSION,
   RecallEventSource,
   type ResultRef,
   ResultRefType,
@@ -21,4 +25,4 @@ export {
 } from './recall-event.rules';
 export { type RecallEventOutcome, RecallEventService, type SuggestedAction } from './recall-event.service';
 export { RECALL_EVENTS_RESOLVERS, RecallEventsModule } from './recall-events.module';
-export { type RecallEventPosition, RecallEventRepository } from './recall-event.repository';
+export { type RecallEventPosition, recallEventJson, RecallEventRepository, type UnplacedRecallEvent } from './recall-event.repository';

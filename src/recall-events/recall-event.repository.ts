@@ -1,16 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { arrayLiteral, countChanged, runSql } from '../database/run-sql';
-import type { ActorColumns } from '../tenancy';
-import {
-  recentArguments,
-  searchArguments,
-  toolNamesArguments,
-  type SnapshotColumns,
-  type SnapshotScope,
-  type SnapshotSearch,
-  type ToolResultSnapshotRow,
-} from '../tool-results';
+import { toolNamesArguments, type SnapshotScope } from '../tool-results';
 import {
   type NewRecallEvent,
   type RecallEventDraft,
@@ -39,7 +30,7 @@ const EVENT_COLUMNS = `team_id, id, profile_id, query_fingerprint, query_text, c
   search_freshness, degraded_branches, semantic_groups, authored_alternatives, clarification_outcome, source`;
 
 /** The event's own columns as one JSON object keyed by column name, read with `jsonb_populate_record`. */
-function eventJson(event: UnplacedRecallEvent): string {
+export function recallEventJson(event: UnplacedRecallEvent): string {
   return JSON.stringify({
     team_id: event.teamId,
     id: event.id,
@@ -95,84 +86,9 @@ export class RecallEventRepository {
       `insert into recall_events as e (${EVENT_COLUMNS}, space_id, space_generation, results, tool_names)
        select ${EVENT_COLUMNS}, ?, ?, ?::jsonb, ${toolNames} from jsonb_populate_record(null::recall_events, ?::jsonb)
        returning ${RECALL_EVENT_COLUMNS}`,
-      [event.spaceId, event.spaceGeneration, JSON.stringify(event.results), ...bindings, eventJson(event)],
+      [event.spaceId, event.spaceGeneration, JSON.stringify(event.results), ...bindings, recallEventJson(event)],
     );
     return toRecallEventRecord(rows[0]);
-  }
-
-  /**
-   * Runs the snapshot search and stores the event of its results in one statement (the
-   * `recall_events_search_and_record` function, current body in schema.sql): the event's refs are the
-   * search's rows at their rank, and the event is stored even when nothing is found. The function
-   * makes the request's tenant settings itself (row-level security), so this stays one round trip.
-   */
-  searchAndRecord(
-    scope: SnapshotScope,
-    search: SnapshotSearch,
-    columns: SnapshotColumns,
-    event: RecallEventDraft,
-  ): Promise<ToolResultSnapshotRow[]> {
-    return runSql<ToolResultSnapshotRow[]>(
-      this.em,
-      `select * from recall_events_search_and_record(?::jsonb, ?::uuid, ?::int, ?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?::int, ?, ?)`,
-      [eventJson(event), event.spaceId, event.spaceGeneration, ...searchArguments(scope, search, columns)],
-      { setsOwnScope: true },
-    );
-  }
-
-  /**
-   * The newest snapshots of the user's conversation and the event of them in one statement (the
-   * `recall_events_recent_and_record` function), stored in the conversation's space at the
-   * generation the actor holds for it (`generations`: the allowed spaces' generations by id). No
-   * row at all: the conversation is not the user's in an allowed space, and nothing was stored. A
-   * row with a null `id`: the conversation holds no snapshot (the event was stored, with no refs).
-   */
-  recentAndRecord(
-    scope: SnapshotScope,
-    generations: ReadonlyMap<string, number>,
-    recent: { conversationId: string; limit: number; columns: SnapshotColumns },
-    event: UnplacedRecallEvent,
-  ): Promise<(Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[]> {
-    return runSql(
-      this.em,
-      `select * from recall_events_recent_and_record(?::jsonb, ?::jsonb, ?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?::int, ?, ?)`,
-      [
-        eventJson(event),
-        JSON.stringify(Object.fromEntries(generations)),
-        ...recentArguments(scope, recent.conversationId, recent.limit, recent.columns),
-      ],
-      { setsOwnScope: true },
-    );
-  }
-
-  /**
-   * `recentAndRecord` for a caller not yet read from the database (`recall_block_for_token`): the
-   * same statement, after `actor_spaces` has read the token's user and its allowed spaces in the
-   * same round trip. `actor_status` on every row: 'new' (no such user yet; nothing read or
-   * stored), 'missing' (no such conversation of the user's in an allowed space; nothing stored) or
-   * 'ok' (the rows as `recentAndRecord` gives them). A token older than its user's deletion
-   * fails with RL004, as the guard's statement does.
-   */
-  recentAndRecordForToken(
-    claims: { userId: string; teamId: string; issuedAt: number },
-    recent: { conversationId: string; limit: number; columns: SnapshotColumns },
-    event: UnplacedRecallEvent,
-  ): Promise<(Omit<ToolResultSnapshotRow, 'id'> & ActorColumns & { id: string | null })[]> {
-    return runSql(
-      this.em,
-      `select * from recall_block_for_token(?::jsonb, ?::uuid, ?::uuid, to_timestamp(?), ?::uuid, ?::int, ?, ?)`,
-      [
-        eventJson(event),
-        claims.userId,
-        claims.teamId,
-        claims.issuedAt,
-        recent.conversationId,
-        recent.limit,
-        recent.columns.input === true,
-        recent.columns.output === true,
-      ],
-      { setsOwnScope: true },
-    );
   }
 
   /**

@@ -1,28 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '../common/errors/app-error';
 import { withTenantScope } from '../database/tenant-scope';
-import {
-  type ActorContext,
-  type ActorOrToken,
-  allowedSpacesOf,
-  asActorError,
-  FeatureFlagKey,
-  FeatureFlagService,
-  Scope,
-  TokenActor,
-} from '../tenancy';
-import {
-  type ReturnedSnapshot,
-  type SnapshotColumns,
-  type SnapshotSearch,
-  type SnapshotSearchHit,
-  snapshotScopeOf,
-  type ToolResultSnapshot,
-  type ToolResultSnapshotRow,
-  ToolResultReader,
-  toSearchHit,
-  toToolResultSnapshot,
-} from '../tool-results';
+import { type ActorContext, FeatureFlagKey, FeatureFlagService, Scope } from '../tenancy';
+import { type ReturnedSnapshot, snapshotScopeOf, ToolResultReader } from '../tool-results';
 import type { RecallEventDraft, RecallEventRecord } from './recall-event.record';
 import {
   type RecallEventPosition,
@@ -121,53 +101,6 @@ export class RecallEventService {
       clarificationOutcome: null,
       source: RecallEventSource.INTERNAL,
     };
-  }
-
-  /**
-   * The full-text search over the actor's snapshots (R-RC-8) and the event of its results, stored
-   * by the same statement. A failure to store throws: the caller answers degraded.
-   */
-  async searchAndRecord(
-    actor: ActorContext,
-    search: SnapshotSearch,
-    columns: SnapshotColumns,
-    draft: RecallEventDraft,
-  ): Promise<SnapshotSearchHit[]> {
-    const rows = await this.events.searchAndRecord(snapshotScopeOf(actor), search, columns, draft);
-    return rows.map((row) => toSearchHit(row, columns));
-  }
-
-  /**
-   * The `limit` newest snapshots of the actor's conversation and the event of them, stored in the
-   * conversation's space, in one statement. `snapshots` null: the conversation is not the actor's
-   * in an allowed space (nothing stored). A caller not yet read from the database (`TokenActor`)
-   * is read by the same statement, and comes back as the request's actor. A failure to store
-   * throws: the caller answers degraded.
-   */
-  async readRecentAndRecord(
-    caller: ActorOrToken,
-    recent: { conversationId: string; limit: number; columns: SnapshotColumns },
-    draft: UnplacedRecallEvent,
-  ): Promise<{ actor: ActorContext; snapshots: ToolResultSnapshot[] | null }> {
-    let actor: ActorContext;
-    let rows: (Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[];
-    if (caller instanceof TokenActor) {
-      const read = await this.events.recentAndRecordForToken(caller.claims, recent, draft).catch((error: unknown) => {
-        throw asActorError(error);
-      });
-      // A new user: provisioned and read the guard's way, then the block's own statement as for any actor.
-      if (read[0].actor_status === 'new') return this.readRecentAndRecord(await caller.resolve(), recent, draft);
-      actor = caller.settle(allowedSpacesOf(read[0]));
-      rows = read[0].actor_status === 'missing' ? [] : read;
-    } else {
-      actor = caller;
-      const generations = new Map(actor.allowedSpaces.map((s) => [s.id, s.generation]));
-      rows = await this.events.recentAndRecord(snapshotScopeOf(actor), generations, recent, draft);
-    }
-    // No row: no such conversation of the actor's. One row without an id: an empty conversation.
-    if (rows.length === 0) return { actor, snapshots: null };
-    const snapshots = rows.flatMap((row) => (row.id === null ? [] : [toToolResultSnapshot({ ...row, id: row.id }, recent.columns)]));
-    return { actor, snapshots };
   }
 
   /** Sets the refs of an event stored a moment ago to the rows finally shown, and its tool names to theirs. */

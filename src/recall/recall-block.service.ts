@@ -16,6 +16,7 @@ import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
 import { type ToolResultSnapshot, ToolResultReader } from '../tool-results';
 import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
+import { RecallReads } from './recall-reads.service';
 import { RecallMetrics } from './recall.metrics';
 
 export interface RecallBlockOutcome extends RenderedBlock, RecallEventOutcome {
@@ -35,6 +36,7 @@ export class RecallBlockService {
     private readonly config: AppConfig,
     private readonly metrics: RecallMetrics,
     private readonly events: RecallEventService,
+    private readonly reads: RecallReads,
   ) {}
 
   /** `caller`: the guard's actor, or a `TokenActor` the block's statement reads (one round trip for the request). */
@@ -55,7 +57,7 @@ export class RecallBlockService {
     let outcome: RecallEventOutcome | null = null;
     try {
       // The rows and their event in one round trip; the event's space is the conversation's.
-      const read = await this.events.readRecentAndRecord(caller, { conversationId, limit, columns }, draft);
+      const read = await this.reads.readRecentAndRecord(caller, { conversationId, limit, columns }, draft);
       if (read.snapshots === null) throw new NotFoundError('Conversation', conversationId);
       actor = read.actor;
       recent = read.snapshots;

@@ -13,6 +13,7 @@ import {
 import type { ActorContext } from '../tenancy';
 import { type SnapshotColumns, type SnapshotSearchHit, type ToolResultSnapshot, ToolResultReader } from '../tool-results';
 import { renderBlockLine } from './block/previously-fetched-block';
+import { RecallReads } from './recall-reads.service';
 import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.rules';
 
 interface RecallHit {
@@ -39,6 +40,7 @@ export class RecallSearchService {
   constructor(
     private readonly snapshots: ToolResultReader,
     private readonly events: RecallEventService,
+    private readonly reads: RecallReads,
   ) {}
 
   async search(actor: ActorContext, args: RecallMemoryArgs, columns: SnapshotColumns = {}): Promise<RecallMemoryOutcome> {
@@ -65,7 +67,7 @@ export class RecallSearchService {
     let hits: SnapshotSearchHit[];
     let outcome: RecallEventOutcome | null = null;
     try {
-      hits = await this.events.searchAndRecord(actor, search, wanted, draft);
+      hits = await this.reads.searchAndRecord(actor, search, wanted, draft);
     } catch (error) {
       outcome = this.events.unavailable(error, RecallEventSource.INTERNAL);
       hits = await this.snapshots.search(actor, search, wanted);

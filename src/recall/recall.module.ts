@@ -4,6 +4,8 @@ import { TenancyModule } from '../tenancy';
 import { ToolResultsModule } from '../tool-results';
 import { PriorResultsService } from './prior-results.service';
 import { RecallBlockService } from './recall-block.service';
+import { RecallReads } from './recall-reads.service';
+import { RecallReadsRepository } from './recall-reads.repository';
 import { RecallSearchService } from './recall-search.service';
 import { RECALL_METRIC_PROVIDERS, RecallMetrics } from './recall.metrics';
 import { RecallResolver } from './recall.resolver';
@@ -16,7 +18,16 @@ export const RECALL_RESOLVERS = [RecallResolver];
  */
 @Module({
   imports: [TenancyModule, ToolResultsModule, RecallEventsModule],
-  providers: [RecallBlockService, RecallSearchService, PriorResultsService, RecallMetrics, ...RECALL_METRIC_PROVIDERS, ...RECALL_RESOLVERS],
+  providers: [
+    RecallBlockService,
+    RecallSearchService,
+    PriorResultsService,
+    RecallReads,
+    RecallReadsRepository,
+    RecallMetrics,
+    ...RECALL_METRIC_PROVIDERS,
+    ...RECALL_RESOLVERS,
+  ],
   exports: [RecallBlockService, RecallSearchService, PriorResultsService],
 })
 export class RecallModule {}

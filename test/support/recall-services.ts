@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { RecallReads } from '../../src/recall/recall-reads.service';
+import { RecallReadsRepository } from '../../src/recall/recall-reads.repository';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppConfig } from '../../src/config/app-config';
 import { RecallEventRepository } from '../../src/recall-events/recall-event.repository';
@@ -32,4 +34,9 @@ export function recallEventServiceFor(
     metrics,
     toolResultServicesFor(em, config).reader,
   );
+}
+
+/** Recall's reads that store their event in the same statement, over the real repository on a test database. */
+export function recallReadsFor(em: EntityManager): RecallReads {
+  return new RecallReads(new RecallReadsRepository(em));
 }

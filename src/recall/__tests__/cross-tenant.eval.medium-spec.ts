@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActorContext, Scope } from '../../tenancy';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
-import { recallEventServiceFor, recallMetricsFor } from '../../../test/support/recall-services';
+import { recallEventServiceFor, recallMetricsFor, recallReadsFor } from '../../../test/support/recall-services';
 import { HANDLE_COLUMNS, handleColumns, testConfig, toolResultServicesFor } from '../../../test/support/tool-results-service';
 import { RecallBlockService } from '../recall-block.service';
 
@@ -28,7 +28,13 @@ describe('cross-tenant eval (R-RC-6, medium, real PostgreSQL)', () => {
     em = db.orm.em.fork();
     const config = testConfig();
     const metrics = recallMetricsFor();
-    service = new RecallBlockService(toolResultServicesFor(em, config).reader, config, metrics, recallEventServiceFor(em));
+    service = new RecallBlockService(
+      toolResultServicesFor(em, config).reader,
+      config,
+      metrics,
+      recallEventServiceFor(em),
+      recallReadsFor(em),
+    );
 
     const messageA = crypto.randomUUID();
     const messageB = crypto.randomUUID();

@@ -3,7 +3,7 @@ import { countTokens } from '../../common/text/tokenizer';
 import { ErrorCode } from '../../common/errors/app-error';
 import { type ActorContext, FeatureFlagKey } from '../../tenancy';
 import { EVENT_ID } from '../../../test/support/recall-events-api';
-import { recallEventServiceFor, recallMetricsFor } from '../../../test/support/recall-services';
+import { recallEventServiceFor, recallMetricsFor, recallReadsFor } from '../../../test/support/recall-services';
 import * as medium from '../../../test/support/request-orm';
 import { testConfig, toolResultServicesFor } from '../../../test/support/tool-results-service';
 import { PREVIOUSLY_FETCHED_FOOTER, PREVIOUSLY_FETCHED_HEADER } from '../block/previously-fetched-block';
@@ -24,7 +24,13 @@ describe('RecallBlockService (medium, real PostgreSQL)', () => {
   /** The service with the block's token budget (the default, 300, unless given). */
   function blockService(env: Record<string, string> = {}): RecallBlockService {
     const config = testConfig({ FEATURE_FLAG_CACHE_TTL_MS: '0', ...env });
-    return new RecallBlockService(toolResultServicesFor(db.em, config).reader, config, recallMetricsFor(), recallEventServiceFor(db.em));
+    return new RecallBlockService(
+      toolResultServicesFor(db.em, config).reader,
+      config,
+      recallMetricsFor(),
+      recallEventServiceFor(db.em),
+      recallReadsFor(db.em),
+    );
   }
   const build = (actor: ActorContext, conversationId: string, service = blockService()) =>
     db.as(actor, () => service.build(actor, conversationId, MESSAGE));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ErrorCode } from '../../common/errors/app-error';
 import { type ActorContext, FeatureFlagKey } from '../../tenancy';
 import { EVENT_ID } from '../../../test/support/recall-events-api';
-import { recallEventServiceFor } from '../../../test/support/recall-services';
+import { recallEventServiceFor, recallReadsFor } from '../../../test/support/recall-services';
 import * as medium from '../../../test/support/request-orm';
 import { toolResultServicesFor } from '../../../test/support/tool-results-service';
 import type { RecallMemoryArgs } from '../recall-search.rules';
@@ -33,7 +33,7 @@ describe('RecallSearchService (medium, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await medium.createRequestOrm();
-    service = new RecallSearchService(toolResultServicesFor(db.em).reader, recallEventServiceFor(db.em));
+    service = new RecallSearchService(toolResultServicesFor(db.em).reader, recallEventServiceFor(db.em), recallReadsFor(db.em));
     ({ alice, bob, mallory } = await medium.seedTenants(db, [
       FeatureFlagKey.RECALL_FEEDBACK_ENABLED,
       FeatureFlagKey.RECALL_QUERY_TEXT_ENABLED,

@@ -2,8 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SnapshotSearch } from '../../tool-results';
 import { toolResultRepositoryFor } from '../../../test/support/tool-results-service';
-import type { RecallEventDraft } from '../recall-event.record';
-import { RecallEventRepository } from '../recall-event.repository';
+import { RecallReadsRepository } from '../recall-reads.repository';
 import {
   BLOCK_RANKING_VERSION,
   FUSION_MODE_SINGLE,
@@ -13,7 +12,9 @@ import {
   RecallEventSource,
   SEARCH_FRESHNESS_SYNCHRONOUS,
   SEARCH_RANKING_VERSION,
-} from '../recall-event.rules';
+  type RecallEventDraft,
+  RecallEventRepository,
+} from '../../recall-events';
 import type { TenantScope } from '../../database/tenant-scope';
 import { nestedPlanOf as nestedPlanOfCall, type PlanNode, requestPlanOf } from '../../../test/support/plans';
 import { captureSql, createTestOrm, type TestOrm } from '../../../test/support/test-orm';
@@ -267,7 +268,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     };
     let rows: unknown[] = [];
     const plan = await nestedPlanOf('recall_events_search_and_record', SEARCH_STATEMENT, null, async () => {
-      rows = await new RecallEventRepository(em).searchAndRecord(scope(), search('topic7'), { input: true }, draft);
+      rows = await new RecallReadsRepository(em).searchAndRecord(scope(), search('topic7'), { input: true }, draft);
     });
     expect(rows).toHaveLength(10);
     expectGinSearch(plan);
@@ -283,7 +284,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     const draft = eventDraft(BLOCK_RANKING_VERSION, null);
     let rows: unknown[] = [];
     const plan = await nestedPlanOf('recall_events_recent_and_record', 'with conv as', null, async () => {
-      rows = await new RecallEventRepository(em).recentAndRecord(
+      rows = await new RecallReadsRepository(em).recentAndRecord(
         scope(),
         new Map(searcher.spaceIds.map((id) => [id, 1])),
         { conversationId: searcher.conversationId, limit: 5, columns: { input: true } },
