@@ -50,6 +50,7 @@ async function bootstrap(): Promise<void> {
   }
   logger.info(`recall-ledger serving GraphQL at http://localhost:${config.port}/graphql (Node.js ${process.version})`);
   if (config.adminConsole.enabled) logger.info(`admin console at http://localhost:${config.port}/admin/`);
+  for (const line of config.deprecations) logger.warn(line);
   if (config.isProduction && config.metrics.token === undefined) {
     logger.warn('METRICS_TOKEN is unset: /metrics (tool names, process state) is open to anyone who reaches the port');
   }

@@ -10,6 +10,8 @@ export class AppConfig {
   readonly port: number;
   readonly logLevel: LogLevel;
   readonly dataDir: string;
+  /** Deprecated settings the environment uses, one line each saying what to rename; logged once at start. */
+  readonly deprecations: readonly string[];
   readonly database: {
     /** Unset: an embedded PostgreSQL is started under `embeddedDir`. */
     readonly url?: string;
@@ -103,7 +105,7 @@ export class AppConfig {
     /** Snapshots kept per conversation; older ones are deleted on insert (R-TR-3). */
     readonly conversationCap: number;
     readonly retentionDays: number;
-    /** Payload bytes on the wire one HTTP request may carry (and whole payloads its recalls may load), reserved as they are read. */
+    /** Payload bytes on the wire one HTTP request may carry (and whole payloads its reads and lookups may load), reserved as they are read. */
     readonly responseMaxPayloadBytes: number;
   };
   /** The Recall module: the "Previously fetched" block. */
@@ -115,7 +117,7 @@ export class AppConfig {
     /** Inject the block only when the user message looks like recall (R-RC-5). */
     readonly intentGating: boolean;
   };
-  /** The ledger's keyed lookup (`recallToolResult`): its answers and stubs. */
+  /** Lookup by mem id (`recallToolResult`, `recall_tool_result`): its answers and stubs. */
   readonly lookup: {
     /** Absolute ceiling, in characters, on one lookup answer window (R-LG-2). */
     readonly maxReturnChars: number;

@@ -312,6 +312,16 @@ export class EnvironmentVariables {
   RECALL_INTENT_GATING?: boolean;
 
   @IntSetting(1000, 10_000_000)
+  LOOKUP_MAX_RETURN_CHARS?: number;
+
+  @IntSetting(100, 1_000_000)
+  LOOKUP_ANSWER_MAX_TOKENS?: number;
+
+  @IntSetting(0, 1_000_000_000)
+  LOOKUP_TEXT_CACHE_CHARS?: number;
+
+  // Deprecated names of the three above (load-config.ts DEPRECATED_SETTINGS), still read.
+  @IntSetting(1000, 10_000_000)
   RECALL_MAX_RETURN_CHARS?: number;
 
   @IntSetting(100, 1_000_000)

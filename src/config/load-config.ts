@@ -32,6 +32,28 @@ function defaultWorkerThreads(): number {
 type Env = Record<string, string | undefined>;
 
 /**
+ * Settings renamed, by their old name: the old one is still read (the new one wins when both are
+ * set), and the start-up log says once to rename it. Lookup's settings were named for recall
+ * before lookup and recall were told apart.
+ */
+const DEPRECATED_SETTINGS: Readonly<Record<string, string>> = {
+  RECALL_MAX_RETURN_CHARS: 'LOOKUP_MAX_RETURN_CHARS',
+  RECALL_ANSWER_MAX_TOKENS: 'LOOKUP_ANSWER_MAX_TOKENS',
+  RECALL_TEXT_CACHE_CHARS: 'LOOKUP_TEXT_CACHE_CHARS',
+};
+
+/** One line per deprecated setting `env` uses, saying what to rename it to. */
+function deprecationsOf(env: Env): string[] {
+  return Object.entries(DEPRECATED_SETTINGS)
+    .filter(([old]) => env[old] !== undefined)
+    .map(([old, renamed]) =>
+      env[renamed] === undefined
+        ? `${old} is deprecated: rename it ${renamed} (it is read as ${renamed} until then).`
+        : `${old} is deprecated and ignored: ${renamed} is set too; remove ${old}.`,
+    );
+}
+
+/**
  * Parses and validates the environment once. Throws `ConfigError` naming every variable that
  * is malformed, and refuses production set-ups that would be unsafe.
  */
@@ -120,6 +142,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const publicUrl = vars.PUBLIC_URL === undefined ? undefined : parsedPublicUrl(vars.PUBLIC_URL);
   return new AppConfig({
     nodeEnv,
+    deprecations: deprecationsOf(env),
     port: vars.PORT ?? 3000,
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     dataDir,
@@ -189,9 +212,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       intentGating: vars.RECALL_INTENT_GATING ?? false,
     },
     lookup: {
-      maxReturnChars: vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
-      answerMaxTokens: vars.RECALL_ANSWER_MAX_TOKENS ?? DEFAULT_ANSWER_MAX_TOKENS,
-      textCacheChars: vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
+      maxReturnChars: vars.LOOKUP_MAX_RETURN_CHARS ?? vars.RECALL_MAX_RETURN_CHARS ?? 500_000,
+      answerMaxTokens: vars.LOOKUP_ANSWER_MAX_TOKENS ?? vars.RECALL_ANSWER_MAX_TOKENS ?? DEFAULT_ANSWER_MAX_TOKENS,
+      textCacheChars: vars.LOOKUP_TEXT_CACHE_CHARS ?? vars.RECALL_TEXT_CACHE_CHARS ?? 8_000_000,
       library: {
         // One core stays with the event loop; more than four threads only queue on the database.
         workers: vars.JSON_PATH_WORKERS ?? defaultWorkerThreads(),

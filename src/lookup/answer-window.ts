@@ -1,6 +1,6 @@
 import { fitsUncounted, type PrefixTokenizer } from '../common/text/tokenizer';
 
-/** Every recall answer that is cut ends with one line starting with this. */
+/** Every lookup answer that is cut ends with one line starting with this. */
 export const CONTINUE_MARKER_PREFIX = '[… more: continue with ';
 
 /** The smallest token bound a caller may ask for: the marker line alone takes ~50 tokens. */

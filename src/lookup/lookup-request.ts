@@ -273,7 +273,7 @@ export function queryTimedOutText(query: string): string {
 export function payloadBudgetText(readBytes: number, maxBytes: number): string {
   return (
     `[tool_memory not read: this request has read ${readBytes} payload bytes, and one request may read ${maxBytes} ` +
-    `(RESPONSE_MAX_PAYLOAD_BYTES); recall the rest in another request]`
+    `(RESPONSE_MAX_PAYLOAD_BYTES); read the rest in another request]`
   );
 }
 

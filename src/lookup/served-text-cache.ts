@@ -2,11 +2,11 @@ import type { PrefixTokenizer } from '../common/text/tokenizer';
 import { TokenPieces } from './answer-window';
 
 /**
- * Payload texts as the model saw them, each with its counted token pieces, for the walks recall
+ * Payload texts as the model saw them, each with its counted token pieces, for the walks lookup
  * serves: a model reads a large result window after window, and each window would otherwise
  * fetch, parse and serialize the whole payload again and count its tokens again. Keyed by mem id
  * (a snapshot's payload never changes), bounded in characters, the least recently used going first.
- * It decides nothing about access: every recall still asks the database for the actor's row, and
+ * It decides nothing about access: every lookup still asks the database for the actor's row, and
  * a row gone (deleted, another user's, another generation's) reads as not found whatever is here.
  */
 export class ServedTextCache {

@@ -118,7 +118,7 @@ export type RecallMemoryOutput = z.infer<z.ZodObject<typeof recallMemoryOutputSh
 export type PreviouslyFetchedOutput = z.infer<z.ZodObject<typeof previouslyFetchedOutputShape>>;
 export type FeedbackOutput = z.infer<z.ZodObject<typeof feedbackOutputShape>>;
 
-/** The ledger answers recall_tool_result with text only: that text, and the mem id it was for. */
+/** Lookup answers recall_tool_result with text only: that text, and the mem id it was for. */
 export function recallToolResultOutput(memId: string, text: string): RecallToolResultOutput {
   return { mem_id: memId, text };
 }

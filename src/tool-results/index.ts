@@ -2,7 +2,7 @@
 export type { ConversationPosition } from './conversation.repository';
 export { TOOL_RESULT_ENTITIES } from './entities';
 export { payloadText } from './handle/build-handle';
-export { isLedgerStub } from './handle/stub';
+export { isToolResultStub } from './handle/stub';
 export type { ToolResultHandle } from './handle/tool-result-handle';
 export { MEM_ID_PATTERN } from './mem-id';
 export { ToolResultHandleModel } from './models/tool-result-handle.model';

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { countTokens } from '../../src/common/text/tokenizer';
 import { ormOptions } from '../../src/database/orm-options';
 import { headPreview } from '../../src/tool-results/handle/head-preview';
-import { STUB_MAX_TOKENS, isLedgerStub } from '../../src/tool-results/handle/stub';
+import { STUB_MAX_TOKENS, isToolResultStub } from '../../src/tool-results/handle/stub';
 import { createEmptyTestDatabase, type TestDatabase } from '../support/test-database';
 
 const MIGRATIONS = join(__dirname, '..', '..', 'migrations');
@@ -135,7 +135,7 @@ describe('Migration20261130004344 handle backfill', () => {
       expect(row.stub).not.toBeNull();
       const stub = row.stub as string;
       expect(stub.startsWith('[recall-ledger tool_memory v2]\n')).toBe(true); // the frozen copy renders the v2 stub of its day
-      expect(isLedgerStub(stub)).toBe(true);
+      expect(isToolResultStub(stub)).toBe(true);
       expect(stub).toContain(`mem_id='${source.memId}'`);
       expect(countTokens(stub)).toBeLessThanOrEqual(STUB_MAX_TOKENS);
       if (row.head_preview !== null) expect(codePoints(row.head_preview)).toBeLessThanOrEqual(120);

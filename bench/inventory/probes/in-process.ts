@@ -7,7 +7,7 @@ import { measureInProcess, type Probe } from '../measure';
 
 /** What is measured on this process's own thread: a pool task's CPU, and the memory a cache keeps at its bound. */
 
-/** RECALL_TEXT_CACHE_CHARS. */
+/** LOOKUP_TEXT_CACHE_CHARS. */
 const TEXT_CACHE_CHARS = 8_000_000;
 /** The slowest text found to tokenize per character: CJK, no two runs alike. */
 const CJK = '漢字仮名交じり文日本語中文한국어';
@@ -42,7 +42,7 @@ export const inProcessProbes: Probe[] = [
     id: 'M1',
     path: 'Served-text cache: payload texts kept for walks, with their token pieces',
     grows: 'texts kept',
-    bound: 'RECALL_TEXT_CACHE_CHARS = 8,000,000 chars',
+    bound: 'LOOKUP_TEXT_CACHE_CHARS = 8,000,000 chars',
     runsOn: 'event loop heap (measured here)',
     worstCase: 'full of two-byte text: 4 texts of 2,000,000 CJK chars',
     measure: (ctx) =>

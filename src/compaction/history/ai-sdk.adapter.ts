@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
-import { isLedgerStub } from '../../tool-results';
+import { isToolResultStub } from '../../tool-results';
 import { inputStub, objectArguments } from './call-arguments';
 import {
   callsById,
@@ -61,7 +61,7 @@ export const aiSdkAdapter: HistoryAdapter = {
         toolName: part.toolName,
         output,
         isError: ERROR_OUTPUTS.has(part.output.type),
-        isStub: part.output.type === 'text' && isLedgerStub(part.output.value),
+        isStub: part.output.type === 'text' && isToolResultStub(part.output.value),
         entryIndex: index,
         partIndex,
         idPath: `${path}.toolCallId`,

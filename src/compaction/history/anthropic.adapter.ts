@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { isLedgerStub } from '../../tool-results';
+import { isToolResultStub } from '../../tool-results';
 import { inputStub, objectArguments } from './call-arguments';
 import { callsById, isRecord, type JsonRecord, placeStubs, problem, textOutput, unmatched, withPart } from './history-parts';
 import { type HistoryAdapter, type HistoryProblem, type HistoryReading, type ToolCallSite, type ToolResultSite } from './history.types';
@@ -46,7 +46,7 @@ export const anthropicAdapter: HistoryAdapter = {
         toolName: call.name,
         output,
         isError: block.is_error === true,
-        isStub: output?.kind === 'text' && isLedgerStub(output.text),
+        isStub: output?.kind === 'text' && isToolResultStub(output.text),
         entryIndex: index,
         partIndex,
         idPath: `${path}.tool_use_id`,

@@ -1,5 +1,5 @@
 import { isRecord } from '../../common/text/text-bounds';
-import { isLedgerStub } from '../../tool-results';
+import { isToolResultStub } from '../../tool-results';
 import { INPUT_STUB_KEY, type ToolCallSite } from './history.types';
 
 /**
@@ -33,7 +33,7 @@ export function textArguments(text: string): CallArguments {
 
 /** A custom tool's free-text input (both OpenAI formats): the stub replaces the text itself. */
 export function customInput(text: string): CallArguments {
-  return { input: text, inputChars: text.length, inputIsStub: isLedgerStub(text) };
+  return { input: text, inputChars: text.length, inputIsStub: isToolResultStub(text) };
 }
 
 /** Exactly `{compacted_input: <one of our stubs>}`: a tool's own arguments carry other keys, or no stub. */
@@ -41,7 +41,7 @@ function isInputStub(input: unknown): boolean {
   if (!isRecord(input)) return false;
   const keys = Object.keys(input);
   const stub = input[INPUT_STUB_KEY];
-  return keys.length === 1 && keys[0] === INPUT_STUB_KEY && typeof stub === 'string' && isLedgerStub(stub);
+  return keys.length === 1 && keys[0] === INPUT_STUB_KEY && typeof stub === 'string' && isToolResultStub(stub);
 }
 
 function parsedArguments(text: string): unknown {

@@ -1,5 +1,5 @@
 import type { Content, FunctionCall, FunctionResponse, Part } from '@google/genai';
-import { isLedgerStub } from '../../tool-results';
+import { isToolResultStub } from '../../tool-results';
 import { inputStub, objectArguments } from './call-arguments';
 import {
   isRecord,
@@ -146,7 +146,7 @@ function resultSite(
       keys.length === 1 &&
       keys[0] === GEMINI_STUB_KEY &&
       typeof body?.[GEMINI_STUB_KEY] === 'string' &&
-      isLedgerStub(body[GEMINI_STUB_KEY]),
+      isToolResultStub(body[GEMINI_STUB_KEY]),
     entryIndex,
     partIndex,
     idPath: `${path}.${response.id !== undefined ? 'id' : 'name'}`,

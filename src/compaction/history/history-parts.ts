@@ -1,5 +1,5 @@
 import { isRecord } from '../../common/text/text-bounds';
-import { isLedgerStub } from '../../tool-results';
+import { isToolResultStub } from '../../tool-results';
 import type { HistoryProblem, InputStubPlacement, StubPlacement, ToolCallSite, ToolOutput, ToolResultSite } from './history.types';
 
 export { isRecord };
@@ -115,7 +115,7 @@ export function entryResult(
     toolName: call.name,
     output,
     isError: false,
-    isStub: output?.kind === 'text' && isLedgerStub(output.text),
+    isStub: output?.kind === 'text' && isToolResultStub(output.text),
     entryIndex,
     partIndex: null,
     idPath: `messages.${entryIndex}.${idKey}`,

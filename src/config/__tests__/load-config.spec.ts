@@ -99,8 +99,9 @@ describe('loadConfig', () => {
     ['FEATURE_FLAG_CACHE_TTL_MS', '-1'],
     ['AUTH_JWT_SECRET', 'short'],
     ['HTTP_BODY_LIMIT', 'huge'],
+    ['LOOKUP_MAX_RETURN_CHARS', '999'],
+    ['LOOKUP_MAX_RETURN_CHARS', 'lots'],
     ['RECALL_MAX_RETURN_CHARS', '999'],
-    ['RECALL_MAX_RETURN_CHARS', 'lots'],
     ['RETENTION_BATCH_PAUSE_MS', '-5'],
     ['PUBLIC_URL', 'recall.example.com'],
     ['PUBLIC_URL', 'https://recall.example.com/api'],
@@ -113,6 +114,21 @@ describe('loadConfig', () => {
   ])('R-OP-1 a malformed %s=%s is refused with a message naming it', (name, value) => {
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ AUTH_JWT_SECRET: SECRET, [name]: value })).toThrow(name);
+  });
+
+  it('R-OP-1 a deprecated setting is still read, and says once what to rename it; its new name wins when both are set', () => {
+    const old = loadConfig({ AUTH_JWT_SECRET: SECRET, RECALL_ANSWER_MAX_TOKENS: '4000', RECALL_TEXT_CACHE_CHARS: '0' });
+    expect(old.lookup).toMatchObject({ answerMaxTokens: 4000, textCacheChars: 0 });
+    expect(old.deprecations).toEqual([
+      'RECALL_ANSWER_MAX_TOKENS is deprecated: rename it LOOKUP_ANSWER_MAX_TOKENS (it is read as LOOKUP_ANSWER_MAX_TOKENS until then).',
+      'RECALL_TEXT_CACHE_CHARS is deprecated: rename it LOOKUP_TEXT_CACHE_CHARS (it is read as LOOKUP_TEXT_CACHE_CHARS until then).',
+    ]);
+    const both = loadConfig({ AUTH_JWT_SECRET: SECRET, RECALL_MAX_RETURN_CHARS: '2000', LOOKUP_MAX_RETURN_CHARS: '3000' });
+    expect(both.lookup.maxReturnChars).toBe(3000);
+    expect(both.deprecations).toEqual([
+      'RECALL_MAX_RETURN_CHARS is deprecated and ignored: LOOKUP_MAX_RETURN_CHARS is set too; remove RECALL_MAX_RETURN_CHARS.',
+    ]);
+    expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).deprecations).toEqual([]);
   });
 
   it('R-OP-1 an integer variable says what is wrong: not an integer before out of range', () => {

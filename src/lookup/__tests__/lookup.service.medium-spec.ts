@@ -38,12 +38,12 @@ describe('LookupService (medium, real PostgreSQL)', () => {
 
   const pools: LookupPool[] = [];
 
-  function ledger(ceiling: number, env: Record<string, string> = {}): LookupService {
+  function lookupService(ceiling: number, env: Record<string, string> = {}): LookupService {
     return ledgerWithPool(ceiling, env).service;
   }
 
   function ledgerWithPool(ceiling: number, env: Record<string, string> = {}): { service: LookupService; pool: LookupPool } {
-    const config = testConfig({ RECALL_MAX_RETURN_CHARS: String(ceiling), ...env });
+    const config = testConfig({ LOOKUP_MAX_RETURN_CHARS: String(ceiling), ...env });
     const pool = lookupPoolFor(config);
     pools.push(pool);
     const toolResults = toolResultServicesFor(em);
@@ -87,7 +87,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   });
 
   it('R-LG-2 answers bad arguments and malformed mem ids without touching the database', async () => {
-    const service = ledger(CEILING);
+    const service = lookupService(CEILING);
     statements.length = 0;
     expect(await recallWith(service, actor, { offset: -1 })).toMatch(/^\[tool_memory bad range/);
     expect(await recallWith(service, actor, { memId: 'nope', format: 'FULL' })).toBe('[tool_memory not found: nope]');
@@ -100,7 +100,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   });
 
   it('R-LG-2 holds every answer to the char ceiling and the token bound, with a marker naming the next call', async () => {
-    const service = ledger(CEILING);
+    const service = lookupService(CEILING);
     expect(await recallWith(service, actor, { format: 'FULL' })).toBe(
       `${TEXT.slice(0, 1000)}\n[… more: continue with recall_tool_result(mem_id='${MEM}', offset=1000); chars 0–1000 of ${TEXT.length} shown]`,
     );
@@ -118,7 +118,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   });
 
   it('R-LG-2 answers a json_path from what the database hands over', async () => {
-    const service = ledger(CEILING);
+    const service = lookupService(CEILING);
     // No row of the user's with that mem id (the in-memory version made its repository answer null).
     expect(await recallWith(service, actor, { memId: MISSING, jsonPath: 'a.b' })).toBe(`[tool_memory not found: ${MISSING}]`);
     // The row is there, the value is not: plain text is no JSON, and a JSON output may lack the path.
@@ -131,7 +131,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   });
 
   it("R-LG-2 another user's mem id reads exactly as a missing one", async () => {
-    const service = ledger(10_000);
+    const service = lookupService(10_000);
     expect(await recallWith(service, actor, { format: 'FULL' })).toBe(TEXT);
     const other = new ActorContext(stranger, team, [Scope.MEMORY_READ], [{ id: space, generation: 1 }]);
     expect(await recallWith(service, other, { format: 'FULL' })).toBe(`[tool_memory not found: ${MEM}]`);
@@ -139,7 +139,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
   });
 
   it('R-LG-2 R-RT-4 a walk reads the payload once; the row is still looked up on every call, so a deleted one is gone', async () => {
-    const service = ledger(CEILING);
+    const service = lookupService(CEILING);
     const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
       toolResults.writer.record(actor, [

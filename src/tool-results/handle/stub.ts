@@ -82,7 +82,7 @@ export function renderStub(handle: StubSource, options: StubOptions = { answerMa
 }
 
 /** True for text that is already one of our stubs (any format version). */
-export function isLedgerStub(text: string): boolean {
+export function isToolResultStub(text: string): boolean {
   return text.startsWith(STUB_MARKER_PREFIX);
 }
 

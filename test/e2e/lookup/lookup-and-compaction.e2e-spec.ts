@@ -43,7 +43,7 @@ const COMPACT = `mutation($input: CompactMessagesInput!) {
 const RECALL = `query($m: String!, $f: RecallFormat, $q: String, $o: Int, $n: Int, $p: String, $t: Int) {
   recallToolResult(memId: $m, format: $f, query: $q, offset: $o, maxChars: $n, jsonPath: $p, maxTokens: $t)
 }`;
-/** Every recall answer but the stub is bounded by this many tokens (RECALL_ANSWER_MAX_TOKENS' default), marker included. */
+/** Every recall answer but the stub is bounded by this many tokens (LOOKUP_ANSWER_MAX_TOKENS' default), marker included. */
 const ANSWER_MAX_TOKENS = 8_000;
 /** The last line of a cut answer: the exact call that reads on, and which chars were shown. */
 const CONTINUE_MARKER =
@@ -82,7 +82,7 @@ describe('Lookup and compaction (e2e)', () => {
 
   beforeAll(async () => {
     // A character ceiling below the 360 KB payload; the 8,000-token bound still cuts each answer first.
-    t = await createTestApp({ HTTP_BODY_LIMIT: '10mb', RECALL_MAX_RETURN_CHARS: '100000' });
+    t = await createTestApp({ HTTP_BODY_LIMIT: '10mb', LOOKUP_MAX_RETURN_CHARS: '100000' });
     alice = await memberOfNewSpace(t);
     bob = await memberOfNewSpace(t);
     const res = await compact(alice, { spaceId: alice.spaceId, conversationId, messages: buildProductResearchTrace() });
@@ -381,8 +381,8 @@ describe('Lookup and compaction (e2e)', () => {
     });
 
     it('R-LG-2 FULL equals the stored payload, no marker; maxChars 100,000 is then the bound that cuts', async () => {
-      // RECALL_ANSWER_MAX_TOKENS above the payload's tokens, RECALL_MAX_RETURN_CHARS at its 500,000 default.
-      roomy = await createTestApp({ HTTP_BODY_LIMIT: '10mb', RECALL_ANSWER_MAX_TOKENS: '1000000' });
+      // LOOKUP_ANSWER_MAX_TOKENS above the payload's tokens, LOOKUP_MAX_RETURN_CHARS at its 500,000 default.
+      roomy = await createTestApp({ HTTP_BODY_LIMIT: '10mb', LOOKUP_ANSWER_MAX_TOKENS: '1000000' });
       const carol = await memberOfNewSpace(roomy);
       const res = await gql<{ compactMessages: Compacted }>(
         roomy,

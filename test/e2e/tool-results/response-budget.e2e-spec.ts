@@ -314,7 +314,7 @@ describe('R-TN-10 whole payloads read by recalls count in the request budget (e2
     expect(answers.r1).toMatch(/^y{100}/);
     expect(answers.r2).toMatch(/^y{100}/);
     expect(answers.r3).toBe(
-      '[tool_memory not read: this request has read 6003 payload bytes, and one request may read 4096 (RESPONSE_MAX_PAYLOAD_BYTES); recall the rest in another request]',
+      '[tool_memory not read: this request has read 6003 payload bytes, and one request may read 4096 (RESPONSE_MAX_PAYLOAD_BYTES); read the rest in another request]',
     );
     // The budget is the request's: the next request reads again.
     const again = await ok<Record<string, string>>(t, fullReads([memIds[0]]), {}, alice.token);

@@ -1,7 +1,7 @@
 import { engineCaseClasses, everyCodePoint, literalPattern } from '../../../../scripts/case-fold-table.cjs';
 import { foldCodePoint } from '../case-fold';
 
-const REGENERATE = 'the engine folds differently from src/ledger/substring/case-fold-table.ts: run node scripts/case-fold-table.cjs';
+const REGENERATE = 'the engine folds differently from src/lookup/substring/case-fold-table.ts: run node scripts/case-fold-table.cjs';
 
 /** Code points grouped by their fold, groups of more than one only, each sorted. */
 function foldClasses(codes: Iterable<number>): number[][] {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { countTokens } from '../../../common/text/tokenizer';
 import { DEFAULT_ANSWER_MAX_TOKENS } from '../../../config/setting-defaults';
-import { isLedgerStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
+import { isToolResultStub, renderStub, STUB_MARKER, STUB_MAX_TOKENS } from '../stub';
 import type { StubSource } from '../tool-result-handle';
 
 const compactHandle: StubSource = {
@@ -120,8 +120,8 @@ describe('renderStub', () => {
     expect(stub).toContain(`recall_tool_result(mem_id='mem_7QK2M9X4TZ8B3NWA', format="full")`);
     for (const key of ['query=', 'offset=', 'max_chars=', 'json_path=']) expect(stub).toContain(key);
     expect(stub.startsWith(STUB_MARKER)).toBe(true);
-    expect(isLedgerStub(stub)).toBe(true);
-    expect(isLedgerStub('{"items": []}')).toBe(false);
+    expect(isToolResultStub(stub)).toBe(true);
+    expect(isToolResultStub('{"items": []}')).toBe(false);
   });
 
   it('R-LG-1 gives the same bytes for the same handle, and for an equal copy of it', () => {
