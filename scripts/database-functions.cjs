@@ -16,7 +16,7 @@ const { Client } = require('pg');
 
 const ROOT = resolve(__dirname, '..');
 
-/** Catalog rows of the public schema that an extension brought, not a migration (as scripts/schema-dump.cjs). */
+/** The public schema's functions a migration made: an extension's own (btree_gin) are left out, as scripts/schema-dump.cjs leaves them. */
 const FUNCTIONS = `
   select p.oid, format('public.%s(%s)', quote_ident(p.proname), pg_get_function_identity_arguments(p.oid)) as signature,
          pg_get_functiondef(p.oid) as definition
