@@ -1,5 +1,5 @@
 import { type Task } from '../load-runner';
-import { newRecallEventId, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.rules';
+import { newRecallEventId, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.checks';
 import { BENCH_SEED, pickIndex, seededRandom } from '../seeded';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 

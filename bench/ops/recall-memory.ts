@@ -1,6 +1,6 @@
 import { type Task } from '../load-runner';
 import { BENCH_SEED, pickIndex, seededRandom } from '../seeded';
-import { newRecallEventId, queryFingerprint, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.rules';
+import { newRecallEventId, queryFingerprint, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.checks';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const RECALL_MEMORY = `query($s: ID!, $q: String!) {

@@ -2,7 +2,7 @@ import { type Task } from '../load-runner';
 import { BENCH_JWT_SECRET } from '../harness';
 import { signToken } from '../../src/tenancy/token-signer';
 import { newFeedbackEventId } from '../../src/feedback/feedback.service';
-import { newRecallEventId, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.rules';
+import { newRecallEventId, RECALL_CONTRACT_VERSION } from '../../src/recall-events/recall-event.checks';
 import { type BenchContext, clean, errorNotes, loadOptions, type ResultRow, measureSideBySide } from './context';
 
 const SUBMIT = `mutation($input: RecallFeedbackBatchInput!) {

@@ -31,8 +31,8 @@ queryFingerprint, query (the recall's query text only when its team enabled
 recall_query_text_enabled, else null), returnedRefs, judgment {used, answerSupported, quality,
 missingContext, irrelevant, irrelevantResultRefs, hypothesisFeedback}, comment. Comments are
 redacted: e-mail addresses -> [email], runs of 6+ digits -> [digits] (ISO dates kept), token-like strings
-(JWTs, sk-/ghp_-style keys, long hex/base64, Bearer credentials) -> [token]. No actor or
-profile id is written. Review cases before using them: feedback is not a gold label.
+(JWTs, sk-/ghp_-style keys, long hex/base64, Bearer credentials) -> [token]. No user id (the
+recall's or the submitter's) is written. Review cases before using them: feedback is not a gold label.
 `;
 
 class UsageError extends Error {}

@@ -1,6 +1,6 @@
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
-import type { CompactMessagesArgs } from './compact-messages.rules';
+import type { CompactMessagesArgs } from './compact-messages.checks';
 import { CompactionService } from './compaction.service';
 import { CompactMessagesInput, CompactMessagesPayload } from './models/compact-messages.model';
 

@@ -14,7 +14,7 @@ import {
   type CompactMessagesRequest,
   recordItemsOf,
   relocateRecordError,
-} from './compact-messages.rules';
+} from './compact-messages.checks';
 import { findCompactionCandidates, findInputCandidates, inListOrder, replacementsNeeded } from './compaction';
 import { CompactionPoliciesService } from './compaction-policies';
 import type { Replacement } from './compaction.types';

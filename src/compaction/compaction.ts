@@ -6,7 +6,7 @@ import type { HistoryReading, ToolCallSite, ToolOutput, ToolResultSite } from '.
 export { deterministicMessageId } from './message-id';
 
 /**
- * The compaction rules, once for every format (R-LG-3): an adapter reads a history into tool
+ * Compaction, once for every format (R-LG-3): an adapter reads a history into tool
  * calls and results, `findCompactionCandidates` says which results to replace, the adapter
  * writes their stubs back.
  */
@@ -15,7 +15,7 @@ export { deterministicMessageId } from './message-id';
  * Every result whose payload is longer than the threshold and older than the last `keepLastN`
  * results (all of them counted, compacted or not), except errors, excluded tools, results that are
  * already our stubs, and payloads we could not store faithfully (images, files). One candidate
- * per call id, in list order. A tool with its own rules (`toolRules`) uses its own threshold, and
+ * per call id, in list order. A tool with its own settings (`toolSettings`) uses its own threshold, and
  * its own last N counted among its results only.
  */
 export function findCompactionCandidates(
@@ -50,13 +50,13 @@ export function findCompactionCandidates(
 export const INPUT_ID_SUFFIX = '#input';
 
 /**
- * The calls whose arguments are compacted (`clearToolInputs`, or the tool's rule): arguments
+ * The calls whose arguments are compacted (`clearToolInputs`, or the tool's setting): arguments
  * longer than the threshold, in calls older than the last `keepLastN` calls, not already a stub,
  * not of an excluded tool. One candidate per call id, in list order.
  */
 export function findInputCandidates(reading: HistoryReading, options: CompactionOptions, conversationId: string): InputCandidate[] {
   const cleared = new Set(options.clearToolInputs ?? []);
-  const clears = (name: string) => options.toolRules?.get(name)?.clearInputs ?? (cleared.has(ALL_TOOLS) || cleared.has(name));
+  const clears = (name: string) => options.toolSettings?.get(name)?.clearInputs ?? (cleared.has(ALL_TOOLS) || cleared.has(name));
   const isProtected = protection(reading.calls, (call) => call.name, options);
   const seen = new Set<string>();
   const candidates: InputCandidate[] = [];
@@ -84,8 +84,9 @@ export function inListOrder(results: readonly CompactionCandidate[], inputs: rea
 /** Whether the item at a list position is among the last N: of the whole list, or of its tool when the tool has its own N. */
 function protection<T>(items: readonly T[], nameOf: (item: T) => string, options: CompactionOptions): (order: number) => boolean {
   const protectedFrom = items.length - Math.max(0, Math.floor(options.keepLastN));
-  const rules = options.toolRules;
-  if (rules === undefined || ![...rules.values()].some((rule) => rule.keepLastN !== undefined)) return (order) => order >= protectedFrom;
+  const settings = options.toolSettings;
+  if (settings === undefined || ![...settings.values()].some((own) => own.keepLastN !== undefined))
+    return (order) => order >= protectedFrom;
   // How many items of the same tool come after each one.
   const later = new Array<number>(items.length);
   const counts = new Map<string, number>();
@@ -95,17 +96,17 @@ function protection<T>(items: readonly T[], nameOf: (item: T) => string, options
     counts.set(name, later[order] + 1);
   }
   return (order) => {
-    const own = rules.get(nameOf(items[order]))?.keepLastN;
+    const own = settings.get(nameOf(items[order]))?.keepLastN;
     return own === undefined ? order >= protectedFrom : later[order] < own;
   };
 }
 
 function isExcluded(options: CompactionOptions, toolName: string): boolean {
-  return options.toolRules?.get(toolName)?.exclude ?? options.excludeTools.includes(toolName);
+  return options.toolSettings?.get(toolName)?.exclude ?? options.excludeTools.includes(toolName);
 }
 
 function thresholdFor(options: CompactionOptions, toolName: string): number {
-  return options.toolRules?.get(toolName)?.sizeThreshold ?? options.sizeThreshold;
+  return options.toolSettings?.get(toolName)?.sizeThreshold ?? options.sizeThreshold;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ToolCallSite, ToolResultSite } from './history/history.types';
 export const ALL_TOOLS = '*';
 
 /** What a team's compaction policy says about one tool, where the request said nothing (R-LG-4). */
-export interface ToolRules {
+export interface ToolCompactionSettings {
   exclude?: boolean;
   sizeThreshold?: number;
   keepLastN?: number;
@@ -24,7 +24,7 @@ export interface CompactionOptions {
    * Per tool, in place of the settings above: its own threshold, its own last N (counted among
    * that tool's results and calls only), never compact, clear its inputs.
    */
-  toolRules?: ReadonlyMap<string, ToolRules>;
+  toolSettings?: ReadonlyMap<string, ToolCompactionSettings>;
 }
 
 interface CandidateBase {

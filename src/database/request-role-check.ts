@@ -4,8 +4,8 @@ import { escapeIdentifier } from 'pg';
  * What lets a role get round row-level security: SUPERUSER; BYPASSRLS; CREATEROLE (before
  * PostgreSQL 16 it grants itself any non-superuser role); REPLICATION (a base backup or logical
  * decoding reads every row); the predefined roles that read, write or run the server's files
- * (superuser-level, by PostgreSQL's docs); and owning tables or functions here (the owner's policy
- * sees every row, and an owner may turn security off).
+ * (superuser-level, by PostgreSQL's docs); and owning tables or functions here (row-level security
+ * policies do not bind the owner: it sees every row, and an owner may turn security off).
  */
 type RolePower = 'SUPERUSER' | 'BYPASSRLS' | 'CREATEROLE' | 'REPLICATION' | 'server files' | 'owner';
 
@@ -28,7 +28,7 @@ export interface RoleFacts {
   reachable: ReachableRole[];
   /** The roles granted to it directly through which it reaches them: the grants to revoke. */
   grantedThrough: string[];
-  /** Holds the group role the policies name. */
+  /** Holds the group role the row-level security policies name. */
   member: boolean;
 }
 

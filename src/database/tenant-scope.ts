@@ -3,8 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 
 /**
- * Whose rows the statements of the current work may see (R-TN-8). Row-level security keys its
- * policies on the transaction-local settings `app.team_id` and `app.user_id`, which `runSql`
+ * Whose rows the statements of the current work may see (R-TN-8). Its row-level security
+ * policies key on the transaction-local settings `app.team_id` and `app.user_id`, which `runSql`
  * sets from here; work with no scope sees no tenant row at all.
  */
 export interface TenantScope {

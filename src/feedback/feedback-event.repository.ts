@@ -51,12 +51,12 @@ export class FeedbackEventRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** The actor's events already recorded under these client ids, by client id. */
-  async findByClientIds(teamId: string, actorId: string, clientIds: readonly string[]): Promise<Map<string, ClientKeyedEvent>> {
+  async findByClientIds(teamId: string, submitterId: string, clientIds: readonly string[]): Promise<Map<string, ClientKeyedEvent>> {
     if (clientIds.length === 0) return new Map();
     const rows = await runSql<{ id: string; client_feedback_id: string; item_digest: string | null }[]>(
       this.em,
       `select id, client_feedback_id, item_digest from feedback_events where team_id = ? and actor_id = ? and client_feedback_id in (?)`,
-      [teamId, actorId, clientIds],
+      [teamId, submitterId, clientIds],
     );
     return new Map(rows.map((r) => [r.client_feedback_id, { id: r.id, itemDigest: r.item_digest }]));
   }

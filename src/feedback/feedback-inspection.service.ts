@@ -7,7 +7,7 @@ import type { ActorContext } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
 import { type FeedbackEventFilter, FeedbackEventRepository } from './feedback-event.repository';
 import { type FeedbackStatsRow, FeedbackStatsRepository } from './feedback-stats.repository';
-import { type FeedbackStatsGroupBy, isTimeGrouping, seriesRange } from './feedback-stats.rules';
+import { type FeedbackStatsGroupBy, isTimeGrouping, seriesRange } from './feedback-stats-series';
 import { boundedCount, INSPECTION_COUNT_CAP, type InspectionCount } from './inspection-count';
 import {
   type InspectedRecallEvent,

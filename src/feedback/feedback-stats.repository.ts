@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { runSql } from '../database/run-sql';
 import { type FeedbackEventFilter, filterSql, VISIBLE } from './feedback-event.repository';
-import { FeedbackStatsGroupBy, type SeriesRange } from './feedback-stats.rules';
+import { FeedbackStatsGroupBy, type SeriesRange } from './feedback-stats-series';
 
 export interface FeedbackStatsRow {
   group: string | null;

@@ -5,7 +5,7 @@ import { encodeCursor } from '../common/pagination/keyset-cursor';
 import { RecallEventModel, RecallEventService } from '../recall-events';
 import { Actor, type ActorContext, RequiresScope, Scope } from '../tenancy';
 import type { FeedbackEventRecord } from './feedback-event.record';
-import { FeedbackStatsGroupBy } from './feedback-stats.rules';
+import { FeedbackStatsGroupBy } from './feedback-stats-series';
 import { FeedbackInspectionService } from './feedback-inspection.service';
 import { FeedbackService } from './feedback.service';
 import { selectsCount } from './inspection-count.selection';

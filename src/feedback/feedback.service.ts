@@ -9,7 +9,7 @@ import type { NewFeedbackEvent } from './feedback-event.record';
 import { type ClientKeyedEvent, FeedbackEventRepository } from './feedback-event.repository';
 import { feedbackItemDigest, judgmentOf } from './feedback-item-digest';
 import { FeedbackMetrics } from './feedback.metrics';
-import { checkFeedbackBatch, conflictProblem, judgmentProblem, recallProblem, refsProblem, transientProblem } from './feedback.rules';
+import { checkFeedbackBatch, conflictProblem, judgmentProblem, recallProblem, refsProblem, transientProblem } from './feedback.checks';
 import { type FeedbackItem, type ItemFailure } from './feedback-vocabulary';
 
 export interface SubmissionOutcome {

@@ -1,16 +1,16 @@
 import { elide, toSingleLine } from '../common/text/text-bounds';
-import { findMatches, QUERY_MAX_COUNTED_MATCHES, type SubstringMatches } from './substring/substring-search';
+import { findMatches, SUBSTRING_MAX_COUNTED_MATCHES, type SubstringMatches } from './substring/substring-search';
 
 /** Pure keyed retrieval over a payload "as the model saw it". Failures are bracketed text, never thrown. */
 
-const QUERY_WINDOW_CHARS = 200;
-const QUERY_MAX_MATCHES = 5;
-const QUERY_MAX_CHARS = 1000;
-const QUOTED_QUERY_MAX_CHARS = 80;
+const SUBSTRING_WINDOW_CHARS = 200;
+const SUBSTRING_MAX_MATCHES = 5;
+const SUBSTRING_MAX_CHARS = 1000;
+const QUOTED_SUBSTRING_MAX_CHARS = 80;
 /** Suggested page size in "read on" markers. */
 const CONTINUE_PAGE_CHARS = 4000;
 
-export interface QuerySliceOptions {
+export interface SubstringSliceOptions {
   window?: number;
   maxMatches?: number;
 }
@@ -19,46 +19,52 @@ export function notFoundText(memId: string): string {
   return `[tool_memory not found: ${memId}]`;
 }
 
-/** The bracketed answer for a query that can never match (empty, too long), else null. */
-export function queryProblem(query: string): string | null {
-  if (query.length === 0) return '[tool_memory bad query: query must not be empty]';
-  if (query.length > QUERY_MAX_CHARS) return `[tool_memory bad query: longer than ${QUERY_MAX_CHARS} chars]`;
+/** The bracketed answer for a substring (the `query` argument) that can never match (empty, too long), else null. */
+export function substringProblem(substring: string): string | null {
+  if (substring.length === 0) return '[tool_memory bad query: query must not be empty]';
+  if (substring.length > SUBSTRING_MAX_CHARS) return `[tool_memory bad query: longer than ${SUBSTRING_MAX_CHARS} chars]`;
   return null;
 }
 
 /** The match offsets an answer shows, and the next one its "more matches" line names. */
-export const QUERY_KEPT_OFFSETS = QUERY_MAX_MATCHES + 1;
+export const SUBSTRING_KEPT_OFFSETS = SUBSTRING_MAX_MATCHES + 1;
 
 /**
- * Each case-insensitive match of `query` with ±window characters of context and its offset (JS
+ * Each case-insensitive match of `substring` with ±window characters of context and its offset (JS
  * string index). Matches do not overlap; each is shown on its own, even when contexts overlap.
- * Searched here: for a large text, search in a worker thread and answer with {@link queryMatchesAnswer}.
+ * Searched here: for a large text, search in a worker thread and answer with {@link substringMatchesAnswer}.
  */
-export function sliceByQuery(text: string, query: string, memId: string, options: QuerySliceOptions = {}): string {
-  const problem = queryProblem(query);
+export function sliceBySubstring(text: string, substring: string, memId: string, options: SubstringSliceOptions = {}): string {
+  const problem = substringProblem(substring);
   if (problem !== null) return problem;
   const keepOffsets = maxMatchesOf(options) + 1;
-  return queryMatchesAnswer(text, query, memId, findMatches(text, query, { maxCounted: QUERY_MAX_COUNTED_MATCHES, keepOffsets }), options);
+  return substringMatchesAnswer(
+    text,
+    substring,
+    memId,
+    findMatches(text, substring, { maxCounted: SUBSTRING_MAX_COUNTED_MATCHES, keepOffsets }),
+    options,
+  );
 }
 
-/** The answer for `matches` of `query` in `text`; a capped count reads "10000+". */
-export function queryMatchesAnswer(
+/** The answer for `matches` of `substring` in `text`; a capped count reads "10000+". */
+export function substringMatchesAnswer(
   text: string,
-  query: string,
+  substring: string,
   memId: string,
   matches: SubstringMatches,
-  options: QuerySliceOptions = {},
+  options: SubstringSliceOptions = {},
 ): string {
   const { count, capped, offsets } = matches;
   if (count === 0) {
-    const quoted = JSON.stringify(elide(toSingleLine(query), QUOTED_QUERY_MAX_CHARS));
+    const quoted = JSON.stringify(elide(toSingleLine(substring), QUOTED_SUBSTRING_MAX_CHARS));
     return `[tool_memory no match for ${quoted} in ${memId}]`;
   }
-  const window = nonNegativeInteger(options.window, QUERY_WINDOW_CHARS);
+  const window = nonNegativeInteger(options.window, SUBSTRING_WINDOW_CHARS);
   const more = capped ? '+' : '';
   const shown = offsets.slice(0, maxMatchesOf(options)).map((offset, index) => {
     const start = codePointStart(text, Math.max(0, offset - window));
-    const end = codePointEnd(text, Math.min(text.length, offset + query.length + window));
+    const end = codePointEnd(text, Math.min(text.length, offset + substring.length + window));
     const context = `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
     return `[match ${index + 1} of ${count}${more} at offset ${offset}]\n${context}`;
   });
@@ -94,8 +100,8 @@ function nonNegativeInteger(value: number | undefined, fallback: number): number
   return value !== undefined && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 }
 
-function maxMatchesOf(options: QuerySliceOptions): number {
-  return Math.max(1, nonNegativeInteger(options.maxMatches, QUERY_MAX_MATCHES));
+function maxMatchesOf(options: SubstringSliceOptions): number {
+  return Math.max(1, nonNegativeInteger(options.maxMatches, SUBSTRING_MAX_MATCHES));
 }
 
 /** Moves a cut start off the second half of a surrogate pair. */

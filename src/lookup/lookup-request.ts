@@ -1,6 +1,6 @@
 import { MEM_ID_PATTERN } from '../tool-results';
 import { MIN_ANSWER_TOKENS } from './answer-window';
-import { notFoundText, queryProblem, rangeArgumentProblem } from './keyed-slice';
+import { notFoundText, substringProblem, rangeArgumentProblem } from './keyed-slice';
 import { lineArgumentProblem, type LineCalls } from './line-window';
 import {
   JSON_PATH_LIBRARY_MAX_CHARS,
@@ -11,7 +11,7 @@ import {
 } from './json-path/plan-json-path';
 import { elide, toSingleLine } from '../common/text/text-bounds';
 import { contextLinesProblem, PATTERN_MAX_CHARS, PATTERN_TIMEOUT_MS } from './pattern/pattern-window';
-import { QUERY_TIMEOUT_MS } from './substring/substring-search';
+import { SUBSTRING_TIMEOUT_MS } from './substring/substring-search';
 
 /**
  * `recall_tool_result`'s arguments as the client sent them (GraphQL's `recallToolResult` and the
@@ -64,7 +64,7 @@ interface AnswerBounds {
 /**
  * What to fetch and how to answer; `answer` is a bracketed text decided without any SQL. Every
  * mode but `summary` answers a window from `offset` within `bounds` (FULL is the range from 0):
- * of the payload for `range`, of the query's matches for `query`, of the value for `path`.
+ * of the payload for `range`, of the substring's matches for `substring` (the published `query` argument), of the value for `path`.
  */
 export type LookupPlan =
   | { mode: 'summary' }
@@ -79,7 +79,7 @@ export type LookupPlan =
       bounds: AnswerBounds;
       calls: LineCalls;
     }
-  | { mode: 'query'; query: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
+  | { mode: 'substring'; substring: string; offset: number; bounds: AnswerBounds; nextCall: (offset: number) => string }
   | {
       mode: 'path';
       path: Exclude<JsonPathPlan, { kind: 'problem' }>;
@@ -109,7 +109,7 @@ const MEM_ID_ECHO_MAX_CHARS = 64;
  * `maxTokens` window any answer but the line-based ones, which `maxChars` and `maxTokens` bound
  * (alone, `offset`/`maxChars` read a range of the payload); `format` only matters without a key. A
  * malformed mem id gets the very text an unknown one gets, and arguments that can never be valid
- * are refused here, so neither costs a query.
+ * are refused here, so neither costs a statement.
  */
 export function planLookup(sent: LookupArguments, limits: LookupLimits): LookupPlan {
   const args = withNulls(sent);
@@ -204,11 +204,11 @@ export function planLookup(sent: LookupArguments, limits: LookupLimits): LookupP
     });
   }
   if (args.query !== null) {
-    const problem = queryProblem(args.query);
+    const problem = substringProblem(args.query);
     if (problem !== null) return { mode: 'answer', text: problem };
     return known(args.memId, {
-      mode: 'query',
-      query: args.query,
+      mode: 'substring',
+      substring: args.query,
       offset,
       bounds,
       nextCall: nextCall(`, query=${JSON.stringify(args.query)}`),
@@ -262,9 +262,9 @@ export function searchBusyText(key: 'pattern' | 'query'): string {
 }
 
 /** A substring search stopped at its time bound (it is linear: only a thread starved of CPU gets here). */
-export function queryTimedOutText(query: string): string {
+export function substringTimedOutText(substring: string): string {
   return (
-    `[tool_memory query search took too long: ${quoted(query)} was stopped after ${QUERY_TIMEOUT_MS} ms; ` +
+    `[tool_memory query search took too long: ${quoted(substring)} was stopped after ${SUBSTRING_TIMEOUT_MS} ms; ` +
     `retry in a moment, or read the payload in ranges with offset and max_chars]`
   );
 }

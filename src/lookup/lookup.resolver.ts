@@ -1,5 +1,5 @@
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
-import { ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
+import { ActorInStatement, type ActorOrPending, Caller, RequiresScope, Scope } from '../tenancy';
 import { LookupService } from './lookup.service';
 import { LookupFormat } from './models/lookup-format.enum';
 
@@ -11,10 +11,10 @@ export class LookupResolver {
   @RequiresScope(Scope.MEMORY_READ)
   @ActorInStatement()
   recallToolResult(
-    @Caller() caller: ActorOrToken,
+    @Caller() caller: ActorOrPending,
     @Args('memId') memId: string,
     @Args('format', { type: () => LookupFormat, nullable: true, defaultValue: LookupFormat.SUMMARY }) format: LookupFormat | null,
-    @Args('query', { type: () => String, nullable: true }) query: string | null,
+    @Args('query', { type: () => String, nullable: true }) substring: string | null,
     @Args('offset', { type: () => Int, nullable: true }) offset: number | null,
     @Args('maxChars', { type: () => Int, nullable: true }) maxChars: number | null,
     @Args('jsonPath', { type: () => String, nullable: true }) jsonPath: string | null,
@@ -43,7 +43,7 @@ export class LookupResolver {
     })
     contextLines: number | null,
   ): Promise<string> {
-    const given = { query, offset, maxChars, jsonPath, lineStart, lineCount, maxTokens, pattern, contextLines };
+    const given = { query: substring, offset, maxChars, jsonPath, lineStart, lineCount, maxTokens, pattern, contextLines };
     return this.lookup.lookUp(caller, { memId, format: format ?? LookupFormat.SUMMARY, ...given });
   }
 }

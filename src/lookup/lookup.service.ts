@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { countLines } from '../common/text/text-lines';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
-import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
+import { type ActorContext, actorOf, type ActorOrPending } from '../tenancy';
 import { type JsonSelection, type PathLookup, payloadText, ToolResultReader, ToolResultPathLookups } from '../tool-results';
 import { TokenPieces, windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
-import { offsetProblem, QUERY_KEPT_OFFSETS, queryMatchesAnswer, sliceByQuery } from './keyed-slice';
+import { offsetProblem, SUBSTRING_KEPT_OFFSETS, substringMatchesAnswer, sliceBySubstring } from './keyed-slice';
 import { lineStartProblem, lineWindowAnswer } from './line-window';
 import { PATTERN_TIMEOUT_MS, patternWindowAnswer } from './pattern/pattern-window';
 import { ServedTextCache } from './served-text-cache';
-import { QUERY_MAX_COUNTED_MATCHES, QUERY_OFF_THREAD_FROM_CHARS, QUERY_TIMEOUT_MS } from './substring/substring-search';
+import { SUBSTRING_MAX_COUNTED_MATCHES, SUBSTRING_OFF_THREAD_FROM_CHARS, SUBSTRING_TIMEOUT_MS } from './substring/substring-search';
 import { currentRequestBudget, inPayloadReadTurn } from '../observability/request-context';
 
 import { DatabasePathTurns } from './json-path/database-path-turns';
@@ -27,7 +27,7 @@ import {
   patternTimedOutText,
   planLookup,
   poolBusyText,
-  queryTimedOutText,
+  substringTimedOutText,
   searchBusyText,
   searchOverRequestBudgetText,
   type LookupArguments,
@@ -38,7 +38,7 @@ import {
 /**
  * Keyed retrieval of one snapshot by mem id (R-LG-2). Every outcome is text: a missing mem id,
  * another user's and one outside the allowed spaces read exactly alike, because the scope is
- * part of every query. Every answer but the stub is a window bounded in tokens and characters,
+ * part of every statement. Every answer but the stub is a window bounded in tokens and characters,
  * ending, when cut, with the exact call that reads on.
  */
 @Injectable()
@@ -55,8 +55,8 @@ export class LookupService {
     this.texts = new ServedTextCache(config.lookup.textCacheChars, o200kTokenizer);
   }
 
-  /** `caller`: the guard's actor, or a `TokenActor` a JSONPath's single value reads in its own statement. */
-  async lookUp(caller: ActorOrToken, args: LookupArguments): Promise<string> {
+  /** `caller`: the guard's actor, or a `PendingActor` a JSONPath's single value reads in its own statement. */
+  async lookUp(caller: ActorOrPending, args: LookupArguments): Promise<string> {
     const { answerMaxTokens, maxReturnChars } = this.config.lookup;
     const plan = planLookup(args, { maxTokens: answerMaxTokens, maxChars: maxReturnChars });
     const { memId } = args;
@@ -75,7 +75,7 @@ export class LookupService {
       return snapshot === null ? memNotFoundText(memId) : snapshot.handle.stub;
     }
     if (plan.mode === 'pattern') return this.lookupPattern(actor, memId, plan);
-    if (plan.mode === 'query') return this.lookupQuery(actor, memId, plan);
+    if (plan.mode === 'substring') return this.lookupSubstring(actor, memId, plan);
     const pieces = await this.readPayload(actor, memId);
     if (typeof pieces === 'string') return pieces;
     const payload = pieces.text;
@@ -127,26 +127,26 @@ export class LookupService {
    * one is searched in a worker thread (linear, under a time budget) once one is held for the
    * team, and read only then. The matches are rendered and windowed here; a refusal is not.
    */
-  private async lookupQuery(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'query' }>): Promise<string> {
-    const { query } = plan;
+  private async lookupSubstring(actor: ActorContext, memId: string, plan: Extract<LookupPlan, { mode: 'substring' }>): Promise<string> {
+    const { substring } = plan;
     const window = (text: string) =>
       offsetProblem(plan.offset, text.length) ?? windowAnswer(text, plan.offset, plan.bounds, plan.nextCall, o200kTokenizer);
-    const small = await this.readPayload(actor, memId, QUERY_OFF_THREAD_FROM_CHARS - 1);
+    const small = await this.readPayload(actor, memId, SUBSTRING_OFF_THREAD_FROM_CHARS - 1);
     if (typeof small === 'string') return small;
-    if (small instanceof TokenPieces) return window(sliceByQuery(small.text, query, memId));
+    if (small instanceof TokenPieces) return window(sliceBySubstring(small.text, substring, memId));
     let payload = '';
     const found = await this.lookups.searchText(actor.teamId, async () => {
       const pieces = await this.readPayload(actor, memId);
       if (typeof pieces === 'string') return pieces;
       payload = pieces.text;
-      const limits = { maxCounted: QUERY_MAX_COUNTED_MATCHES, keepOffsets: QUERY_KEPT_OFFSETS };
-      return { text: payload, query, timeoutMs: QUERY_TIMEOUT_MS, ...limits };
+      const limits = { maxCounted: SUBSTRING_MAX_COUNTED_MATCHES, keepOffsets: SUBSTRING_KEPT_OFFSETS };
+      return { text: payload, substring, timeoutMs: SUBSTRING_TIMEOUT_MS, ...limits };
     });
     if (typeof found === 'string') return found;
     if ('busy' in found) return searchBusyText('query');
     if ('overRequestBudget' in found) return searchOverRequestBudgetText('query', found.overRequestBudget);
-    if ('timedOut' in found) return queryTimedOutText(query);
-    return window(queryMatchesAnswer(payload, query, memId, found));
+    if ('timedOut' in found) return substringTimedOutText(substring);
+    return window(substringMatchesAnswer(payload, substring, memId, found));
   }
 
   /** A json_path's node list, in PostgreSQL where it translates, else by the library on the fetched payload (single values: lookupPathValue). */
@@ -190,7 +190,7 @@ export class LookupService {
 
   /** A single value (a dotted path's keys or a singular SQL/JSON path) in one statement, the actor's read included. */
   private async lookupPathValue(
-    caller: ActorOrToken,
+    caller: ActorOrPending,
     memId: string,
     plan: Extract<LookupPlan, { mode: 'path' }>,
     selection: Exclude<JsonSelection, { kind: 'nodes' }>,

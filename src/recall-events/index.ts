@@ -22,7 +22,7 @@ export {
   ResultRefType,
   SEARCH_FRESHNESS_SYNCHRONOUS,
   SEARCH_RANKING_VERSION,
-} from './recall-event.rules';
+} from './recall-event.checks';
 export { type RecallEventOutcome, RecallEventService, type SuggestedAction } from './recall-event.service';
 export { RECALL_EVENTS_RESOLVERS, RecallEventsModule } from './recall-events.module';
 export { type RecallEventPosition, recallEventJson, RecallEventRepository, type UnplacedRecallEvent } from './recall-event.repository';

@@ -1,4 +1,4 @@
-import type { ResultRef } from './recall-event.rules';
+import type { ResultRef } from './recall-event.checks';
 
 /** A recall event as stored and served (R-RC-9). */
 export interface RecallEventRecord {

@@ -9,13 +9,13 @@ import {
   type RecallEventRow,
   toRecallEventRecord,
 } from './recall-event.record';
-import { type ResultRef, ResultRefType } from './recall-event.rules';
+import { type ResultRef, ResultRefType } from './recall-event.checks';
 
-/** Who may read an event: the team always; the profile too unless the reader is a team admin. */
+/** Who may read an event: the team always; the event's user too unless the reader is a team admin. */
 export interface RecallEventReader {
   teamId: string;
-  /** Null: every profile of the team (admin). */
-  profileId: string | null;
+  /** Null: every user of the team (admin). */
+  userId: string | null;
 }
 
 /** An event whose space the storing statement decides (the space of the conversation read). */
@@ -118,29 +118,29 @@ export class RecallEventRepository {
     return new Map(rows.map((r) => [`${r.team_id}:${r.id}`, r.query_text]));
   }
 
-  /** The events of `ids` the reader may see (its profile's, or the team's for an admin), whatever their space's state (the caller decides what it allows). */
+  /** The events of `ids` the reader may see (its user's, or the team's for an admin), whatever their space's state (the caller decides what it allows). */
   async findByIds(reader: RecallEventReader, ids: readonly string[]): Promise<RecallEventRecord[]> {
     if (ids.length === 0) return [];
     const rows = await runSql<RecallEventRow[]>(
       this.em,
       `select ${RECALL_EVENT_COLUMNS} from recall_events e
-        where e.team_id = ? and e.id in (?) ${reader.profileId === null ? '' : 'and e.profile_id = ?'}`,
-      reader.profileId === null ? [reader.teamId, ids] : [reader.teamId, ids, reader.profileId],
+        where e.team_id = ? and e.id in (?) ${reader.userId === null ? '' : 'and e.profile_id = ?'}`,
+      reader.userId === null ? [reader.teamId, ids] : [reader.teamId, ids, reader.userId],
     );
     return rows.map(toRecallEventRecord);
   }
 
   /**
    * The event, while its space is still ACTIVE at the generation it was stored with (a bump, a
-   * seal or a retirement hides it); null for a missing one, another team's or another profile's.
+   * seal or a retirement hides it); null for a missing one, another team's or another user's.
    */
   async findVisible(reader: RecallEventReader, id: string): Promise<RecallEventRecord | null> {
     const rows = await runSql<RecallEventRow[]>(
       this.em,
       `select ${RECALL_EVENT_COLUMNS} from recall_events e
          join active_spaces(?) s on s.space_id = e.space_id and s.generation = e.space_generation
-        where e.team_id = ? and e.id = ? ${reader.profileId === null ? '' : 'and e.profile_id = ?'}`,
-      reader.profileId === null ? [reader.teamId, reader.teamId, id] : [reader.teamId, reader.teamId, id, reader.profileId],
+        where e.team_id = ? and e.id = ? ${reader.userId === null ? '' : 'and e.profile_id = ?'}`,
+      reader.userId === null ? [reader.teamId, reader.teamId, id] : [reader.teamId, reader.teamId, id, reader.userId],
     );
     return rows.length > 0 ? toRecallEventRecord(rows[0]) : null;
   }

@@ -24,7 +24,7 @@ import {
   SNAPSHOT_UNAVAILABLE,
   storedQueryText,
   SUBMIT_FEEDBACK_ACTION,
-} from './recall-event.rules';
+} from './recall-event.checks';
 
 export interface SuggestedAction {
   action: string;
@@ -199,7 +199,7 @@ export class RecallEventService {
 
   /**
    * The event's refs in rank order, each TOOL_RESULT ref with its snapshot while that still exists
-   * and is readable as the event stored it (the event's profile's, in its space, at its generation):
+   * and is readable as the event stored it (the event's user's, in its space, at its generation):
    * one read for all of them. The event is one the actor may see.
    */
   async returnedResults(actor: ActorContext, event: RecallEventRecord): Promise<ReturnedResult[]> {
@@ -232,12 +232,12 @@ export class RecallEventService {
   }
 }
 
-/** Whose events the actor reads: its own profile's, or (admin) every profile's of its team. */
+/** Whose events the actor reads: its own, or (admin) every user's of its team. */
 function readerOf(actor: ActorContext): RecallEventReader {
-  return { teamId: actor.teamId, profileId: actor.hasScope(Scope.ADMIN) ? null : actor.userId };
+  return { teamId: actor.teamId, userId: actor.hasScope(Scope.ADMIN) ? null : actor.userId };
 }
 
 /** A team-wide reader's statements run with the request's user unset: row-level security is user-deep on events (R-TN-8). */
 function asReader<T>(reader: RecallEventReader, work: () => Promise<T>): Promise<T> {
-  return reader.profileId === null ? withTenantScope({ teamId: reader.teamId }, work) : work();
+  return reader.userId === null ? withTenantScope({ teamId: reader.teamId }, work) : work();
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric, makeCounterProvider } from '@willsoto/nestjs-prometheus';
 import type { Counter } from 'prom-client';
-import type { RecallEventSource } from './recall-event.rules';
+import type { RecallEventSource } from './recall-event.checks';
 
 const RECALL_EVENTS = 'recall_events_total';
 

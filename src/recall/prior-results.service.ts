@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ActorContext } from '../tenancy';
 import { type HistoryPage, type SnapshotColumns, ToolResultReader } from '../tool-results';
-import { checkPriorQuery } from './prior-results.rules';
+import { checkPriorQuery } from './prior-results.checks';
 
 /** What priorToolResults (GraphQL) and recall_prior_tool_result (MCP) ask for. */
 export interface PriorResultsQuery {

@@ -12,7 +12,7 @@ import {
   type ResultRef,
   ResultRefType,
 } from '../recall-events';
-import { type ActorContext, actorOf, type ActorOrToken } from '../tenancy';
+import { type ActorContext, actorOf, type ActorOrPending } from '../tenancy';
 import { type ToolResultSnapshot, ToolResultReader } from '../tool-results';
 import { renderPreviouslyFetchedBlock, type RenderedBlock } from './block/previously-fetched-block';
 import { looksLikeRecall } from './block/recall-intent';
@@ -39,8 +39,8 @@ export class RecallBlockService {
     private readonly reads: RecallReads,
   ) {}
 
-  /** `caller`: the guard's actor, or a `TokenActor` the block's statement reads (one round trip for the request). */
-  async build(caller: ActorOrToken, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
+  /** `caller`: the guard's actor, or a `PendingActor` the block's statement reads (one round trip for the request). */
+  async build(caller: ActorOrPending, conversationId: string, userMessage?: string | null): Promise<RecallBlockOutcome> {
     const { blockRows, blockTokenBudget, intentGating } = this.config.recall;
     const gated = intentGating && !looksLikeRecall(userMessage);
     const draft = await this.events.unplacedDraft(caller, {

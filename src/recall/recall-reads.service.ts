@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RecallEventDraft, UnplacedRecallEvent } from '../recall-events';
-import { type ActorContext, type ActorOrToken, allowedSpacesOf, asActorError, TokenActor } from '../tenancy';
+import { type ActorContext, type ActorOrPending, allowedSpacesOf, asActorError, PendingActor } from '../tenancy';
 import {
   type SnapshotColumns,
   type SnapshotSearch,
@@ -35,18 +35,18 @@ export class RecallReads {
   /**
    * The `limit` newest snapshots of the actor's conversation and the event of them, stored in the
    * conversation's space, in one statement. `snapshots` null: the conversation is not the actor's
-   * in an allowed space (nothing stored). A caller not yet read from the database (`TokenActor`)
+   * in an allowed space (nothing stored). A caller not yet read from the database (`PendingActor`)
    * is read by the same statement, and comes back as the request's actor. A failure to store
    * throws: the caller answers degraded.
    */
   async readRecentAndRecord(
-    caller: ActorOrToken,
+    caller: ActorOrPending,
     recent: { conversationId: string; limit: number; columns: SnapshotColumns },
     draft: UnplacedRecallEvent,
   ): Promise<{ actor: ActorContext; snapshots: ToolResultSnapshot[] | null }> {
     let actor: ActorContext;
     let rows: (Omit<ToolResultSnapshotRow, 'id'> & { id: string | null })[];
-    if (caller instanceof TokenActor) {
+    if (caller instanceof PendingActor) {
       const read = await this.events.recentAndRecordForToken(caller.claims, recent, draft).catch((error: unknown) => {
         throw asActorError(error);
       });

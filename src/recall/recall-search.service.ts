@@ -14,7 +14,7 @@ import type { ActorContext } from '../tenancy';
 import { type SnapshotColumns, type SnapshotSearchHit, type ToolResultSnapshot, ToolResultReader } from '../tool-results';
 import { renderBlockLine } from './block/previously-fetched-block';
 import { RecallReads } from './recall-reads.service';
-import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.rules';
+import { checkRecallMemory, type RecallMemoryArgs } from './recall-search.checks';
 
 interface RecallHit {
   ref: ResultRef;

@@ -1,7 +1,7 @@
 import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { UuidPipe } from '../common/graphql/uuid.pipe';
-import { Actor, type ActorContext, ActorInStatement, type ActorOrToken, Caller, RequiresScope, Scope } from '../tenancy';
+import { Actor, type ActorContext, ActorInStatement, type ActorOrPending, Caller, RequiresScope, Scope } from '../tenancy';
 import { payloadColumnsOf, ToolResultSnapshotModel } from '../tool-results';
 import { RecallBlockModel } from './models/recall-block.model';
 import { RecallResultModel } from './models/recall-result.model';
@@ -21,7 +21,7 @@ export class RecallResolver {
   @RequiresScope(Scope.MEMORY_READ)
   @ActorInStatement()
   async recallBlock(
-    @Caller() caller: ActorOrToken,
+    @Caller() caller: ActorOrPending,
     @Args('conversationId', { type: () => ID }, new UuidPipe('conversationId')) conversationId: string,
     @Args('userMessage', { type: () => String, nullable: true }) userMessage: string | null,
   ): Promise<RecallBlockModel> {

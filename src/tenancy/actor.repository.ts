@@ -2,7 +2,7 @@ import { runSql } from '../database/run-sql';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { AllowedSpace } from './actor-context';
-import { TOKEN_OLDER_THAN_DELETION } from './token-actor';
+import { TOKEN_OLDER_THAN_DELETION } from './pending-actor';
 
 export interface ActorRecord {
   allowedSpaces: AllowedSpace[];

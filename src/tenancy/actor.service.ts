@@ -3,7 +3,7 @@ import { UnauthenticatedError } from '../common/errors/app-error';
 import { enterTenantScope } from '../database/tenant-scope';
 import { ActorContext } from './actor-context';
 import { ActorRepository } from './actor.repository';
-import { TokenActor, tokenOlderThanDeletion } from './token-actor';
+import { PendingActor, tokenOlderThanDeletion } from './pending-actor';
 import type { VerifiedClaims } from './token-verifier';
 
 /** Turns verified claims into an `ActorContext`, provisioning user and team on first use. */
@@ -12,9 +12,9 @@ export class ActorService {
   constructor(private readonly actors: ActorRepository) {}
 
   /** The caller of an operation that reads its actor in its own statement; the tenant scope is entered here. */
-  tokenActor(claims: VerifiedClaims, onSettled: (actor: ActorContext) => void): TokenActor {
+  pendingActor(claims: VerifiedClaims, onSettled: (actor: ActorContext) => void): PendingActor {
     enterTenantScope({ teamId: claims.teamId, userId: claims.userId });
-    return new TokenActor(claims, (c) => this.resolve(c), onSettled);
+    return new PendingActor(claims, (c) => this.resolve(c), onSettled);
   }
 
   async resolve(claims: VerifiedClaims): Promise<ActorContext> {

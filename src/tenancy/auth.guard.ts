@@ -13,9 +13,9 @@ import type { Scope } from './scopes';
  * Guards every GraphQL operation. Invariant: an operation runs only with a token the edge verified
  * (and admitted: `authenticateBeforeBody`, before the body was read), every scope it declares, and
  * an `ActorContext` built from the database for this request. Operations that declare nothing are
- * refused. The actor is resolved once per request (`TokenActor.resolve`) and shared by the other
+ * refused. The actor is resolved once per request (`PendingActor.resolve`) and shared by the other
  * operations of the same document, aliases running side by side included. An operation marked
- * `@ActorInStatement()` reads the actor in its own statement instead (`TokenActor`).
+ * `@ActorInStatement()` reads the actor in its own statement instead (`PendingActor`).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -36,9 +36,9 @@ export class AuthGuard implements CanActivate {
       if (missing.length > 0) throw new ForbiddenError(`This operation needs the scope ${missing.join(', ')}.`);
       annotateSpan({ [SPAN_ATTRIBUTES.teamId]: claims.teamId });
       // One read of the actor for the request, shared by operations that run at the same time (aliases).
-      req.tokenActor ??= this.actors.tokenActor(claims, (actor) => (req.actor ??= actor));
+      req.pendingActor ??= this.actors.pendingActor(claims, (actor) => (req.actor ??= actor));
       if (this.reflector.get<boolean | undefined>(ACTOR_IN_STATEMENT, context.getHandler())) return true;
-      await req.tokenActor.resolve();
+      await req.pendingActor.resolve();
       return true;
     }
     annotateSpan({ [SPAN_ATTRIBUTES.teamId]: req.actor.teamId });

@@ -13,7 +13,7 @@ export { TENANCY_RESOLVERS, TenancyModule } from './tenancy.module';
 export { TeamAdmission } from './team-admission';
 export { TeamService } from './team.service';
 export { TeamToolSettingsResolver } from './team-tool-settings.resolver';
-export { type ActorColumns, actorOf, type ActorOrToken, allowedSpacesOf, asActorError, TokenActor } from './token-actor';
+export { type ActorColumns, actorOf, type ActorOrPending, allowedSpacesOf, asActorError, PendingActor } from './pending-actor';
 export { signToken } from './token-signer';
 export { TokenVerifier } from './token-verifier';
 export { UserService } from './user.service';

@@ -14,7 +14,7 @@ export { recentArguments, searchArguments, type SnapshotScope, snapshotScopeOf, 
 export type { ReturnedSnapshot } from './returned-snapshot';
 export { formatUtcDate } from './summarizer/date-values';
 export { toolNameProblem } from './summarizer/summary-rule-document';
-export { MAX_BATCH_ITEMS } from './tool-result-batch.rules';
+export { MAX_BATCH_ITEMS } from './tool-result-batch.checks';
 export {
   type SnapshotColumns,
   type SnapshotSearch,

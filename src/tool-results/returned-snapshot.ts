@@ -1,5 +1,5 @@
 /**
- * Whose snapshots a recall event can still show (R-FB-8): those of the event's profile, in the
+ * Whose snapshots a recall event can still show (R-FB-8): those of the event's user, in the
  * event's space, at the generation it was stored with.
  */
 export interface ReturnedSnapshotOwner {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ActorContext, type ActorOrToken, asActorError, TokenActor } from '../tenancy';
+import { type ActorContext, type ActorOrPending, asActorError, PendingActor } from '../tenancy';
 import type { JsonSelection, PathLookup } from './path-value';
 import { snapshotScopeOf } from './snapshot-scope';
 import { ToolResultJsonPathRepository } from './tool-result-json-path.repository';
@@ -16,15 +16,15 @@ export class ToolResultPathLookups {
 
   /**
    * `findJsonPathValue` of a single value, the caller's actor read by the same statement when it is
-   * a `TokenActor` (one round trip for the request); a new user is provisioned and read the guard's way.
+   * a `PendingActor` (one round trip for the request); a new user is provisioned and read the guard's way.
    */
   async findJsonPathValueAs(
-    caller: ActorOrToken,
+    caller: ActorOrPending,
     memId: string,
     selection: Exclude<JsonSelection, { kind: 'nodes' }>,
     maxChars: number,
   ): Promise<PathLookup | null> {
-    if (!(caller instanceof TokenActor)) return this.findJsonPathValue(caller, memId, selection, maxChars);
+    if (!(caller instanceof PendingActor)) return this.findJsonPathValue(caller, memId, selection, maxChars);
     const read = await this.jsonPaths.findPathValueForToken(caller.claims, memId, selection, maxChars).catch((error: unknown) => {
       throw asActorError(error);
     });

@@ -225,7 +225,7 @@ export class ToolResultRepository {
     // The user's snapshots newest first off the (team_id, user_id, created_at desc, id desc) index,
     // each checked against its conversation's space and generation until the page is full. The
     // lateral is fenced (offset 0), so the planner cannot turn it into a join that reads every
-    // conversation of the space and sorts the user's snapshots: under the policies it misjudged
+    // conversation of the space and sorts the user's snapshots: under the row-level security policies it misjudged
     // those (one row a conversation) and took that plan on some data.
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,

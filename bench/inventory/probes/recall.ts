@@ -11,7 +11,7 @@ const ROTATION = 8;
 const MAX_ALIASES = 15;
 /** JSON_PATH_LIBRARY_MAX_CHARS: the largest document the library evaluates. */
 const LIBRARY_MAX_CHARS = 2_000_000;
-/** QUERY_OFF_THREAD_FROM_CHARS - 1: the longest payload searched on the event loop. */
+/** SUBSTRING_OFF_THREAD_FROM_CHARS - 1: the longest payload searched on the event loop. */
 const IN_PLACE_QUERY_CHARS = 32_767;
 const CONVERSATION = 1;
 
@@ -137,7 +137,7 @@ export const recallProbes: Probe[] = [
     id: 'R7',
     path: 'recallToolResult query: a payload searched in place',
     grows: 'payload size × matches',
-    bound: 'payload < QUERY_OFF_THREAD_FROM_CHARS = 32,768 chars; query ≤ 1,000 chars; 10,000 matches counted',
+    bound: 'payload < SUBSTRING_OFF_THREAD_FROM_CHARS = 32,768 chars; query ≤ 1,000 chars; 10,000 matches counted',
     runsOn: 'event loop',
     worstCase: "32,767 × `a`, the query `'a'×50 + 'b' + 'a'×949`",
     output: () => JSON.stringify('a'.repeat(IN_PLACE_QUERY_CHARS)),
@@ -149,7 +149,7 @@ export const recallProbes: Probe[] = [
     id: 'R8',
     path: 'recallToolResult query: a payload searched in the pool',
     grows: 'payload size',
-    bound: 'payload ≥ 32,768 chars: JSONPath pool, QUERY_TIMEOUT_MS = 1,000, 10,000 matches counted',
+    bound: 'payload ≥ 32,768 chars: JSONPath pool, SUBSTRING_TIMEOUT_MS = 1,000, 10,000 matches counted',
     runsOn: 'JSONPath pool (event loop: handing the text over)',
     worstCase: "2,000,000 × `a`, the query `'a'×50 + 'b' + 'a'×949`",
     output: () => SUBSTRING_TEXT,

@@ -1,4 +1,4 @@
-import { checkCompactMessagesInput } from '../../../src/compaction/compact-messages.rules';
+import { checkCompactMessagesInput } from '../../../src/compaction/compact-messages.checks';
 import { MessageFormat } from '../../../src/compaction/history/history.types';
 import { BASELINES, compactionInput, PRESSURE_PAIRS, REFERENCE_FORMAT, STRATEGIES } from '../strategies';
 

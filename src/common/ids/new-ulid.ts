@@ -8,7 +8,7 @@ let next = POOL_BYTES;
 /**
  * ulid's random source: bytes of Node's CSPRNG, drawn 4 KB at a time. ulid's own asks the
  * CSPRNG for one byte per character, sixteen synchronous calls an id (40 µs of a recallBlock
- * request in the issue-25 profile); these are the same kind of bytes, fetched in bulk.
+ * request in the issue-25 CPU profile); these are the same kind of bytes, fetched in bulk.
  */
 function pooledRandom(): number {
   if (next === POOL_BYTES) {

@@ -174,7 +174,7 @@ describe('replacementsNeeded', () => {
   });
 });
 
-describe('per-tool rules (R-LG-4)', () => {
+describe('per-tool settings (R-LG-4)', () => {
   /** Four read_file results and two grep results, each 3,000 chars, alternating at the end. */
   function trace(): AnthropicMessage[] {
     const names = ['read_file', 'read_file', 'grep', 'read_file', 'grep', 'read_file'];
@@ -187,9 +187,9 @@ describe('per-tool rules (R-LG-4)', () => {
 
   it('R-LG-4 never compact, its own threshold, its own last N counted among its own results', () => {
     expect(ids(DEFAULTS)).toEqual(['tu_0', 'tu_1', 'tu_2']);
-    expect(ids({ ...DEFAULTS, toolRules: new Map([['read_file', { exclude: true }]]) })).toEqual(['tu_2']);
-    expect(ids({ ...DEFAULTS, toolRules: new Map([['grep', { sizeThreshold: 5000 }]]) })).toEqual(['tu_0', 'tu_1']);
+    expect(ids({ ...DEFAULTS, toolSettings: new Map([['read_file', { exclude: true }]]) })).toEqual(['tu_2']);
+    expect(ids({ ...DEFAULTS, toolSettings: new Map([['grep', { sizeThreshold: 5000 }]]) })).toEqual(['tu_0', 'tu_1']);
     // read_file keeps its own last one: tu_0, tu_1 and tu_3 go; grep keeps the list's last three.
-    expect(ids({ ...DEFAULTS, toolRules: new Map([['read_file', { keepLastN: 1 }]]) })).toEqual(['tu_0', 'tu_1', 'tu_2', 'tu_3']);
+    expect(ids({ ...DEFAULTS, toolSettings: new Map([['read_file', { keepLastN: 1 }]]) })).toEqual(['tu_0', 'tu_1', 'tu_2', 'tu_3']);
   });
 });

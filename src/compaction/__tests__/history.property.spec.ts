@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { BadUserInputError } from '../../common/errors/app-error';
-import { checkCandidates, checkCompactMessagesInput, recordItemsOf } from '../compact-messages.rules';
+import { checkCandidates, checkCompactMessagesInput, recordItemsOf } from '../compact-messages.checks';
 import { findCompactionCandidates } from '../compaction';
 import { isProblem, MessageFormat } from '../history/history.types';
 import { readHistory } from '../history/read-history';

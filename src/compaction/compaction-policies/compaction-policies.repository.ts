@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { runSql } from '../../database/run-sql';
 import { type StoredToolSetting, TeamToolSettingsRepository, type ToolSettingsTable } from '../../database/team-tool-settings.repository';
-import type { ToolCompactionPolicy } from './compaction-policy.rules';
+import type { ToolCompactionPolicy } from './compaction-policy.checks';
 
 /** A policy's own columns: everything but the tool it is for. */
 type PolicyColumns = Omit<ToolCompactionPolicy, 'toolName'>;

@@ -2,7 +2,7 @@ import { Resolver } from '@nestjs/graphql';
 import { TeamToolSettingsResolver } from '../../tenancy';
 import { ToolCompactionPolicyInput, ToolCompactionPolicyModel } from './compaction-policy.model';
 import { CompactionPoliciesService } from './compaction-policies.service';
-import type { CompactionPolicySettings } from './compaction-policy.rules';
+import type { CompactionPolicySettings } from './compaction-policy.checks';
 
 @Resolver(() => ToolCompactionPolicyModel)
 export class CompactionPoliciesResolver extends TeamToolSettingsResolver<CompactionPolicySettings, ToolCompactionPolicyModel>({

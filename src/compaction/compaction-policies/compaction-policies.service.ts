@@ -8,7 +8,7 @@ import {
   MAX_POLICIES_PER_TEAM,
   policyLimitError,
   type ToolCompactionPolicy,
-} from './compaction-policy.rules';
+} from './compaction-policy.checks';
 
 /**
  * Team compaction policies (R-LG-4): an admin sets one policy per tool for the team — never

@@ -2,5 +2,5 @@
 export { CompactionPoliciesResolver } from './compaction-policies.resolver';
 export { CompactionPoliciesRepository } from './compaction-policies.repository';
 export { CompactionPoliciesService } from './compaction-policies.service';
-export type { ToolCompactionPolicy } from './compaction-policy.rules';
+export type { ToolCompactionPolicy } from './compaction-policy.checks';
 export { TeamCompactionPolicy } from './team-compaction-policy.entity';

@@ -1,6 +1,6 @@
 /**
  * What compaction needs from a message history, whatever its wire format: the tool calls and
- * the tool results in list order, each with where it sits, so the one set of rules in
+ * the tool results in list order, each with where it sits, so the one set of steps in
  * `compaction.ts` can pick candidates and an adapter can write stubs back.
  */
 

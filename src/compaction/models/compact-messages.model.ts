@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { ToolResultHandleModel } from '../../tool-results';
-import { COMPACTION_DEFAULTS } from '../compact-messages.rules';
+import { COMPACTION_DEFAULTS } from '../compact-messages.checks';
 import { MessageFormat } from './message-format.enum';
 
 // No class-validator rules: the resolver takes this input past the global pipe, and

@@ -54,9 +54,9 @@ export class FeedbackEvent extends RecallAccountColumns {
   })
   recallEvent: RecallEvent;
 
-  /** Who submitted the judgment. */
+  /** Who submitted the judgment: its submitter (the column is the spec's `actor_id`, GraphQL `actorId`). */
   @ManyToOne(() => User, { fieldNames: ['team_id', 'actor_id'], ownColumns: ['actor_id'], deleteRule: 'cascade', updateRule: 'no action' })
-  actor: User;
+  submitter: User;
 
   @Property({ type: 'jsonb' })
   degradedBranches: string[];

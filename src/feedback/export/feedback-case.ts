@@ -9,7 +9,7 @@ import { redactNullable } from './redact';
  *   `recall_query_text_enabled`); otherwise null, and the case carries the fingerprint alone.
  * - Every comment (the event's and each hypothesis judgment's) is redacted; comments retention
  *   already cleared stay null.
- * - Nothing of the actor or profile leaves: a case says which team and space, never who.
+ * - Nothing of the submitter or the recall's user leaves: a case says which team and space, never who.
  */
 
 export const FEEDBACK_CASE_SCHEMA = 'recall-ledger.feedback-case.v1';

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfoModel } from '../../common/pagination/page-info.model';
 import { RecallEventModel, ResultRefModel } from '../../recall-events';
-import { FeedbackStatsGroupBy } from '../feedback-stats.rules';
+import { FeedbackStatsGroupBy } from '../feedback-stats-series';
 import { FeedbackNextAction, FeedbackQuality } from '../feedback-vocabulary';
 import { InspectionCountFields } from './inspection-count.model';
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { isStorableText } from '../../common/text/storable-text';
 import { compactJsonbText, pathFetchChars, pathValueText } from '../json-path-value';
 import { parseDottedPath } from '../json-path/dotted-path';
-import { sliceByQuery } from '../keyed-slice';
+import { sliceBySubstring } from '../keyed-slice';
 import { planLookup, type LookupArguments } from '../lookup-request';
 
 const LIMITS = { maxTokens: 8000, maxChars: 500_000 };
@@ -103,10 +103,10 @@ describe('recallToolResult arguments, property-based', () => {
     );
   });
 
-  it('R-LG-2 R-OP-4 sliceByQuery never throws for any text and query: an answer with matches, or a bracketed text', () => {
+  it('R-LG-2 R-OP-4 sliceBySubstring never throws for any text and query: an answer with matches, or a bracketed text', () => {
     fc.assert(
       fc.property(anyText, anyText, (payload, query) => {
-        const answer = sliceByQuery(payload, query, 'mem_aaaaaaaaaaaaaaaa');
+        const answer = sliceBySubstring(payload, query, 'mem_aaaaaaaaaaaaaaaa');
         expect(typeof answer).toBe('string');
         if (answer.startsWith('[tool_memory')) return;
         expect(answer).toMatch(/^\[match 1 of \d+ at offset \d+\]/);

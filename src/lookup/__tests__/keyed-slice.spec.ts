@@ -1,12 +1,12 @@
-import { notFoundText, offsetProblem, rangeArgumentProblem, sliceByQuery } from '../keyed-slice';
+import { notFoundText, offsetProblem, rangeArgumentProblem, sliceBySubstring } from '../keyed-slice';
 
 const MEM = 'mem_ABCDEFGHIJKLMNOP';
 
-describe('sliceByQuery', () => {
+describe('sliceBySubstring', () => {
   const text = `${'a'.repeat(300)}Needle one${'b'.repeat(500)}needle two${'c'.repeat(20)}`;
 
   it('R-LG-2 returns each case-insensitive match with ±window context and its offset', () => {
-    const result = sliceByQuery(text, 'NEEDLE', MEM, { window: 10 });
+    const result = sliceBySubstring(text, 'NEEDLE', MEM, { window: 10 });
     expect(result).toBe(
       [
         `[match 1 of 2 at offset 300]\n…${'a'.repeat(10)}Needle one${'b'.repeat(6)}…`,
@@ -16,15 +16,15 @@ describe('sliceByQuery', () => {
   });
 
   it('R-LG-2 uses a ±200 char window by default and marks no cut at the ends of the text', () => {
-    const result = sliceByQuery('short text with a needle in it', 'needle', MEM);
+    const result = sliceBySubstring('short text with a needle in it', 'needle', MEM);
     expect(result).toBe('[match 1 of 1 at offset 18]\nshort text with a needle in it');
-    const long = sliceByQuery(text, 'needle two', MEM);
+    const long = sliceBySubstring(text, 'needle two', MEM);
     expect(long).toBe(`[match 1 of 1 at offset 810]\n…${text.slice(610)}`);
   });
 
   it('R-LG-2 bounds the matches and says how to read on', () => {
     const many = Array.from({ length: 9 }, (_, i) => `row ${i} price=${i}`).join('\n');
-    const result = sliceByQuery(many, 'price=', MEM, { window: 0, maxMatches: 2 });
+    const result = sliceBySubstring(many, 'price=', MEM, { window: 0, maxMatches: 2 });
     expect(result).toBe(
       [
         '[match 1 of 9 at offset 6]\n…price=…',
@@ -35,7 +35,7 @@ describe('sliceByQuery', () => {
   });
 
   it('R-LG-2 R-TN-10 counts matches up to 10000: past it the count reads 10000+, and the next offset still says where to read on', () => {
-    const result = sliceByQuery('ab'.repeat(10_001), 'B', MEM, { window: 1, maxMatches: 2 });
+    const result = sliceBySubstring('ab'.repeat(10_001), 'B', MEM, { window: 1, maxMatches: 2 });
     expect(result).toBe(
       [
         '[match 1 of 10000+ at offset 1]\naba…',
@@ -43,16 +43,16 @@ describe('sliceByQuery', () => {
         '[9998+ more matches not shown; the next is at offset 5: read the payload on from there without query, with offset=4, max_chars=4000, or narrow the query]',
       ].join('\n\n'),
     );
-    expect(sliceByQuery('ab'.repeat(10_000), 'B', MEM, { window: 0, maxMatches: 1 })).toMatch(/^\[match 1 of 10000 at offset 1\]/);
+    expect(sliceBySubstring('ab'.repeat(10_000), 'B', MEM, { window: 0, maxMatches: 1 })).toMatch(/^\[match 1 of 10000 at offset 1\]/);
   });
 
   it('R-LG-2 treats the query literally, not as a pattern', () => {
-    expect(sliceByQuery('cost (USD): $4.99', '(usd): $4.', MEM, { window: 0 })).toBe('[match 1 of 1 at offset 5]\n…(USD): $4.…');
+    expect(sliceBySubstring('cost (USD): $4.99', '(usd): $4.', MEM, { window: 0 })).toBe('[match 1 of 1 at offset 5]\n…(USD): $4.…');
   });
 
   it('R-LG-2 answers a missing or empty query with bracketed text', () => {
-    expect(sliceByQuery(text, 'haystack', MEM)).toBe(`[tool_memory no match for "haystack" in ${MEM}]`);
-    expect(sliceByQuery(text, '', MEM)).toBe('[tool_memory bad query: query must not be empty]');
+    expect(sliceBySubstring(text, 'haystack', MEM)).toBe(`[tool_memory no match for "haystack" in ${MEM}]`);
+    expect(sliceBySubstring(text, '', MEM)).toBe('[tool_memory bad query: query must not be empty]');
   });
 });
 

@@ -28,8 +28,8 @@ describe('planLookup', () => {
 
   it('R-LG-2 picks the key mode; offset, max_chars and max_tokens window any of them and reappear in the next call', () => {
     expect(plan({ query: 'Price', format: 'FULL' })).toEqual({
-      mode: 'query',
-      query: 'Price',
+      mode: 'substring',
+      substring: 'Price',
       offset: 0,
       bounds: BOUNDS,
       next: `recall_tool_result(mem_id='${MEM}', query="Price", offset=42)`,

@@ -9,8 +9,8 @@ import type { LookupPool } from '../lookup-pool';
 import { countTokens } from '../../common/text/tokenizer';
 import type { LookupArguments } from '../lookup-request';
 import { LookupService } from '../lookup.service';
-import { sliceByQuery } from '../keyed-slice';
-import { QUERY_OFF_THREAD_FROM_CHARS } from '../substring/substring-search';
+import { sliceBySubstring } from '../keyed-slice';
+import { SUBSTRING_OFF_THREAD_FROM_CHARS } from '../substring/substring-search';
 
 /**
  * The real config's ceiling is at least 1000 chars, so the payload is ten times the size the
@@ -173,7 +173,7 @@ describe('LookupService (medium, real PostgreSQL)', () => {
 
   // The two tests below start a worker thread, which compiles its TypeScript first: slow on a loaded machine.
   it('R-TN-10 a query over a large payload is searched in a worker thread and read only once the thread is held; a short one where it is', async () => {
-    const large = `${'lorem ipsum '.repeat(QUERY_OFF_THREAD_FROM_CHARS / 12)}Needle ſtraße NEEDLE${' dolor'.repeat(100)}`;
+    const large = `${'lorem ipsum '.repeat(SUBSTRING_OFF_THREAD_FROM_CHARS / 12)}Needle ſtraße NEEDLE${' dolor'.repeat(100)}`;
     const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
       toolResults.writer.record(actor, [
@@ -192,21 +192,21 @@ describe('LookupService (medium, real PostgreSQL)', () => {
     const { service, pool } = ledgerWithPool(10_000);
     const searches = jest.spyOn(pool, 'searchText');
 
-    expect(await recallWith(service, actor, { query: 'needle' })).toBe(sliceByQuery(TEXT, 'needle', MEM));
+    expect(await recallWith(service, actor, { query: 'needle' })).toBe(sliceBySubstring(TEXT, 'needle', MEM));
     expect(searches).not.toHaveBeenCalled();
     statements.length = 0;
     const answer = await recallWith(service, actor, { memId, query: 'NEEDLE STRASSE' });
     expect(answer).toBe(`[tool_memory no match for "NEEDLE STRASSE" in ${memId}]`);
-    expect(await recallWith(service, actor, { memId, query: 'needle' })).toBe(sliceByQuery(large, 'needle', memId));
+    expect(await recallWith(service, actor, { memId, query: 'needle' })).toBe(sliceBySubstring(large, 'needle', memId));
     expect(searches).toHaveBeenCalledTimes(2);
     // Each asked for the output only up to the limit first; the full read came once a thread was held, then the text was kept.
-    expect(statements.filter((sql) => sql.includes(`case when r.size_chars <= ${QUERY_OFF_THREAD_FROM_CHARS - 1}`))).toHaveLength(1);
+    expect(statements.filter((sql) => sql.includes(`case when r.size_chars <= ${SUBSTRING_OFF_THREAD_FROM_CHARS - 1}`))).toHaveLength(1);
     expect(statements.filter((sql) => /r\.tool_output from/.test(sql))).toHaveLength(1);
   }, 120_000);
 
   it('R-TN-10 a large payload whose search is told "busy" is never loaded', async () => {
     const { service, pool } = ledgerWithPool(10_000, { JSON_PATH_WORKERS: '1', JSON_PATH_QUEUE_MAX: '0' });
-    const large = 'x'.repeat(QUERY_OFF_THREAD_FROM_CHARS);
+    const large = 'x'.repeat(SUBSTRING_OFF_THREAD_FROM_CHARS);
     const toolResults = toolResultServicesFor(em);
     const recorded = await RequestContext.create(em, () =>
       toolResults.writer.record(actor, [

@@ -1,7 +1,7 @@
 import { CASE_FOLD_RUNS } from './case-fold-table';
 
 /**
- * Case-insensitive equality, defined once for both a query and the text it is searched in: two
+ * Case-insensitive equality, defined once for both a substring and the text it is searched in: two
  * code points are equal when `new RegExp(a, 'iu')` matches `b` — the engine's simple case folding
  * (CaseFolding.txt's C and S mappings), so 'ſ' = 's', 'K' (Kelvin) = 'k', 'ẞ' = 'ß', 'Σ' = 'σ' =
  * 'ς', '𐐀' = '𐐨', but 'ß' ≠ 'ss' and the Turkish 'İ' and 'ı' equal only themselves. Each code

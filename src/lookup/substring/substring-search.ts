@@ -1,7 +1,7 @@
 import { runWithTimeout } from '../../common/workers/timed-run';
 import { foldCodePoint } from './case-fold';
 
-/** Where a query matches a text: how many times (at most the cap) and the first offsets. */
+/** Where a substring matches a text: how many times (at most the cap) and the first offsets. */
 export interface SubstringMatches {
   /** Matches counted, at most `maxCounted`. */
   count: number;
@@ -12,17 +12,17 @@ export interface SubstringMatches {
 }
 
 /** Most matches counted: past it an answer says "10000+", and neither time nor memory grows further. */
-export const QUERY_MAX_COUNTED_MATCHES = 10_000;
+export const SUBSTRING_MAX_COUNTED_MATCHES = 10_000;
 
 /**
  * Payloads of this many characters or more are searched in a worker thread; shorter ones where
  * they are, a few hundred microseconds at most (about 10 ns per character), less than a thread's
  * round trip.
  */
-export const QUERY_OFF_THREAD_FROM_CHARS = 32_768;
+export const SUBSTRING_OFF_THREAD_FROM_CHARS = 32_768;
 
 /** A search's budget in its thread: far above the tens of milliseconds 2,000,000 characters take. */
-export const QUERY_TIMEOUT_MS = 1_000;
+export const SUBSTRING_TIMEOUT_MS = 1_000;
 
 export interface MatchLimits {
   maxCounted: number;
@@ -32,8 +32,8 @@ export interface MatchLimits {
 /** One substring search as a worker thread receives it: plain data. */
 export interface SubstringSearchTask extends MatchLimits {
   text: string;
-  /** Non-empty, at most QUERY_MAX_CHARS long (checked before it is sent). */
-  query: string;
+  /** Non-empty, at most SUBSTRING_MAX_CHARS long (checked before it is sent). */
+  substring: string;
   /** Most milliseconds the search may run. */
   timeoutMs: number;
 }
@@ -42,19 +42,19 @@ export type SubstringSearchAnswer = SubstringMatches | { timedOut: true };
 
 /** A search in a worker thread, stopped at its time budget (it is linear, so the budget is a backstop). */
 export function searchSubstring(task: SubstringSearchTask): SubstringSearchAnswer {
-  const run = runWithTimeout(() => findMatches(task.text, task.query, task), task.timeoutMs);
+  const run = runWithTimeout(() => findMatches(task.text, task.substring, task), task.timeoutMs);
   return 'timedOut' in run ? run : run.value;
 }
 
 /**
- * The non-overlapping, case-insensitive matches of `query` in `text`, leftmost first, as
+ * The non-overlapping, case-insensitive matches of `substring` in `text`, leftmost first, as
  * `new RegExp(literal, 'giu')` finds them: code point by code point, each folded by
  * {@link foldCodePoint}, so a match never starts or ends inside a surrogate pair. Knuth–Morris–Pratt
- * over the folded code points: at most two steps per code point of the text whatever the query
+ * over the folded code points: at most two steps per code point of the text whatever the substring
  * (a regular expression engine backtracks on `a…ab…a` over a text of a's), with no copy of the text.
  */
-export function findMatches(text: string, query: string, limits: MatchLimits): SubstringMatches {
-  const pattern = foldedCodePoints(query);
+export function findMatches(text: string, substring: string, limits: MatchLimits): SubstringMatches {
+  const pattern = foldedCodePoints(substring);
   const fallback = failureTable(pattern);
   const offsets: number[] = [];
   let count = 0;
@@ -67,8 +67,8 @@ export function findMatches(text: string, query: string, limits: MatchLimits): S
     if (pattern[matched] === folded) matched += 1;
     if (matched < pattern.length) continue;
     if (count === limits.maxCounted) return { count, capped: true, offsets };
-    // A match has the query's length in UTF-16 units: folding keeps each code point in its plane.
-    if (offsets.length < limits.keepOffsets) offsets.push(at - query.length);
+    // A match has the substring's length in UTF-16 units: folding keeps each code point in its plane.
+    if (offsets.length < limits.keepOffsets) offsets.push(at - substring.length);
     count += 1;
     matched = 0;
   }

@@ -11,14 +11,14 @@ export abstract class RecallAccountColumns {
   @ManyToOne(() => Team, { primary: true, deleteRule: 'cascade', updateRule: 'no action', fieldName: 'team_id' })
   team: Team;
 
-  /** Whose recall it was. */
+  /** Whose recall it was: its user (the column is the spec's `profile_id`, GraphQL `profileId`). */
   @ManyToOne(() => User, {
     fieldNames: ['team_id', 'profile_id'],
     ownColumns: ['profile_id'],
     deleteRule: 'cascade',
     updateRule: 'no action',
   })
-  profile: User;
+  user: User;
 
   @ManyToOne(() => Space, { fieldNames: ['team_id', 'space_id'], ownColumns: ['space_id'], deleteRule: 'cascade', updateRule: 'no action' })
   space: Space;

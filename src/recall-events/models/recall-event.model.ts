@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { Allow, IsInt, IsString, Min, ValidateNested } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
 import { ReturnedSnapshotModel } from '../../tool-results';
-import { RecallEventSource, type ResultRef, ResultRefType } from '../recall-event.rules';
+import { RecallEventSource, type ResultRef, ResultRefType } from '../recall-event.checks';
 
 registerEnumType(ResultRefType, { name: 'ResultRefType' });
 registerEnumType(RecallEventSource, { name: 'RecallEventSource' });

@@ -210,7 +210,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
   ])('R-FB-8 §9 findVisible for %s reads recall_events by its primary key, never a Seq Scan', async (_reader, profileId, requester) => {
     let found: unknown;
     const plan = await planOf('from recall_events e', { teamId: event.team_id, userId: requester() }, async () => {
-      found = await new RecallEventRepository(em).findVisible({ teamId: event.team_id, profileId: profileId() }, event.id);
+      found = await new RecallEventRepository(em).findVisible({ teamId: event.team_id, userId: profileId() }, event.id);
     });
     expect(found).toMatchObject({ id: event.id, teamId: event.team_id });
     const scans = scansOf(plan, 'recall_events');
@@ -231,7 +231,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
     );
     const [{ id: userId }] = await em.execute<{ id: string }[]>('select id from users where team_id = ? order by id limit 1', [teamId]);
     const plan = await planOf('from recall_events e', { teamId, userId }, async () => {
-      found = await new RecallEventRepository(em).findVisible({ teamId, profileId: null }, event.id);
+      found = await new RecallEventRepository(em).findVisible({ teamId, userId: null }, event.id);
     });
     expect(found).toBeNull();
     expect(scansOf(plan, 'recall_events')).toEqual([[expect.stringMatching(/^Index (Only )?Scan$/), 'recall_events_pkey']]);

@@ -5,7 +5,7 @@ import { EVENT_ID } from '../../../test/support/recall-events-api';
 import { recallEventServiceFor, recallReadsFor } from '../../../test/support/recall-services';
 import * as medium from '../../../test/support/request-orm';
 import { toolResultServicesFor } from '../../../test/support/tool-results-service';
-import type { RecallMemoryArgs } from '../recall-search.rules';
+import type { RecallMemoryArgs } from '../recall-search.checks';
 import { RecallSearchService } from '../recall-search.service';
 
 /**

@@ -2,7 +2,7 @@ import { Entity, ManyToOne, type Opt, PrimaryKey, PrimaryKeyProp, Property } fro
 import { Team } from './team.entity';
 
 /**
- * A user profile of one team, created just in time from a token's `sub`. Keyed by (team_id, id):
+ * A user of one team, created just in time from a token's `sub`. Keyed by (team_id, id):
  * the same `sub` in another team is another user with nothing in common (docs/tenancy.md).
  */
 @Entity({ tableName: 'users' })

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { normalizeQuery } from '../../../src/recall-events/recall-event.rules';
+import { normalizeQuery } from '../../../src/recall-events/recall-event.checks';
 import { ok } from '../../support/graphql';
 import { newMember, newSpace, setFlag } from '../../support/tenancy';
 import { createTestApp, identity, type TestApp, type TestIdentity } from '../../support/test-app';

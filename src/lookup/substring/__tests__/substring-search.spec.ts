@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { findMatches, QUERY_MAX_COUNTED_MATCHES, searchSubstring } from '../substring-search';
+import { findMatches, SUBSTRING_MAX_COUNTED_MATCHES, searchSubstring } from '../substring-search';
 
 const ALL = { maxCounted: Number.MAX_SAFE_INTEGER, keepOffsets: Number.MAX_SAFE_INTEGER };
 
@@ -88,22 +88,22 @@ describe('findMatches: linear-time case-insensitive substring search (R-LG-2, R-
   });
 
   it('R-TN-10 counts at most the cap, keeps only the offsets asked for, and says when there are more', () => {
-    const limits = { maxCounted: QUERY_MAX_COUNTED_MATCHES, keepOffsets: 6 };
-    expect(findMatches('a'.repeat(QUERY_MAX_COUNTED_MATCHES), 'A', limits)).toEqual({
-      count: QUERY_MAX_COUNTED_MATCHES,
+    const limits = { maxCounted: SUBSTRING_MAX_COUNTED_MATCHES, keepOffsets: 6 };
+    expect(findMatches('a'.repeat(SUBSTRING_MAX_COUNTED_MATCHES), 'A', limits)).toEqual({
+      count: SUBSTRING_MAX_COUNTED_MATCHES,
       capped: false,
       offsets: [0, 1, 2, 3, 4, 5],
     });
-    expect(findMatches('a'.repeat(QUERY_MAX_COUNTED_MATCHES + 1), 'A', limits)).toEqual({
-      count: QUERY_MAX_COUNTED_MATCHES,
+    expect(findMatches('a'.repeat(SUBSTRING_MAX_COUNTED_MATCHES + 1), 'A', limits)).toEqual({
+      count: SUBSTRING_MAX_COUNTED_MATCHES,
       capped: true,
       offsets: [0, 1, 2, 3, 4, 5],
     });
   });
 
   it("R-TN-10 answers the issue's query over a long run of a's (a backtracking engine's worst case) with no match", () => {
-    const query = `${'a'.repeat(50)}b${'a'.repeat(949)}`;
-    expect(searchSubstring({ text: 'a'.repeat(200_000), query, timeoutMs: 10_000, maxCounted: 10, keepOffsets: 6 })).toEqual({
+    const substring = `${'a'.repeat(50)}b${'a'.repeat(949)}`;
+    expect(searchSubstring({ text: 'a'.repeat(200_000), substring, timeoutMs: 10_000, maxCounted: 10, keepOffsets: 6 })).toEqual({
       count: 0,
       capped: false,
       offsets: [],
@@ -112,7 +112,7 @@ describe('findMatches: linear-time case-insensitive substring search (R-LG-2, R-
 
   it('R-TN-10 a search past its budget is stopped and says so, whatever it was doing', () => {
     // Far more text than 1 ms of searching covers (about 10 ns a character).
-    expect(searchSubstring({ text: 'ab'.repeat(5_000_000), query: 'abc', timeoutMs: 1, maxCounted: 10, keepOffsets: 6 })).toEqual({
+    expect(searchSubstring({ text: 'ab'.repeat(5_000_000), substring: 'abc', timeoutMs: 1, maxCounted: 10, keepOffsets: 6 })).toEqual({
       timedOut: true,
     });
   });

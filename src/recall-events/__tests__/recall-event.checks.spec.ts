@@ -16,7 +16,7 @@ import {
   type ResultRef,
   ResultRefType,
   storedQueryText,
-} from '../recall-event.rules';
+} from '../recall-event.checks';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** Without the u flag the pattern sees UTF-16 code units: a high surrogate not followed by a low one, or a low one alone. */

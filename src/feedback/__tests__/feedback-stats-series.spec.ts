@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { BadUserInputError } from '../../common/errors/app-error';
-import { bucketStartOf, FeedbackStatsGroupBy, MAX_SERIES_BUCKETS, seriesRange } from '../feedback-stats.rules';
+import { bucketStartOf, FeedbackStatsGroupBy, MAX_SERIES_BUCKETS, seriesRange } from '../feedback-stats-series';
 import { boundedCount, INSPECTION_COUNT_CAP } from '../inspection-count';
 
 const { DAY, WEEK } = FeedbackStatsGroupBy;

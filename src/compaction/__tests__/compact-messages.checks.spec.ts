@@ -5,7 +5,7 @@ import {
   recordItemsOf,
   relocateRecordError,
   withTeamPolicies,
-} from '../compact-messages.rules';
+} from '../compact-messages.checks';
 import { deterministicMessageId, findCompactionCandidates } from '../compaction';
 import { MessageFormat } from '../history/history.types';
 import { BIG_PAYLOAD_TOOL_USE_ID, bigPayloadText, buildProductResearchTrace } from '../../../test/fixtures/agent-trace.fixture';
@@ -161,7 +161,7 @@ describe('trigger, target and team policies', () => {
       ['write_file', { neverCompact: false, keepLastN: 1, sizeThreshold: 500, clearInputs: true }],
     ]);
     const unsaid = withTeamPolicies(checkCompactMessagesInput(base), policies);
-    expect(unsaid.toolRules).toEqual(
+    expect(unsaid.toolSettings).toEqual(
       new Map([
         ['read_file', { exclude: true }],
         ['write_file', { keepLastN: 1, sizeThreshold: 500, clearInputs: true }],
@@ -170,7 +170,7 @@ describe('trigger, target and team policies', () => {
     const said = checkCompactMessagesInput({ ...base, excludeTools: [], keepLastN: 3, sizeThreshold: 2000, clearToolInputs: [] });
     expect(policiesMayApply(said)).toBe(false);
     expect(withTeamPolicies(said, policies)).toBe(said.options);
-    expect(withTeamPolicies(checkCompactMessagesInput({ ...base, sizeThreshold: 10 }), policies).toolRules?.get('write_file')).toEqual({
+    expect(withTeamPolicies(checkCompactMessagesInput({ ...base, sizeThreshold: 10 }), policies).toolSettings?.get('write_file')).toEqual({
       keepLastN: 1,
       clearInputs: true,
     });

@@ -2,11 +2,11 @@ import { BadUserInputError, ConflictError, NotFoundError } from '../common/error
 import type { ActorContext } from '../tenancy';
 
 /*
- * Which conversations and messages a batch names, and whether they are the actor's: pure rules
+ * Which conversations and messages a batch names, and whether they are the actor's: pure checks
  * of the write path (R-TR-2, R-TR-4), used to build the batch and to explain a refused one.
  */
 
-/** What these rules read of a batch item. */
+/** What these checks read of a batch item. */
 export interface BatchItem {
   spaceId: string;
   conversationId: string;

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { BadUserInputError } from '../../common/errors/app-error';
 import { type ResultRef, ResultRefType } from '../../recall-events';
-import { checkFeedbackBatch, judgmentProblem, recallProblem, refsProblem } from '../feedback.rules';
+import { checkFeedbackBatch, judgmentProblem, recallProblem, refsProblem } from '../feedback.checks';
 import { type FeedbackItem, FeedbackNextAction, FeedbackQuality, type ItemFailure } from '../feedback-vocabulary';
 
 const nullable = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: null });

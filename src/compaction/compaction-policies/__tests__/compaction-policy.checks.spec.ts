@@ -6,7 +6,7 @@ import {
   MAX_POLICY_KEEP_LAST_N,
   MAX_POLICY_SIZE_THRESHOLD,
   policyLimitError,
-} from '../compaction-policy.rules';
+} from '../compaction-policy.checks';
 
 /** The refusal `work` throws, as a client sees it (code, field, message). */
 function refusal(work: () => unknown): unknown {

@@ -2,7 +2,7 @@ import { AppError, BadUserInputError } from '../common/errors/app-error';
 import { UUID_PATTERN } from '../common/uuid-pattern';
 import type { ToolResultInput } from '../tool-results';
 import { deterministicMessageId, INPUT_ID_SUFFIX } from './compaction';
-import { ALL_TOOLS, type CompactionOptions, type Replacement, type ToolRules } from './compaction.types';
+import { ALL_TOOLS, type CompactionOptions, type Replacement, type ToolCompactionSettings } from './compaction.types';
 import { type HistoryProblem, isProblem, MessageFormat } from './history/history.types';
 import { type History, readHistory } from './history/read-history';
 
@@ -100,16 +100,16 @@ export function checkCompactMessagesInput(input: CompactMessagesArgs, field = 'i
  */
 export function withTeamPolicies(request: CompactMessagesRequest, policies: ReadonlyMap<string, ToolPolicy>): CompactionOptions {
   const { said } = request;
-  const toolRules = new Map<string, ToolRules>();
+  const toolSettings = new Map<string, ToolCompactionSettings>();
   for (const [toolName, policy] of policies) {
-    const rules: ToolRules = {};
-    if (!said.excludeTools && policy.neverCompact) rules.exclude = true;
-    if (!said.sizeThreshold && policy.sizeThreshold !== null) rules.sizeThreshold = policy.sizeThreshold;
-    if (!said.keepLastN && policy.keepLastN !== null) rules.keepLastN = policy.keepLastN;
-    if (!said.clearToolInputs && policy.clearInputs) rules.clearInputs = true;
-    if (Object.keys(rules).length > 0) toolRules.set(toolName, rules);
+    const settings: ToolCompactionSettings = {};
+    if (!said.excludeTools && policy.neverCompact) settings.exclude = true;
+    if (!said.sizeThreshold && policy.sizeThreshold !== null) settings.sizeThreshold = policy.sizeThreshold;
+    if (!said.keepLastN && policy.keepLastN !== null) settings.keepLastN = policy.keepLastN;
+    if (!said.clearToolInputs && policy.clearInputs) settings.clearInputs = true;
+    if (Object.keys(settings).length > 0) toolSettings.set(toolName, settings);
   }
-  return toolRules.size === 0 ? request.options : { ...request.options, toolRules };
+  return toolSettings.size === 0 ? request.options : { ...request.options, toolSettings };
 }
 
 /** Whether any setting was left to the team's policies, so they are worth reading. */

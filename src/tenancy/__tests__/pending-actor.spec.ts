@@ -1,7 +1,7 @@
 import { UnauthenticatedError } from '../../common/errors/app-error';
 import { ActorContext } from '../actor-context';
 import { Scope } from '../scopes';
-import { actorOf, allowedSpacesOf, asActorError, TokenActor } from '../token-actor';
+import { actorOf, allowedSpacesOf, asActorError, PendingActor } from '../pending-actor';
 import type { VerifiedClaims } from '../token-verifier';
 
 const CLAIMS: VerifiedClaims = {
@@ -12,10 +12,10 @@ const CLAIMS: VerifiedClaims = {
 };
 const SPACE = { id: '00000000-0000-4000-8000-000000000003', generation: 2 };
 
-function tokenActor() {
+function pendingActor() {
   const settled: ActorContext[] = [];
   const guardReads: VerifiedClaims[] = [];
-  const actor = new TokenActor(
+  const actor = new PendingActor(
     CLAIMS,
     (claims) => {
       guardReads.push(claims);
@@ -26,9 +26,9 @@ function tokenActor() {
   return { actor, settled, guardReads };
 }
 
-describe('TokenActor (R-TN-5)', () => {
+describe('PendingActor (R-TN-5)', () => {
   it('R-TN-5 settles to the actor of the spaces its statement read, with the token’s user, team and scopes, and hands it on', () => {
-    const { actor, settled, guardReads } = tokenActor();
+    const { actor, settled, guardReads } = pendingActor();
     const context = actor.settle([SPACE]);
     expect(context).toEqual(new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, [SPACE]));
     expect(context.allowedGeneration(SPACE.id)).toBe(2);
@@ -37,7 +37,7 @@ describe('TokenActor (R-TN-5)', () => {
   });
 
   it('R-TN-5 once settled, resolving reads nothing more and gives the same actor', async () => {
-    const { actor, guardReads } = tokenActor();
+    const { actor, guardReads } = pendingActor();
     const context = actor.settle([SPACE]);
     await expect(actor.resolve()).resolves.toBe(context);
     expect(actor.settle([])).toBe(context);
@@ -45,7 +45,7 @@ describe('TokenActor (R-TN-5)', () => {
   });
 
   it('R-TN-5 R-TN-3 resolving an unsettled caller reads it the guard’s way, once', async () => {
-    const { actor, settled, guardReads } = tokenActor();
+    const { actor, settled, guardReads } = pendingActor();
     const first = await actor.resolve();
     expect(await actor.resolve()).toBe(first);
     expect(guardReads).toEqual([CLAIMS]);
@@ -55,7 +55,7 @@ describe('TokenActor (R-TN-5)', () => {
   it('R-TN-5 R-TN-10 callers asking at the same time share one guard read and go on in the order they asked', async () => {
     const guardReads: VerifiedClaims[] = [];
     let finish = (_actor: ActorContext): void => undefined;
-    const actor = new TokenActor(
+    const actor = new PendingActor(
       CLAIMS,
       (claims) => {
         guardReads.push(claims);
@@ -73,7 +73,7 @@ describe('TokenActor (R-TN-5)', () => {
   });
 
   it('R-TN-5 a failed guard read fails every caller that shared it', async () => {
-    const actor = new TokenActor(
+    const actor = new PendingActor(
       CLAIMS,
       () => Promise.reject(new UnauthenticatedError('no')),
       () => undefined,
@@ -96,10 +96,10 @@ describe('TokenActor (R-TN-5)', () => {
     expect(allowedSpacesOf({ ...row, actor_space_ids: [], actor_generations: [] })).toEqual([]);
   });
 
-  it('R-TN-5 actorOf gives the guard’s actor as it is, and reads a token actor the guard’s way', async () => {
+  it('R-TN-5 actorOf gives the guard’s actor as it is, and reads a pending actor the guard’s way', async () => {
     const guarded = new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, [SPACE]);
     await expect(actorOf(guarded)).resolves.toBe(guarded);
-    const { actor, guardReads } = tokenActor();
+    const { actor, guardReads } = pendingActor();
     await expect(actorOf(actor)).resolves.toEqual(new ActorContext(CLAIMS.userId, CLAIMS.teamId, CLAIMS.scopes, []));
     expect(guardReads).toEqual([CLAIMS]);
   });

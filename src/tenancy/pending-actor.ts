@@ -23,7 +23,7 @@ export function asActorError(error: unknown): unknown {
  * `settle`; when the statement finds no such user yet, `resolve` provisions and reads it the way
  * the guard does. Either way the actor is the database's on this request (docs/tenancy.md).
  */
-export class TokenActor {
+export class PendingActor {
   private settled: ActorContext | null = null;
   private resolving: Promise<ActorContext> | null = null;
 
@@ -81,9 +81,9 @@ export function allowedSpacesOf(row: ActorColumns): AllowedSpace[] {
 }
 
 /** An operation's caller: resolved by the guard, or still to be read by the operation's statement. */
-export type ActorOrToken = ActorContext | TokenActor;
+export type ActorOrPending = ActorContext | PendingActor;
 
 /** The caller's actor: as the guard resolved it, or read now the guard's way. */
-export function actorOf(caller: ActorOrToken): Promise<ActorContext> {
-  return caller instanceof TokenActor ? caller.resolve() : Promise.resolve(caller);
+export function actorOf(caller: ActorOrPending): Promise<ActorContext> {
+  return caller instanceof PendingActor ? caller.resolve() : Promise.resolve(caller);
 }

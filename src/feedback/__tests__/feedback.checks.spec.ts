@@ -15,7 +15,7 @@ import {
   recallProblem,
   refsProblem,
   transientProblem,
-} from '../feedback.rules';
+} from '../feedback.checks';
 import { type FeedbackItem, FeedbackNextAction, FeedbackQuality, type ItemFailure } from '../feedback-vocabulary';
 
 const RECALL = 'rec_01JABCDEFGHJKMNPQRSTVWXYZ0';
@@ -49,7 +49,7 @@ function expectFailure(failure: ItemFailure | null, code: string, nextAction: Fe
   return failure!;
 }
 
-describe('feedback rules', () => {
+describe('feedback.checks', () => {
   describe('checkFeedbackBatch', () => {
     it('R-FB-3 accepts 1 and 50 items; refuses 0 and 51 naming input.recalls', () => {
       expect(MAX_FEEDBACK_ITEMS).toBe(50);

@@ -1,5 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-import { refusalError } from '../batch-ownership.rules';
+import { refusalError } from '../batch-ownership.checks';
 
 /** A database error as pg hands it over. */
 function refused(code: string, detail: unknown): Error & { code: string; detail: string } {

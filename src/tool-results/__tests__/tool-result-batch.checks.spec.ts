@@ -1,4 +1,4 @@
-import { checkToolResultBatch, MAX_BATCH_ITEMS } from '../tool-result-batch.rules';
+import { checkToolResultBatch, MAX_BATCH_ITEMS } from '../tool-result-batch.checks';
 
 const limits = { maxOutputBytes: 1024, maxInputBytes: 256, retentionDays: 180 };
 const now = new Date('2026-06-01T00:00:00Z');
