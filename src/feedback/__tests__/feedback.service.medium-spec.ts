@@ -54,7 +54,7 @@ describe('FeedbackService (medium, real PostgreSQL)', () => {
   });
   afterAll(() => db.close());
 
-  it("R-FB-1 R-FB-7 a valid batch stores one event per item, in order, each copying its recall's account (profile: whose recall; actor: who judged)", async () => {
+  it("R-FB-1 R-FB-7 a valid batch stores one event per item, in order, each copying its recall's account (profile_id: its user, whose recall; actor_id: its submitter, who judged)", async () => {
     const event = await recallEvent(alice);
     const judged: FeedbackItem = {
       recallEventId: event.id,

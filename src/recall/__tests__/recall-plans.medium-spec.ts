@@ -205,7 +205,7 @@ describe('recall event and search plans (medium, real PostgreSQL)', () => {
 
   // A member's request makes its team and user the settings; so does a team admin's (its own user).
   it.each([
-    ['a profile', () => event.profile_id, () => event.profile_id],
+    ['a user', () => event.profile_id, () => event.profile_id],
     ['a team admin', () => null, () => admin],
   ])('R-FB-8 §9 findVisible for %s reads recall_events by its primary key, never a Seq Scan', async (_reader, profileId, requester) => {
     let found: unknown;
