@@ -176,7 +176,7 @@ describe('feedback case', () => {
     ...overrides,
   });
 
-  it('R-FB-10 a case is versioned, redacts every comment, carries no user id (the recall's or the submitter's), and has no query text without opt-in', () => {
+  it('R-FB-10 a case is versioned, redacts every comment, carries no user id (neither the recall’s nor the submitter’s), and has no query text without opt-in', () => {
     const built = buildFeedbackCase(record());
     expect(built).toEqual({
       schema: FEEDBACK_CASE_SCHEMA,
