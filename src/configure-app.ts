@@ -1,11 +1,10 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app-config';
 import { answerUnansweredRequests, edgeErrorHandler, HttpEdge, methodGate } from './http/edge-answer';
 import { HOST_CHECKED_PATHS, hostOriginCheck } from './http/host-origin-check';
-import { refuseDeepNesting } from './http/json-nesting';
+import { jsonBodyParser } from './http/json-body';
 import { httpLoggingMiddleware } from './observability/http-logging.middleware';
 import { httpTracingMiddleware } from './observability/http-tracing.middleware';
 import { NestPinoLogger } from './observability/logger';
@@ -47,15 +46,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   // (a fair turn, R-TN-11) before a body is read, and only then is it parsed. Express' default of
   // 100 kB would refuse legitimate tool outputs (R-TR-5).
   app.use(API_PATHS, authenticateBeforeBody({ verifier: app.get(TokenVerifier), admission: app.get(TeamAdmission), config }));
-  // Express' own parser, not Nest's useBodyParser: Nest's options type reserves `verify`.
-  app.use(
-    json({
-      limit: config.http.bodyLimit,
-      type: (req) => jsonBodyMayBeRead(req as AuthenticatedRequest),
-      // One linear pass before JSON.parse, whose cost grows with nesting far faster than with bytes.
-      verify: refuseDeepNesting,
-    }),
-  );
+  // Short bodies by body-parser's JSON.parse, after a nesting check; longer ones read whole and
+  // parsed in slices when their structure would hold the event loop (http/json-body.ts).
+  app.use(jsonBodyParser(config.http.bodyLimit, (req) => jsonBodyMayBeRead(req as AuthenticatedRequest)));
   // A body that is not JSON, or over the limit: a 400/413 in the route's protocol, not an HTML page.
   app.use(edgeErrorHandler(edge));
   app.disable('x-powered-by');
