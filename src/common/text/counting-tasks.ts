@@ -10,8 +10,9 @@ export interface CountingTask {
 /**
  * Cuts `texts` into tasks of at most about `pieceChars` characters each: a large text in pieces
  * cut where the tokenizer's counts add up (`tokenBoundaryFrom`), small texts together. The sum of
- * each owner's pieces' counts is its text's count. A text with no such point in reach (no ASCII
- * letter followed by punctuation, e.g. a long run of CJK) stays whole past `pieceChars`.
+ * each owner's pieces' counts is its text's count. A text with no such point in reach (none in the
+ * `pieceChars` after the cut: a long run of CJK, or of `{},`) keeps the rest whole, so the search
+ * on the event loop reads at most `pieceChars` per piece.
  */
 export function countingTasks(texts: readonly string[], pieceChars: number): CountingTask[] {
   const tasks: CountingTask[] = [];
@@ -28,7 +29,7 @@ export function countingTasks(texts: readonly string[], pieceChars: number): Cou
   texts.forEach((text, owner) => {
     let from = 0;
     while (text.length - from > pieceChars) {
-      const cut = tokenBoundaryFrom(text, from + pieceChars);
+      const cut = tokenBoundaryFrom(text, from + pieceChars, pieceChars);
       if (cut >= text.length) break;
       add(owner, text.slice(from, cut));
       from = cut;

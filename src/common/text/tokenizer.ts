@@ -156,10 +156,12 @@ function isAsciiLetter(code: number): boolean {
  * there: only a contraction (`'s`) or more letters extend a word, and no other pre-token runs from a
  * letter into what follows it. countTokens' long runs never cross it either (a letter run ends
  * there, a punctuation or white-space run starts there), so counts of the two sides add up to the
- * whole text's count. Ordinary text and JSON have such a point every few characters.
+ * whole text's count. Ordinary text and JSON have such a point every few characters. Looked for
+ * in the `within` characters from `index` only, when given (none there: `text.length`).
  */
-export function tokenBoundaryFrom(text: string, index: number): number {
-  for (let i = Math.max(1, index); i < text.length; i++) {
+export function tokenBoundaryFrom(text: string, index: number, within = text.length): number {
+  const end = Math.min(text.length, index + within);
+  for (let i = Math.max(1, index); i < end; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80 && code !== APOSTROPHE && !isAsciiLetter(code) && isAsciiLetter(text.charCodeAt(i - 1))) return i;
   }

@@ -53,4 +53,15 @@ describe('countingTasks (R-TN-10: large texts counted in turns)', () => {
     const cjk = '中'.repeat(5_000);
     expect(countingTasks([cjk], 1_000)).toEqual([{ texts: [cjk], owners: [0], chars: 5_000 }]);
   });
+
+  it('R-TN-10 a cut is looked for in the piece after the piece size only: a point further on leaves the rest whole', () => {
+    // `[{},{},…]` has no cut point; the one at its end is out of reach of the first piece's search.
+    const text = `${'{},'.repeat(3_000)}end, ${'x '.repeat(100)}`;
+    expect(countingTasks([text], 1_000)).toEqual([{ texts: [text], owners: [0], chars: text.length }]);
+    // Within reach, it is taken.
+    const near = `${'{},'.repeat(400)}end, ${'x '.repeat(1_000)}`;
+    const pieces = countingTasks([near], 1_000).flatMap((task) => task.texts);
+    expect(pieces[0]).toBe(near.slice(0, 1_203));
+    expect(pieces.join('')).toBe(near);
+  });
 });
