@@ -52,8 +52,9 @@ function bodyParseProbe(id: string, shape: string, padding: (room: number) => st
     id,
     path: 'HTTP body parse (an authenticated call)',
     grows: 'body size and shape',
-    bound: 'HTTP_BODY_LIMIT = 10 MB, nesting ≤ 256, MAX_LARGE_REQUESTS_IN_FLIGHT = 1',
-    runsOn: 'event loop',
+    bound:
+      'HTTP_BODY_LIMIT = 10 MB, nesting ≤ 256, MAX_LARGE_REQUESTS_IN_FLIGHT = 1; over 65,536 brackets, commas and colons: parsed 32 KiB a turn',
+    runsOn: 'event loop, in slices',
     worstCase: `\`{ me }\` with a 10 MB body of ${shape}`,
     measure: async (ctx) => {
       const body = meWithPadding(padding);
@@ -108,8 +109,8 @@ export const edgeProbes: Probe[] = [
     id: 'E3',
     path: 'HTTP body: the nesting check before the parse (an authenticated call)',
     grows: 'body size',
-    bound: 'one pass over the bytes; nesting over 256 levels refused (400 BAD_REQUEST) before JSON.parse',
-    runsOn: 'event loop',
+    bound: 'one pass over the bytes, 512 KiB a turn; nesting over 256 levels refused (400 BAD_REQUEST) before any parse',
+    runsOn: 'event loop, in slices',
     worstCase: '`{ me }` with a 10 MB body of `[[[…]]]` nested 5 million deep (3.4 s of JSON.parse before the check)',
     measure: (ctx) => {
       const body = meWithPadding((room) => deepArrays(room));
