@@ -9,6 +9,7 @@ import { openDatabase } from './database/open-database';
 import { prepareDatabase } from './database/request-role';
 import { createRootLogger } from './observability/logger';
 import { stopTracing } from './observability/tracing';
+import { answerShutdownSignals } from './shutdown-signals';
 
 /** At shutdown, how long buffered spans may take to reach the collector. */
 const TRACES_FLUSH_MS = 2000;
@@ -74,8 +75,7 @@ async function bootstrap(): Promise<void> {
       process.exit(graceful ? 0 : 1);
     }
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  answerShutdownSignals((signal) => void shutdown(signal));
 }
 
 void bootstrap();
