@@ -1,4 +1,5 @@
 import { mixedLoad } from './calls';
+import { distinctKeyObjects, paddedJsonBody } from '../inventory/shapes';
 import { BODY_BYTES, paddedBody } from './attack-payloads';
 import type { Scenario } from './scenario';
 
@@ -25,6 +26,26 @@ function unauthenticatedBodies(id: string, path: string, body: Buffer, headers?:
   };
 }
 
+/** Two of team B's clients posting `{ me }` with 9.8 MB of small objects: the body parse alone (inventory E8). */
+function smallObjectBodies(): Scenario {
+  const body = Buffer.from(paddedJsonBody({ query: '{ me { userId } }', variables: { pad: 'PAD' } }, BODY_BYTES, distinctKeyObjects));
+  return {
+    id: '3c',
+    finding: 3,
+    title: 'authenticated bodies of small objects, /graphql',
+    attack: '2 clients of team B posting `{ me }` with 9.8 MB of `[{"k0":0},{"k1":0},…]` (50,000 distinct keys)',
+    prepare: (w) => {
+      const attacker = {
+        team: 'B',
+        client: w.clients.B,
+        clients: 2,
+        next: () => ({ op: '{ me }, 9.8 MB of objects', path: '/graphql', body, token: w.members.B.token }),
+      };
+      return { attackers: [attacker], bystander: w.bystander(), judge: 'bystander' };
+    },
+  };
+}
+
 const MCP_CALL = {
   jsonrpc: '2.0',
   id: 1,
@@ -35,6 +56,7 @@ const MCP_CALL = {
 export const edgeScenarios: Scenario[] = [
   unauthenticatedBodies('3a', '/graphql', paddedBody({ query: '{ me { userId } }', variables: { pad: 'PAD' } }, BODY_BYTES)),
   unauthenticatedBodies('3b', '/mcp', paddedBody(MCP_CALL, BODY_BYTES), { accept: 'application/json, text/event-stream' }),
+  smallObjectBodies(),
   {
     id: '7a',
     finding: 7,
