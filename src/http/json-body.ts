@@ -78,7 +78,7 @@ async function parseInSlices(body: Buffer): Promise<unknown> {
     if (stack.length === 0) root = value;
   };
   parser.onError = (error) => (failure ??= error);
-  for (let from = 0; from < body.length && failure === undefined; from += PARSE_SLICE_BYTES) {
+  for (let from = 0; from < body.length; from += PARSE_SLICE_BYTES) {
     parser.write(body.subarray(from, Math.min(body.length, from + PARSE_SLICE_BYTES)));
     if (failure !== undefined) throw notJson(positioned(failure, from));
     await nextTurn();

@@ -55,7 +55,10 @@ export class JsonStructureScan {
         structure++;
       }
     }
-    Object.assign(this, { depth, inString, escaped, structure });
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    this.structure = structure;
     return overflow;
   }
 }
