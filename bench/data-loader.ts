@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { buildHandle, payloadText } from '../src/tool-results/handle/build-handle';
+import { payloadText } from '../src/common/text/json-text';
+import { buildHandle } from '../src/tool-results/handle/build-handle';
 import { payloadVariants } from './payloads';
 import { BENCH_SEED, seededUuid, seededUuidSql } from './seeded';
 

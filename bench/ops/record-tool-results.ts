@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { buildHandle, payloadText } from '../../src/tool-results/handle/build-handle';
+import { payloadText } from '../../src/common/text/json-text';
+import { buildHandle } from '../../src/tool-results/handle/build-handle';
 import { newMemId } from '../../src/tool-results/mem-id';
 import { type Task } from '../load-runner';
 import { payloadVariants, type ToolCall } from '../payloads';

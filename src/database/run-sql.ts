@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type { Client as PgConnection } from 'pg';
+import { STORED_JSON_TYPES } from '../common/json/stored-json';
 import { currentRequestBudget } from '../observability/request-context';
 import {
   databaseTimeLeft,
@@ -28,6 +29,8 @@ export interface RunSqlOptions {
    * inside a caller's transaction (whose later statements would keep the timeout): that throws.
    */
   readonly timeoutMs?: number;
+  /** The statement's json and jsonb columns come back as their text (StoredJson), not parsed. */
+  readonly storedJson?: boolean;
 }
 
 /**
@@ -71,7 +74,8 @@ export async function runSql<Rows = Record<string, unknown>[]>(
     if (ms !== undefined && ms <= 0) throw new RequestDatabaseTimeError();
     return ms;
   };
-  const statement = (text: string, values?: unknown[]) => ({ text, values, query_timeout: readTimeout() });
+  const types = options.storedJson ? STORED_JSON_TYPES : undefined;
+  const statement = (text: string, values?: unknown[]) => ({ text, values, query_timeout: readTimeout(), types });
   try {
     if (!timeout && (!scope || transaction)) {
       if (scope && transaction && !scopedTransactions.has(transaction)) {

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { TeamFairPool } from '../common/workers/team-fair-pool';
+import { TeamFairPool, textTaskBudgetMs } from '../common/workers/team-fair-pool';
 import { workerModule } from '../common/workers/worker-module';
 import { AppConfig } from '../config/app-config';
 import { currentRequestBudget } from '../observability/request-context';
@@ -21,12 +21,21 @@ import type { LibraryAnswer, LibraryTask } from './json-path/library-evaluation'
  */
 const BACKSTOP_MARGIN_MS = 500;
 
-/** The work a thread does: a JSONPath library evaluation, a pattern search over lines, or a substring search. */
+/** A stored payload's JSON text, to be read as the text a lookup serves (payloadTextOfJson). */
+interface PayloadTextTask {
+  json: string;
+  timeoutMs: number;
+}
+
+/** The work a thread does: a JSONPath library evaluation, a pattern search over lines, a substring search, or a payload's text. */
 export type LookupTask =
-  ({ kind: 'json_path' } & LibraryTask) | ({ kind: 'pattern' } & LineSearchTask) | ({ kind: 'substring' } & SubstringSearchTask);
+  | ({ kind: 'json_path' } & LibraryTask)
+  | ({ kind: 'pattern' } & LineSearchTask)
+  | ({ kind: 'substring' } & SubstringSearchTask)
+  | ({ kind: 'payload_text' } & PayloadTextTask);
 
 /** What a thread answers, by the kind of its task. */
-export type LookupAnswer = LibraryAnswer | LineSearchAnswer | SubstringSearchAnswer;
+export type LookupAnswer = LibraryAnswer | LineSearchAnswer | SubstringSearchAnswer | { text: string };
 
 /** What the pool answers: the task's answer, or why it did not run (or was stopped). */
 export type PoolAnswer<A = LibraryAnswer> = A | { busy: true } | { overRequestBudget: number } | { timedOut: true };
@@ -39,7 +48,8 @@ type Prepare<T> = () => Promise<T | string>;
 
 /**
  * The lookups whose work grows with a payload, off the event loop (R-TN-10, R-LG-2): the JSONPath
- * library's evaluations, pattern searches over lines and substring searches of large payloads. A
+ * library's evaluations, pattern searches over lines, substring searches of large payloads and
+ * the texts of large stored payloads (payloadText). A
  * team-fair pool of worker threads with a bounded queue and a deadline, a per-request count, and
  * a CPU budget that terminates a thread that outlives its task's own timeout. The three kinds of
  * task share threads, queue, shares and count.
@@ -78,6 +88,31 @@ export class LookupPool implements OnModuleDestroy {
   searchText(team: string, prepare: Prepare<SubstringSearchTask>): Promise<PoolAnswer<SubstringSearchAnswer> | string> {
     const task = async () => kindOf('substring' as const, await prepare());
     return this.run(team, task, substringOutcomeOf, (outcome) => this.metrics.searchedText(outcome));
+  }
+
+  /**
+   * The text a lookup serves of a large stored payload, read from its JSON text on a thread held
+   * for the team: parsing 2 MiB of small objects and serializing them again holds a thread for a
+   * few hundred milliseconds. Not counted against the request's evaluations: the request's payload
+   * budget bounds how much it reads. `busy`: no thread for the team in time.
+   */
+  async payloadText(team: string, json: string): Promise<{ text: string } | { busy: true } | { timedOut: true }> {
+    const lease = await this.pool.lease(team);
+    if (lease === null) {
+      this.metrics.readPayloadText('busy');
+      return { busy: true };
+    }
+    try {
+      const timeoutMs = textTaskBudgetMs(json.length);
+      const run = await lease.run({ kind: 'payload_text', json, timeoutMs }, timeoutMs);
+      this.metrics.readPayloadText('terminated' in run ? 'terminated' : 'ok');
+      return 'terminated' in run ? { timedOut: true } : (run.answer as { text: string });
+    } catch (error) {
+      this.metrics.readPayloadText('error');
+      throw error;
+    } finally {
+      lease.release();
+    }
   }
 
   /** Runs one task for a team, or says why not, and reports how it ended. */

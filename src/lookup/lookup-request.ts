@@ -239,6 +239,16 @@ export function pathTimedOutText(pathText: string): string {
 }
 
 /** Every JSONPath thread busy and the queue full (or this team's share of them used): nothing was evaluated. */
+/** A large stored payload not read: no thread of the lookup pool for the team in time. */
+export function payloadBusyText(memId: string): string {
+  return `[tool_memory ${memId} not read: the service is busy reading other large results; retry in a moment]`;
+}
+
+/** A large stored payload whose reading outlived its budget (it is linear: only a thread starved of CPU gets here). */
+export function payloadTimedOutText(memId: string): string {
+  return `[tool_memory ${memId} not read in time: the service is overloaded; retry in a moment]`;
+}
+
 export function poolBusyText(): string {
   return '[tool_memory json_path not evaluated: the service is busy with other JSONPath evaluations; retry in a moment]';
 }

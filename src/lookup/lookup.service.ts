@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { StoredJson } from '../common/json/stored-json';
+import { payloadTextOfJson } from '../common/text/json-text';
 import { countLines } from '../common/text/text-lines';
+import { OFF_THREAD_FROM_CHARS } from '../common/text/token-counter';
 import { o200kTokenizer } from '../common/text/tokenizer';
 import { AppConfig } from '../config/app-config';
 import { type ActorContext, actorOf, type ActorOrPending } from '../tenancy';
-import { type JsonSelection, type PathLookup, payloadText, ToolResultReader, ToolResultPathLookups } from '../tool-results';
+import { type JsonSelection, type PathLookup, ToolResultReader, ToolResultPathLookups } from '../tool-results';
 import { TokenPieces, windowAnswer } from './answer-window';
 import { pathFetchChars, pathValueText } from './json-path-value';
 import { offsetProblem, SUBSTRING_KEPT_OFFSETS, substringMatchesAnswer, sliceBySubstring } from './keyed-slice';
@@ -21,6 +24,8 @@ import {
   memNotFoundText,
   overRequestBudgetText,
   payloadBudgetText,
+  payloadBusyText,
+  payloadTimedOutText,
   pathNotFoundText,
   pathTimedOutText,
   pathTooLargeText,
@@ -109,17 +114,34 @@ export class LookupService {
             : await this.snapshots.findByMemId(actor, memId, { output: kept === undefined });
         if (snapshot === null) return null;
         if (kept !== undefined && kept.text.length <= maxChars) return kept;
-        if (kept === undefined && snapshot.toolOutput !== undefined) return this.texts.put(memId, payloadText(snapshot.toolOutput));
+        if (kept === undefined && snapshot.toolOutput instanceof StoredJson) {
+          const served = await this.servedText(actor.teamId, memId, snapshot.toolOutput);
+          return typeof served === 'string' ? this.texts.put(memId, served) : served;
+        }
         return { sizeChars: snapshot.sizeChars };
       },
       (found) => (found instanceof TokenPieces ? Buffer.byteLength(found.text, 'utf8') : 0),
     );
+    if (read !== null && typeof read === 'object' && 'refusal' in read) return read.refusal;
     if (typeof read === 'string') return read;
     if (read === null) {
       this.texts.delete(memId);
       return memNotFoundText(memId);
     }
     return read;
+  }
+
+  /**
+   * The text served of a stored payload (payloadText of its value), from its JSON text: a string's
+   * characters, or a small document read again, in place; a larger document is parsed and serialized
+   * on a thread of the lookup pool held for the team, not on the event loop (R-TN-10).
+   */
+  private async servedText(team: string, memId: string, stored: StoredJson): Promise<string | { refusal: string }> {
+    if (stored.text.startsWith('"') || stored.text.length < OFF_THREAD_FROM_CHARS) return payloadTextOfJson(stored.text);
+    const served = await this.lookups.payloadText(team, stored.text);
+    if ('busy' in served) return { refusal: payloadBusyText(memId) };
+    if ('timedOut' in served) return { refusal: payloadTimedOutText(memId) };
+    return served.text;
   }
 
   /**

@@ -38,7 +38,7 @@ export class RecallReadsRepository {
       this.em,
       `select * from recall_events_search_and_record(?::jsonb, ?::uuid, ?::int, ?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?::int, ?, ?)`,
       [recallEventJson(event), event.spaceId, event.spaceGeneration, ...searchArguments(scope, search, columns)],
-      { setsOwnScope: true },
+      { setsOwnScope: true, storedJson: true },
     );
   }
 
@@ -63,7 +63,7 @@ export class RecallReadsRepository {
         JSON.stringify(Object.fromEntries(generations)),
         ...recentArguments(scope, recent.conversationId, recent.limit, recent.columns),
       ],
-      { setsOwnScope: true },
+      { setsOwnScope: true, storedJson: true },
     );
   }
 
@@ -93,7 +93,7 @@ export class RecallReadsRepository {
         recent.columns.input === true,
         recent.columns.output === true,
       ],
-      { setsOwnScope: true },
+      { setsOwnScope: true, storedJson: true },
     );
   }
 }

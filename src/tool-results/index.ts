@@ -1,7 +1,6 @@
 // The ToolResults module's public surface: what the modules above it may use.
 export type { ConversationPosition } from './conversation.repository';
 export { TOOL_RESULT_ENTITIES } from './entities';
-export { payloadText } from './handle/build-handle';
 export { isToolResultStub } from './handle/stub';
 export type { ToolResultHandle } from './handle/tool-result-handle';
 export { MEM_ID_PATTERN } from './mem-id';

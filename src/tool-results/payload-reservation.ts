@@ -1,3 +1,4 @@
+import { StoredJson } from '../common/json/stored-json';
 import { ResponseTooLargeError } from '../common/errors/app-error';
 import type { RequestBudget } from '../observability/request-context';
 import type { SnapshotColumns, ToolResultSnapshot } from './tool-result-snapshot';
@@ -31,7 +32,8 @@ export function payloadBytesAtLeast(snapshots: readonly ToolResultSnapshot[], co
 
 /**
  * The bytes these snapshots' selected payloads take in the response, exactly: each value as JSON
- * (escapes included, `\u0001` is six bytes) in UTF-8, as the GraphQL response serializes it.
+ * (escapes included, `\u0001` is six bytes) in UTF-8, as the GraphQL response serializes it; a
+ * stored one as the text it is spliced in as.
  */
 export function payloadWireBytes(snapshots: readonly ToolResultSnapshot[], columns: SnapshotColumns): number {
   let bytes = 0;
@@ -43,5 +45,7 @@ export function payloadWireBytes(snapshots: readonly ToolResultSnapshot[], colum
 }
 
 function jsonBytes(value: unknown): number {
+  // A stored payload goes out as its stored text (stringifyWithStoredJson).
+  if (value instanceof StoredJson) return value.bytes;
   return Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8');
 }

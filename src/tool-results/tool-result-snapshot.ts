@@ -1,3 +1,4 @@
+import type { StoredJson } from '../common/json/stored-json';
 import type { ToolResultHandle } from './handle/tool-result-handle';
 
 /**
@@ -21,6 +22,10 @@ export interface ToolResultSnapshot {
   compacted: boolean;
   /** Undefined when the read did not load the payloads. */
   toolInput?: unknown;
+  /**
+   * Read from the database: its stored text (StoredJson), spliced into a response as it is and
+   * read by a lookup off the event loop; a snapshot just written: the output as received.
+   */
   toolOutput?: unknown;
   /** The input's size as JSON text, when a read measured it instead of loading it. */
   inputChars?: number;
@@ -77,8 +82,9 @@ export interface ToolResultSnapshotRow {
   stub: string;
   size_tokens: number;
   compacted: boolean;
-  tool_input?: unknown;
-  tool_output?: unknown;
+  /** The payloads, when asked for: read with runSql's `storedJson`, each a StoredJson. */
+  tool_input?: StoredJson | null;
+  tool_output?: StoredJson | null;
   /** length(tool_input::text), when a read measured the input instead of loading it. */
   input_chars?: number | string;
   /** Place from 1, on the functions' rows. */
@@ -117,7 +123,8 @@ export function toToolResultSnapshot(
       stub: row.stub,
     },
   };
-  if (columns.input && 'tool_input' in row) snapshot.toolInput = row.tool_input;
+  // An input is read as a value (the block formats its arguments); an output stays text.
+  if (columns.input && 'tool_input' in row) snapshot.toolInput = row.tool_input?.value() ?? null;
   if (row.input_chars !== undefined && row.input_chars !== null) snapshot.inputChars = Number(row.input_chars);
   if (columns.output && 'tool_output' in row) snapshot.toolOutput = row.tool_output;
   return snapshot;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { KeysetPosition } from '../common/pagination/keyset-cursor';
+import type { StoredJson } from '../common/json/stored-json';
 import { runSql } from '../database/run-sql';
 import type { ReturnedSnapshotOwner } from './returned-snapshot';
 import { recentArguments, searchArguments, type SnapshotScope, spaceIdsParam } from './snapshot-scope';
@@ -33,10 +34,10 @@ function snapshotColumns(columns: SnapshotColumns, measured: SnapshotColumns = {
   }${measured.input ? ', length(r.tool_input::text) as input_chars' : ''}`;
 }
 
-/** A snapshot's payloads, loaded by id after their size was reserved. */
+/** A snapshot's payloads, loaded by id after their size was reserved: the output as its stored text. */
 export interface SnapshotPayloads {
   toolInput?: unknown;
-  toolOutput?: unknown;
+  toolOutput?: StoredJson;
 }
 
 /**
@@ -91,15 +92,16 @@ export class ToolResultRepository {
   async loadPayloads(scope: SnapshotScope, ids: readonly string[], columns: SnapshotColumns): Promise<Map<string, SnapshotPayloads>> {
     const payloads = new Map<string, SnapshotPayloads>();
     if (ids.length === 0 || (!columns.input && !columns.output)) return payloads;
-    const rows = await runSql<{ id: string; tool_input?: unknown; tool_output?: unknown }[]>(
+    const rows = await runSql<{ id: string; tool_input?: StoredJson; tool_output?: StoredJson }[]>(
       this.em,
       `select r.id${columns.input ? ', r.tool_input' : ''}${columns.output ? ', r.tool_output' : ''} from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and r.id = any(?::uuid[])`,
       [...scopeBindings(scope), `{${ids.join(',')}}`],
+      { storedJson: true },
     );
     for (const row of rows) {
       const loaded: SnapshotPayloads = {};
-      if (columns.input) loaded.toolInput = row.tool_input;
+      if (columns.input) loaded.toolInput = row.tool_input?.value();
       if (columns.output) loaded.toolOutput = row.tool_output;
       payloads.set(row.id, loaded);
     }
@@ -121,6 +123,7 @@ export class ToolResultRepository {
       `select ${snapshotColumns({})}, case when r.size_chars <= ? then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and r.mem_id = ?`,
       [maxChars, ...scopeBindings(scope), memId],
+      { storedJson: true },
     );
     if (rows.length === 0) return null;
     return toToolResultSnapshot(rows[0], { output: rows[0].size_chars <= maxChars });
@@ -153,6 +156,7 @@ export class ToolResultRepository {
       `select ${snapshotColumns(columns, measured)} from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and ${where}`,
       [...scopeBindings(scope), ...params],
+      { storedJson: true },
     );
     return rows.map((row) => toToolResultSnapshot(row, columns));
   }
@@ -173,6 +177,7 @@ export class ToolResultRepository {
       this.em,
       'select * from tool_results_recent(?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?, ?) order by rank',
       recentArguments(scope, conversationId, limit, columns),
+      { storedJson: true },
     );
     return rows.map((row) => toToolResultSnapshot(row, columns));
   }
@@ -186,7 +191,7 @@ export class ToolResultRepository {
       this.em,
       'select * from tool_results_search(?::uuid, ?::uuid, ?::uuid[], ?::uuid, ?, ?::uuid, ?, ?::timestamptz, ?, ?, ?) order by rank',
       searchArguments(scope, search, columns),
-      { setsOwnScope: true },
+      { setsOwnScope: true, storedJson: true },
     );
     return rows.map((row) => toSearchHit(row, columns));
   }
@@ -238,6 +243,7 @@ export class ToolResultRepository {
         order by r.created_at desc, r.id desc
         limit ?`,
       [...params, limit],
+      { storedJson: true },
     );
     return rows.map((row) => toToolResultSnapshot(row, columns));
   }

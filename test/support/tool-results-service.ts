@@ -109,6 +109,7 @@ export function lookupPoolFor(config: AppConfig = testConfig()): LookupPool {
     new Counter({ name: 'evaluations', help: 'evaluations', labelNames: ['outcome'], registers }),
     new Counter({ name: 'searches', help: 'searches', labelNames: ['outcome'], registers }),
     new Counter({ name: 'text_searches', help: 'text searches', labelNames: ['outcome'], registers }),
+    new Counter({ name: 'payload_texts', help: 'payload texts', labelNames: ['outcome'], registers }),
   );
   return new LookupPool(config, metrics);
 }

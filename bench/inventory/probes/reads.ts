@@ -6,8 +6,11 @@ import { writeOutputs } from './recall';
 
 /** Reads that return payloads, the block, recall events and feedback, and MCP's JSON-RPC batches. */
 
-/** RESPONSE_MAX_PAYLOAD_BYTES / 2,000,000: the most 2 MB payloads one response carries. */
-const PAYLOADS_IN_BUDGET = 8;
+/**
+ * The most 2 MB outputs of `[{},{},…]` one response carries: each goes out as its stored text
+ * (`[{}, {}, …]`, 2.67 MB), and RESPONSE_MAX_PAYLOAD_BYTES is 16 MiB.
+ */
+const PAYLOADS_IN_BUDGET = 6;
 /** MAX_EVENT_REFS, MAX_DEGRADED_BRANCHES, MAX_EVENT_JSON_BYTES; MAX_FEEDBACK_ITEMS. */
 const EVENT_REFS = 50;
 const DEGRADED_BRANCHES = 20;
@@ -70,11 +73,11 @@ export function fullFeedback(eventIds: readonly string[]): Record<string, unknow
 export const readProbes: Probe[] = [
   {
     id: 'P1',
-    path: 'Payloads in a response: the driver parses tool_output, GraphQL serializes the response',
+    path: 'Payloads in a response: each tool_output read as its stored text and spliced into the response',
     grows: 'payload size × list size',
     bound: 'RESPONSE_MAX_PAYLOAD_BYTES = 16 MiB (bytes on the wire), GRAPHQL_MAX_PAYLOAD_VALUES = 200',
     runsOn: 'event loop, PostgreSQL',
-    worstCase: '`priorToolResults(limit: 8) { toolOutput }` over 8 outputs of 2 MB of `[{},{},…]` (16 MB response)',
+    worstCase: '`priorToolResults(limit: 6) { toolOutput }` over 6 outputs of 2 MB of `[{},{},…]` (16 MB response as stored text)',
     measure: async (ctx) => {
       await writeOutputs(
         ctx,

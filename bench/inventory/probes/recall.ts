@@ -67,10 +67,10 @@ const spaces = () => JSON.stringify(spacesText());
 export const recallProbes: Probe[] = [
   recallProbe({
     id: 'R1',
-    path: 'recallToolResult FULL: reading the payload (the driver parses tool_output, the text is serialized)',
+    path: 'recallToolResult FULL: reading the payload (its stored text read as the served text on a lookup thread)',
     grows: 'payload size',
     bound: 'TOOL_OUTPUT_MAX_BYTES = 2 MiB; the answer ≤ LOOKUP_ANSWER_MAX_TOKENS = 8,000',
-    runsOn: 'event loop, PostgreSQL',
+    runsOn: 'lookup pool (a document of 32,768 chars or more); event loop: the window; PostgreSQL',
     worstCase: 'a 2 MiB output of `[{},{},…]` (700,000 objects)',
     output: () => emptyObjects(OUTPUT_MAX_BYTES),
     args: 'format: FULL',

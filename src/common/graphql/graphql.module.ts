@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { stringifyWithStoredJson } from '../json/stored-json';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
@@ -57,6 +58,9 @@ function graphqlModule(listLimits: ListLimits, payloadSelections: PayloadSelecti
         csrfPrevention: true,
         allowBatchedHttpRequests: false,
         includeStacktraceInErrorResponses: false,
+        // A payload read from the database goes out as its stored text, never parsed and
+        // serialized again on the event loop (R-TN-10); Apollo's own adds the same newline.
+        stringifyResult: (result) => `${stringifyWithStoredJson(result)}\n`,
         // Nest owns shutdown (R-OP-2): Apollo must not install its own signal handlers.
         stopOnTerminationSignals: false,
         // The status an error asks for in `extensions.http` stands: RATE_LIMITED is a 429 with

@@ -52,3 +52,16 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/** The text the model saw of a payload: a string output as is, any other JSON serialized. */
+export function payloadText(output: unknown): string {
+  return typeof output === 'string' ? output : JSON.stringify(output);
+}
+
+/**
+ * payloadText of a payload given as its JSON text (a stored one, in PostgreSQL's rendering): the
+ * same characters as payloadText of the value the driver would have parsed from it.
+ */
+export function payloadTextOfJson(json: string): string {
+  return payloadText(JSON.parse(json) as unknown);
+}

@@ -7,6 +7,7 @@ const QUEUED = 'json_path_pool_queue_length';
 const EVALUATIONS = 'json_path_library_evaluations_total';
 const SEARCHES = 'pattern_searches_total';
 const TEXT_SEARCHES = 'substring_searches_total';
+const PAYLOAD_TEXTS = 'lookup_payload_texts_total';
 
 /** How the pool ended a task of either kind: not run (busy, over the request's count), its thread terminated or failed. */
 export type PoolOutcome = 'terminated' | 'busy' | 'over_request_budget' | 'error';
@@ -17,6 +18,9 @@ export type PatternOutcome = 'ok' | 'bad_pattern' | 'timed_out' | PoolOutcome;
 /** How a substring search in a worker thread ended; no team, query or payload ever becomes a label. */
 export type SubstringOutcome = 'ok' | 'timed_out' | PoolOutcome;
 
+/** How a large stored payload's text was read on a worker thread; no team or payload ever becomes a label. */
+export type PayloadTextOutcome = 'ok' | 'busy' | 'terminated' | 'error';
+
 export const JSON_PATH_METRIC_PROVIDERS = [
   makeGaugeProvider({ name: BUSY, help: 'JSONPath worker threads running a library evaluation (R-TN-10).' }),
   makeGaugeProvider({ name: QUEUED, help: 'Library evaluations waiting for a JSONPath worker thread (R-TN-10).' }),
@@ -25,6 +29,11 @@ export const JSON_PATH_METRIC_PROVIDERS = [
   makeCounterProvider({
     name: TEXT_SEARCHES,
     help: 'Substring (query) searches of recall_tool_result run in a worker thread, by outcome (R-TN-10).',
+    labelNames: ['outcome'],
+  }),
+  makeCounterProvider({
+    name: PAYLOAD_TEXTS,
+    help: 'Large stored payloads read as text for a lookup in a worker thread, by outcome (R-TN-10).',
     labelNames: ['outcome'],
   }),
 ];
@@ -37,6 +46,7 @@ export class JsonPathMetrics {
     @InjectMetric(EVALUATIONS) private readonly evaluations: Counter<'outcome'>,
     @InjectMetric(SEARCHES) private readonly searches: Counter<'outcome'>,
     @InjectMetric(TEXT_SEARCHES) private readonly textSearches: Counter<'outcome'>,
+    @InjectMetric(PAYLOAD_TEXTS) private readonly payloadTexts: Counter<'outcome'>,
   ) {}
 
   occupancy(busyThreads: number, queueLength: number): void {
@@ -54,5 +64,9 @@ export class JsonPathMetrics {
 
   searchedText(outcome: SubstringOutcome): void {
     this.textSearches.inc({ outcome });
+  }
+
+  readPayloadText(outcome: PayloadTextOutcome): void {
+    this.payloadTexts.inc({ outcome });
   }
 }

@@ -7,6 +7,7 @@ import type { JsonSelection, PathLookup } from '../path-value';
 import { ToolResultJsonPathRepository } from '../tool-result-json-path.repository';
 import { ToolResultWriteRepository } from '../tool-result-write.repository';
 import { ToolResultRepository } from '../tool-result.repository';
+import { StoredJson } from '../../common/json/stored-json';
 
 describe('ToolResultJsonPathRepository.findJsonPathValue (medium, real PostgreSQL)', () => {
   let db: TestOrm;
@@ -152,10 +153,12 @@ describe('ToolResultJsonPathRepository.findJsonPathValue (medium, real PostgreSQ
       ),
     ).toBeNull();
     expect(await RequestContext.create(em, () => new ToolResultRepository(em).findByMemId(scopeOf(otherUserId), memIds.json))).toBeNull();
-    expect(
-      (await RequestContext.create(em, () => new ToolResultRepository(em).findByMemId(scopeOf(userId), memIds.json, { output: true })))
-        ?.toolOutput,
-    ).toEqual(outputs.json);
+    // The output comes as its stored text (R-TN-10), which holds the value written.
+    const own = await RequestContext.create(em, () =>
+      new ToolResultRepository(em).findByMemId(scopeOf(userId), memIds.json, { output: true }),
+    );
+    expect(own?.toolOutput).toBeInstanceOf(StoredJson);
+    expect((own?.toolOutput as StoredJson).value()).toEqual(outputs.json);
   });
 
   it('R-LG-2 a node-list statement is stopped at its time bound; a payload above a size bound is not handed over', async () => {

@@ -1,4 +1,4 @@
-import { readJsonText } from '../../common/text/json-text';
+import { payloadText, readJsonText } from '../../common/text/json-text';
 import { countTokens } from '../../common/text/tokenizer';
 import type { ToolResultInput } from '../models/tool-result.input';
 import { applicableRules } from '../summarizer/summarize-tool-result';
@@ -19,11 +19,6 @@ export type HandleSource = Pick<ToolResultInput, 'toolName' | 'toolUseId' | 'too
   /** The fields read from the payload when the caller read them already (off the main thread, for a large one). */
   fields?: HandleFields;
 };
-
-/** The text the model saw: a string output as is, any other JSON serialized. */
-export function payloadText(output: unknown): string {
-  return typeof output === 'string' ? output : JSON.stringify(output);
-}
 
 /**
  * A snapshot's handle and stub (R-LG-1), built once when the snapshot is written, from the
