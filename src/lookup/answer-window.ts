@@ -21,6 +21,8 @@ export type NextCall = (offset: number) => string;
 
 // Counted in pieces of about this many characters, cut where the counts add up exactly.
 const PIECE_CHARS = 1024;
+// Where a window search with no count yet aims first: about what ordinary text and JSON take.
+const FIRST_CHARS_PER_TOKEN = 4;
 // Cut answers kept with a text's pieces: enough for a few agents re-asking windows of one result.
 const REMEMBERED_ANSWERS = 4;
 const REMEMBERED_ANSWER_MAX_CHARS = 65_536;
@@ -136,6 +138,7 @@ class PrefixTokens {
   private readonly ends: number[];
   private readonly totals: number[] = [0];
   private readonly text: string;
+  private lastCount?: { from: number; end: number; tokens: number };
 
   constructor(
     private readonly start: number,
@@ -150,7 +153,12 @@ class PrefixTokens {
   tokensTo(end: number, limit: number): number {
     const piece = this.pieceBefore(end, limit);
     if (this.totals[piece] > limit) return this.totals[piece];
-    return this.totals[piece] + this.tokenizer.count(this.text.slice(this.ends[piece], end));
+    const from = this.ends[piece];
+    // The whole-rest check and the window search may ask for the same long stretch: counted once.
+    if (this.lastCount?.from !== from || this.lastCount.end !== end) {
+      this.lastCount = { from, end, tokens: this.tokenizer.count(this.text.slice(from, end)) };
+    }
+    return this.totals[piece] + this.lastCount.tokens;
   }
 
   /** The longest end up to `maxEnd`, off a surrogate pair, whose window counts at most `room` tokens; `start` if none. */
@@ -158,23 +166,32 @@ class PrefixTokens {
     let piece = this.pieceBefore(maxEnd, room);
     while (piece > 0 && this.totals[piece] > room) piece -= 1;
     // Past the last piece that fits: within the next piece (a few characters), or up to maxEnd in
-    // a text with no boundary, where the upper end is first found by doubling.
+    // a text with no boundary (a run of one character), where each count starts at that piece's end.
     let fits = this.ends[piece];
+    let fitsTokens = this.totals[piece];
     const upper = Math.min(maxEnd, this.ends[piece + 1] ?? maxEnd);
+    if (upper <= fits) return fits;
+    const [from, fromTokens] = [fits, fitsTokens];
+    // Each probe is a count from `from`: few probes, not the twenty of a bisection. Until one is over
+    // the room, aim a little past where the density so far reaches it (upper at most: a window of
+    // 500,000 spaces is known in two counts); then interpolate, or halve after two steps that did not.
     let over = upper + 1;
-    for (let step = PIECE_CHARS; fits + step < upper; step *= 2) {
-      const probe = codePointFloor(this.text, fits + step, fits);
-      if (this.tokensTo(probe, room) > room) {
-        over = probe;
-        break;
-      }
-      fits = probe;
-    }
+    let overTokens = Infinity;
+    let slowSteps = 0;
     while (over - fits > 1) {
-      const middle = codePointFloor(this.text, Math.floor((fits + over) / 2), fits);
-      if (middle <= fits) break;
-      if (this.tokensTo(middle, room) <= room) fits = middle;
-      else over = middle;
+      const width = over - fits;
+      const bracketed = overTokens !== Infinity;
+      let step: number;
+      if (!bracketed) {
+        const charsPerToken = fitsTokens > fromTokens ? (fits - from) / (fitsTokens - fromTokens) : FIRST_CHARS_PER_TOKEN;
+        step = (room - fitsTokens + 1) * charsPerToken * 1.1;
+      } else step = slowSteps >= 2 ? width / 2 : ((room - fitsTokens + 0.5) / Math.max(1, overTokens - fitsTokens)) * width;
+      const probe = codePointFloor(this.text, fits + Math.min(width - 1, Math.max(1, Math.floor(step))), fits);
+      if (probe <= fits) break;
+      const tokens = this.tokensTo(probe, room);
+      if (tokens <= room) [fits, fitsTokens] = [probe, tokens];
+      else [over, overTokens] = [probe, tokens];
+      slowSteps = bracketed && over - fits > width / 2 ? slowSteps + 1 : 0;
     }
     return fits;
   }

@@ -95,6 +95,30 @@ describe('windowAnswer', () => {
     expect(answer).toBe(windowAnswer(json, 0, { maxTokens: 8000, maxChars: 500_000 }, next, o200kTokenizer));
   });
 
+  it('R-TN-10 a text with no point to cut it at (one long run) is fitted in a few counts, not one per bisection step', () => {
+    const limits = { maxTokens: 8000, maxChars: 500_000 };
+    for (const [text, expectedEnd] of [
+      // 2 MiB of spaces: 500,000 of them take under 8,000 tokens, so the window is maxChars long.
+      [' '.repeat(2 * 1024 * 1024), 500_000],
+      // A letter run past maxChars (a shorter rest is first counted whole, once): the window ends where the bound is reached.
+      ['a'.repeat(600_000), undefined],
+    ] as const) {
+      let counts = 0;
+      let countedChars = 0;
+      const recording = { ...o200kTokenizer, count: (t: string) => ((counts += 1), (countedChars += t.length), countTokens(t)) };
+      const answer = windowAnswer(text, 7, limits, next, recording);
+      const window = answer.lastIndexOf('\n[… more: ');
+      if (expectedEnd !== undefined) expect(window).toBe(expectedEnd);
+      // The longest that fits: the answer is within the bound, one more character would not be.
+      expect(countTokens(answer)).toBeLessThanOrEqual(8000);
+      const longer = `${text.slice(7, 7 + window + 1)}\n${continueMarker(next(7 + window + 1), 7, 7 + window + 1, String(text.length))}`;
+      if (expectedEnd === undefined) expect(countTokens(longer)).toBeGreaterThan(8000);
+      // Bisection counted the stretch about twenty times (17 to 20 windows' worth of characters).
+      expect(counts).toBeLessThanOrEqual(16);
+      expect(countedChars).toBeLessThan(10 * window);
+    }
+  });
+
   it('R-LG-2 a text kept with its pieces is not counted again: the same window twice, or the next one', () => {
     const json = JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i}`, price: i / 7 })) });
     let countedChars = 0;
