@@ -36,7 +36,8 @@ export interface CountedText {
   piece?: { part: string; tail: string };
 }
 
-function cacheKey({ text, piece }: CountedText): string | null {
+/** The text's key in the recent counts (a hash), or null for a short text counted directly. */
+export function cacheKey({ text, piece }: CountedText): string | null {
   if (text.length < CACHED_FROM_CHARS) return null;
   // The tags keep a piece's key apart from a whole text's that happens to read the same.
   const hash = piece
@@ -45,15 +46,21 @@ function cacheKey({ text, piece }: CountedText): string | null {
   return hash.digest('base64');
 }
 
+interface KnownCounts {
+  counts: (number | undefined)[];
+  remember: (index: number, tokens: number) => void;
+}
+
 /**
  * Each text's count where it is known without tokenizing (a short text is not looked up:
  * `undefined`, like a text not seen lately), and a function that remembers counts made since.
  */
-export function knownCounts(texts: readonly CountedText[]): {
-  counts: (number | undefined)[];
-  remember: (index: number, tokens: number) => void;
-} {
-  const keys = texts.map(cacheKey);
+function knownCounts(texts: readonly CountedText[]): KnownCounts {
+  return knownCountsOf(texts.map(cacheKey));
+}
+
+/** As {@link knownCounts}, from the texts' keys (cacheKey) computed before. */
+export function knownCountsOf(keys: readonly (string | null)[]): KnownCounts {
   return {
     counts: keys.map((key) => (key === null ? undefined : knownTokenCounts.get(key))),
     remember: (index, tokens) => {

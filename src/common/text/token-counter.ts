@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { AppError, ErrorCode } from '../errors/app-error';
@@ -5,7 +6,16 @@ import { TeamFairPool, textTaskBudgetMs } from '../workers/team-fair-pool';
 import { workerModule } from '../workers/worker-module';
 import { WorkerPoolMetrics } from '../workers/worker-pool.metrics';
 import { countingTasks } from './counting-tasks';
-import { type CountedJson, type CountedText, countedTexts, jsonArrayChars, knownCounts, serializeEach, sum } from './json-array-tokens';
+import {
+  cacheKey,
+  type CountedJson,
+  type CountedText,
+  countedTexts,
+  jsonArrayChars,
+  knownCountsOf,
+  serializeEach,
+  sum,
+} from './json-array-tokens';
 import { countTokens } from './tokenizer';
 
 /** Below this many characters a text is counted where it is: a worker's round trip would cost more (~2 ms of counting). */
@@ -19,6 +29,12 @@ export const OFF_THREAD_FROM_CHARS = 32_768;
 export const COUNTING_TASK_CHARS = 131_072;
 
 const POOL = 'token_count';
+
+/**
+ * The characters a long list's elements are serialized or hashed for between two turns of the
+ * event loop (a few milliseconds of work), so other requests are answered in between.
+ */
+const CHARS_PER_TURN = 262_144;
 
 /**
  * Token counts of large texts, off the main thread (R-TN-10): tokenizing a megabyte of JSON takes
@@ -62,7 +78,18 @@ export class TokenCounter implements OnModuleDestroy {
    * hashing of its old messages and the counting of its new ones.
    */
   async countCached(team: string, texts: readonly CountedText[]): Promise<number[]> {
-    const { counts, remember } = knownCounts(texts);
+    // A history's messages are hashed a slice at a time: 10 MB of them is 200 ms of hashing.
+    const keys: (string | null)[] = [];
+    let hashed = 0;
+    for (const text of texts) {
+      keys.push(cacheKey(text));
+      hashed += text.text.length;
+      if (hashed >= CHARS_PER_TURN) {
+        hashed = 0;
+        await nextTurn();
+      }
+    }
+    const { counts, remember } = knownCountsOf(keys);
     const missing = counts.flatMap((known, index) => (known === undefined ? [index] : []));
     if (missing.length === 0) return counts as number[];
     const counted = await this.countEach(
@@ -78,7 +105,18 @@ export class TokenCounter implements OnModuleDestroy {
 
   /** `JSON.stringify(items)`'s length and its exact token count (json-array-tokens' countJsonArray). */
   async countJsonArray(team: string, items: readonly object[], serialized: WeakMap<object, string>): Promise<CountedJson> {
-    const parts = serializeEach(items, serialized);
+    // Serialized a slice at a time, as they are hashed: the event loop turns between slices.
+    const parts: string[] = [];
+    let chars = 0;
+    for (const item of items) {
+      const [part] = serializeEach([item], serialized);
+      parts.push(part);
+      chars += part.length;
+      if (chars >= CHARS_PER_TURN) {
+        chars = 0;
+        await nextTurn();
+      }
+    }
     return { chars: jsonArrayChars(parts), tokens: sum(await this.countCached(team, countedTexts(parts))) };
   }
 

@@ -55,6 +55,21 @@ describe('TokenCounter: token counts of large texts off the event loop (R-TN-10)
     expect(await counter.countJsonArray(TEAM, messages, new WeakMap())).toEqual(expected);
   });
 
+  it('R-TN-10: a long history is serialized and hashed in slices: the event loop turns between them even when every count is known', async () => {
+    const history = Array.from({ length: 4_000 }, (_, i) => ({ role: 'user', content: `message ${i} ${'lorem ipsum '.repeat(30)}` }));
+    const expected = await counter.countJsonArray(TEAM, history, new WeakMap());
+    // Every piece is now known: nothing waits on a thread, so only the slicing lets a turn come.
+    let turns = 0;
+    const ticker = setImmediate(() => (turns += 1));
+    try {
+      expect(await counter.countJsonArray(TEAM, history, new WeakMap())).toEqual(expected);
+      expect(turns).toBe(1);
+    } finally {
+      clearImmediate(ticker);
+    }
+    expect(expected).toEqual(countJsonArray(history));
+  });
+
   it("R-TN-10: counts reused from texts seen lately are the tokenizer's counts, large and small, seen and new", async () => {
     const seen = JSON.stringify(payload(OFF_THREAD_FROM_CHARS * 2, 5));
     await counter.countCached(TEAM, [{ text: seen }]);
