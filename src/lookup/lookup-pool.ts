@@ -37,6 +37,9 @@ export type LookupTask =
 /** What a thread answers, by the kind of its task. */
 export type LookupAnswer = LibraryAnswer | LineSearchAnswer | SubstringSearchAnswer | { text: string };
 
+/** A large stored payload's text, or why there is none: no thread in time, stopped, or the row gone meanwhile. */
+export type PayloadTextAnswer = { text: string } | { busy: true } | { timedOut: true } | { missing: true };
+
 /** What the pool answers: the task's answer, or why it did not run (or was stopped). */
 export type PoolAnswer<A = LibraryAnswer> = A | { busy: true } | { overRequestBudget: number } | { timedOut: true };
 
@@ -93,16 +96,19 @@ export class LookupPool implements OnModuleDestroy {
   /**
    * The text a lookup serves of a large stored payload, read from its JSON text on a thread held
    * for the team: parsing 2 MiB of small objects and serializing them again holds a thread for a
-   * few hundred milliseconds. Not counted against the request's evaluations: the request's payload
-   * budget bounds how much it reads. `busy`: no thread for the team in time.
+   * few hundred milliseconds. `read` fetches the document once the thread is held (null: gone
+   * meanwhile). Not counted against the request's evaluations: the request's payload budget bounds
+   * how much it reads. `busy`: no thread for the team in time, and nothing was read.
    */
-  async payloadText(team: string, json: string): Promise<{ text: string } | { busy: true } | { timedOut: true }> {
+  async payloadText(team: string, read: () => Promise<string | null>): Promise<PayloadTextAnswer> {
     const lease = await this.pool.lease(team);
     if (lease === null) {
       this.metrics.readPayloadText('busy');
       return { busy: true };
     }
     try {
+      const json = await read();
+      if (json === null) return { missing: true };
       const timeoutMs = textTaskBudgetMs(json.length);
       const run = await lease.run({ kind: 'payload_text', json, timeoutMs }, timeoutMs);
       this.metrics.readPayloadText('terminated' in run ? 'terminated' : 'ok');

@@ -108,40 +108,35 @@ export class LookupService {
     const kept = this.texts.get(memId);
     const read = await this.readCounted(
       async () => {
+        // Not kept: the output comes with the row when it is small (or a string, whose text is read
+        // in place); a larger document is read once a lookup thread is held for the team.
         const snapshot =
-          kept === undefined && maxChars < Infinity
-            ? await this.snapshots.findByMemIdWithSmallOutput(actor, memId, maxChars)
-            : await this.snapshots.findByMemId(actor, memId, { output: kept === undefined });
+          kept !== undefined
+            ? await this.snapshots.findByMemId(actor, memId)
+            : maxChars < Infinity
+              ? await this.snapshots.findByMemIdWithSmallOutput(actor, memId, maxChars)
+              : await this.snapshots.findByMemIdWithSmallOutput(actor, memId, OFF_THREAD_FROM_CHARS - 1, { strings: true });
         if (snapshot === null) return null;
-        if (kept !== undefined && kept.text.length <= maxChars) return kept;
-        if (kept === undefined && snapshot.toolOutput instanceof StoredJson) {
-          const served = await this.servedText(actor.teamId, memId, snapshot.toolOutput);
-          return typeof served === 'string' ? this.texts.put(memId, served) : served;
-        }
-        return { sizeChars: snapshot.sizeChars };
+        if (kept !== undefined) return kept.text.length <= maxChars ? kept : { sizeChars: snapshot.sizeChars };
+        if (snapshot.toolOutput instanceof StoredJson) return this.texts.put(memId, payloadTextOfJson(snapshot.toolOutput.text));
+        if (maxChars < Infinity) return { sizeChars: snapshot.sizeChars };
+        const served = await this.lookups.payloadText(actor.teamId, async () => {
+          const document = await this.snapshots.findByMemId(actor, memId, { output: true });
+          return document?.toolOutput instanceof StoredJson ? document.toolOutput.text : null;
+        });
+        if ('text' in served) return this.texts.put(memId, served.text);
+        if ('missing' in served) return null;
+        // A bracketed answer, as a budget's is.
+        return 'busy' in served ? payloadBusyText(memId) : payloadTimedOutText(memId);
       },
       (found) => (found instanceof TokenPieces ? Buffer.byteLength(found.text, 'utf8') : 0),
     );
-    if (read !== null && typeof read === 'object' && 'refusal' in read) return read.refusal;
     if (typeof read === 'string') return read;
     if (read === null) {
       this.texts.delete(memId);
       return memNotFoundText(memId);
     }
     return read;
-  }
-
-  /**
-   * The text served of a stored payload (payloadText of its value), from its JSON text: a string's
-   * characters, or a small document read again, in place; a larger document is parsed and serialized
-   * on a thread of the lookup pool held for the team, not on the event loop (R-TN-10).
-   */
-  private async servedText(team: string, memId: string, stored: StoredJson): Promise<string | { refusal: string }> {
-    if (stored.text.startsWith('"') || stored.text.length < OFF_THREAD_FROM_CHARS) return payloadTextOfJson(stored.text);
-    const served = await this.lookups.payloadText(team, stored.text);
-    if ('busy' in served) return { refusal: payloadBusyText(memId) };
-    if ('timedOut' in served) return { refusal: payloadTimedOutText(memId) };
-    return served.text;
   }
 
   /**

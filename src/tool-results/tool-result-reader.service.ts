@@ -40,9 +40,17 @@ export class ToolResultReader {
     return this.reads.findByMemId(snapshotScopeOf(actor), memId, columns);
   }
 
-  /** The actor's snapshot by mem id, its output loaded only when it has at most `maxChars` characters (else left out). */
-  findByMemIdWithSmallOutput(actor: ActorContext, memId: string, maxChars: number): Promise<ToolResultSnapshot | null> {
-    return this.reads.findByMemIdWithSmallOutput(snapshotScopeOf(actor), memId, maxChars);
+  /**
+   * The actor's snapshot by mem id, its output loaded only when it has at most `maxChars`
+   * characters, or with `strings` when it is a string (else left out).
+   */
+  findByMemIdWithSmallOutput(
+    actor: ActorContext,
+    memId: string,
+    maxChars: number,
+    options: { strings?: boolean } = {},
+  ): Promise<ToolResultSnapshot | null> {
+    return this.reads.findByMemIdWithSmallOutput(snapshotScopeOf(actor), memId, maxChars, options);
   }
 
   /** Handles of the actor's snapshots among these tool_use ids, with the sizes of the `measured` payload columns. */

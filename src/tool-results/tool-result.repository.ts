@@ -115,18 +115,25 @@ export class ToolResultRepository {
 
   /**
    * As {@link findByMemId}, with the output loaded only when the snapshot has at most `maxChars`
-   * characters (size_chars): one statement whether it is small or not.
+   * characters (size_chars), or, with `strings`, when it is a string (its text is read in place):
+   * one statement whether it is loaded or not.
    */
-  async findByMemIdWithSmallOutput(scope: SnapshotScope, memId: string, maxChars: number): Promise<ToolResultSnapshot | null> {
+  async findByMemIdWithSmallOutput(
+    scope: SnapshotScope,
+    memId: string,
+    maxChars: number,
+    { strings = false }: { strings?: boolean } = {},
+  ): Promise<ToolResultSnapshot | null> {
+    const loaded = `r.size_chars <= ?${strings ? " or jsonb_typeof(r.tool_output) = 'string'" : ''}`;
     const rows = await runSql<ToolResultSnapshotRow[]>(
       this.em,
-      `select ${snapshotColumns({})}, case when r.size_chars <= ? then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
+      `select ${snapshotColumns({})}, case when ${loaded} then r.tool_output end as tool_output from ${SNAPSHOTS_FROM}
         where ${SCOPE_PREDICATE} and r.mem_id = ?`,
       [maxChars, ...scopeBindings(scope), memId],
       { storedJson: true },
     );
     if (rows.length === 0) return null;
-    return toToolResultSnapshot(rows[0], { output: rows[0].size_chars <= maxChars });
+    return toToolResultSnapshot(rows[0], { output: rows[0].tool_output != null });
   }
 
   /**

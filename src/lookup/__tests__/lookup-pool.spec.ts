@@ -60,6 +60,29 @@ describe('LookupPool: turns between teams (R-TN-10)', () => {
     expect(reads).toEqual(['b']);
   });
 
+  it('R-TN-10 a stored document is read only once a thread is held, and comes back as the text a lookup serves', async () => {
+    const pool = poolOf(1, 0);
+    const holding = gate();
+    const reads: string[] = [];
+    const stored = '{"b": [1, 2.50], "aa": {"c": "x"}}';
+    const running = pool.payloadText('team-b', async () => {
+      reads.push('b');
+      await holding.opened;
+      return stored;
+    });
+    const refused = await pool.payloadText('team-a', () => {
+      reads.push('a');
+      return Promise.resolve(stored);
+    });
+    expect(refused).toEqual({ busy: true });
+    holding.open();
+    expect(await running).toEqual({ text: '{"b":[1,2.5],"aa":{"c":"x"}}' });
+    expect(reads).toEqual(['b']);
+    // A row deleted between the lookup and the read: nothing to serve, and the thread is free again.
+    expect(await pool.payloadText('team-a', () => Promise.resolve(null))).toEqual({ missing: true });
+    expect(await pool.payloadText('team-a', () => Promise.resolve('"a string"'))).toEqual({ text: 'a string' });
+  });
+
   it('R-TN-10 a text the preparation answers with is the answer, and the thread is free again', async () => {
     const pool = poolOf(1, 0);
     expect(await pool.evaluate('team-a', () => Promise.resolve('[tool_memory not found: mem_x]'))).toBe('[tool_memory not found: mem_x]');
