@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { LoopTurns } from '../common/concurrency/loop-turns';
 import { TokenCounter } from '../common/text/token-counter';
 import { AppConfig } from '../config/app-config';
 import { annotateSpan, SPAN_ATTRIBUTES } from '../observability/tracing';
@@ -55,12 +56,16 @@ export class ToolResultWriter {
   async record(actor: ActorContext, items: readonly ToolResultInput[], options: RecordOptions = {}): Promise<RecordOutcome> {
     const field = options.field ?? 'input';
     const compacted = options.compacted ?? false;
-    // Serialized once: measured against the limits, then sent to the database as is.
-    const serialized = items.map((item) => ({
-      ...item,
-      toolInputJson: JSON.stringify(item.toolInput) ?? 'null',
-      toolOutputJson: JSON.stringify(item.toolOutput) ?? 'null',
-    }));
+    // Serialized once: measured against the limits, then sent to the database as is. One payload
+    // at a time, other requests taking their turn between them (a 2 MB output is about 25 ms).
+    const serialized: (ToolResultInput & { toolInputJson: string; toolOutputJson: string })[] = [];
+    const turns = new LoopTurns();
+    for (const item of items) {
+      const toolInputJson = JSON.stringify(item.toolInput) ?? 'null';
+      const toolOutputJson = JSON.stringify(item.toolOutput) ?? 'null';
+      serialized.push({ ...item, toolInputJson, toolOutputJson });
+      await turns.after(toolInputJson.length + toolOutputJson.length);
+    }
     checkToolResultBatch(serialized, this.config.toolResults, new Date(), field);
     annotateSpan(() => ({
       [SPAN_ATTRIBUTES.snapshots]: items.length,

@@ -1,6 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { LoopTurns } from '../concurrency/loop-turns';
 import { AppError, ErrorCode } from '../errors/app-error';
 import { TeamFairPool, textTaskBudgetMs } from '../workers/team-fair-pool';
 import { workerModule } from '../workers/worker-module';
@@ -29,12 +29,6 @@ export const OFF_THREAD_FROM_CHARS = 32_768;
 export const COUNTING_TASK_CHARS = 131_072;
 
 const POOL = 'token_count';
-
-/**
- * The characters a long list's elements are serialized or hashed for between two turns of the
- * event loop (a few milliseconds of work), so other requests are answered in between.
- */
-const CHARS_PER_TURN = 262_144;
 
 /**
  * Token counts of large texts, off the main thread (R-TN-10): tokenizing a megabyte of JSON takes
@@ -80,14 +74,10 @@ export class TokenCounter implements OnModuleDestroy {
   async countCached(team: string, texts: readonly CountedText[]): Promise<number[]> {
     // A history's messages are hashed a slice at a time: 10 MB of them is 200 ms of hashing.
     const keys: (string | null)[] = [];
-    let hashed = 0;
+    const turns = new LoopTurns();
     for (const text of texts) {
       keys.push(cacheKey(text));
-      hashed += text.text.length;
-      if (hashed >= CHARS_PER_TURN) {
-        hashed = 0;
-        await nextTurn();
-      }
+      await turns.after(text.text.length);
     }
     const { counts, remember } = knownCountsOf(keys);
     const missing = counts.flatMap((known, index) => (known === undefined ? [index] : []));
@@ -107,15 +97,11 @@ export class TokenCounter implements OnModuleDestroy {
   async countJsonArray(team: string, items: readonly object[], serialized: WeakMap<object, string>): Promise<CountedJson> {
     // Serialized a slice at a time, as they are hashed: the event loop turns between slices.
     const parts: string[] = [];
-    let chars = 0;
+    const turns = new LoopTurns();
     for (const item of items) {
       const [part] = serializeEach([item], serialized);
       parts.push(part);
-      chars += part.length;
-      if (chars >= CHARS_PER_TURN) {
-        chars = 0;
-        await nextTurn();
-      }
+      await turns.after(part.length);
     }
     return { chars: jsonArrayChars(parts), tokens: sum(await this.countCached(team, countedTexts(parts))) };
   }
