@@ -25,7 +25,7 @@ export function payloadBytesAtLeast(snapshots: readonly ToolResultSnapshot[], co
   let bytes = 0;
   for (const snapshot of snapshots) {
     if (columns.output) bytes += snapshot.sizeChars;
-    if (columns.input) bytes += snapshot.inputChars ?? (JSON.stringify(snapshot.toolInput) ?? '').length;
+    if (columns.input) bytes += snapshot.inputChars ?? jsonChars(snapshot.toolInput);
   }
   return bytes;
 }
@@ -42,6 +42,10 @@ export function payloadWireBytes(snapshots: readonly ToolResultSnapshot[], colum
     if (columns.input) bytes += jsonBytes(snapshot.toolInput);
   }
   return bytes;
+}
+
+function jsonChars(value: unknown): number {
+  return value instanceof StoredJson ? value.text.length : (JSON.stringify(value) ?? '').length;
 }
 
 function jsonBytes(value: unknown): number {

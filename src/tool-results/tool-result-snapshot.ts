@@ -20,12 +20,12 @@ export interface ToolResultSnapshot {
   handle: ToolResultHandle;
   /** Its stub was handed out by compaction (exempt from the per-conversation cap). */
   compacted: boolean;
-  /** Undefined when the read did not load the payloads. */
-  toolInput?: unknown;
   /**
-   * Read from the database: its stored text (StoredJson), spliced into a response as it is and
-   * read by a lookup off the event loop; a snapshot just written: the output as received.
+   * Undefined when the read did not load the payloads. Read from the database: each its stored
+   * text (StoredJson), spliced into a response as it is (an output is read by a lookup off the
+   * event loop, an input parsed where the block formats it); a snapshot just written: as received.
    */
+  toolInput?: unknown;
   toolOutput?: unknown;
   /** The input's size as JSON text, when a read measured it instead of loading it. */
   inputChars?: number;
@@ -123,8 +123,7 @@ export function toToolResultSnapshot(
       stub: row.stub,
     },
   };
-  // An input is read as a value (the block formats its arguments); an output stays text.
-  if (columns.input && 'tool_input' in row) snapshot.toolInput = row.tool_input?.value() ?? null;
+  if (columns.input && 'tool_input' in row) snapshot.toolInput = row.tool_input ?? null;
   if (row.input_chars !== undefined && row.input_chars !== null) snapshot.inputChars = Number(row.input_chars);
   if (columns.output && 'tool_output' in row) snapshot.toolOutput = row.tool_output;
   return snapshot;

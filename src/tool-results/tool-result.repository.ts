@@ -34,9 +34,9 @@ function snapshotColumns(columns: SnapshotColumns, measured: SnapshotColumns = {
   }${measured.input ? ', length(r.tool_input::text) as input_chars' : ''}`;
 }
 
-/** A snapshot's payloads, loaded by id after their size was reserved: the output as its stored text. */
+/** A snapshot's payloads, loaded by id after their size was reserved, as their stored text. */
 export interface SnapshotPayloads {
-  toolInput?: unknown;
+  toolInput?: StoredJson;
   toolOutput?: StoredJson;
 }
 
@@ -101,7 +101,7 @@ export class ToolResultRepository {
     );
     for (const row of rows) {
       const loaded: SnapshotPayloads = {};
-      if (columns.input) loaded.toolInput = row.tool_input?.value();
+      if (columns.input) loaded.toolInput = row.tool_input;
       if (columns.output) loaded.toolOutput = row.tool_output;
       payloads.set(row.id, loaded);
     }

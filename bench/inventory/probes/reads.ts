@@ -1,10 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { GQL } from '../../soak-load';
+import { GQL, toolResultItem } from '../../soak-load';
 import { contains, graphqlBody, graphqlData, type InventoryContext, measureRequests, type Probe, sendExpecting } from '../measure';
 import { BODY_MAX_BYTES, emptyObjects, spacesText } from '../shapes';
 import { writeOutputs } from './recall';
 
 /** Reads that return payloads, the block, recall events and feedback, and MCP's JSON-RPC batches. */
+
+/**
+ * TOOL_INPUT_MAX_BYTES (256 KiB) of `{"rows":[{},{},…]}`, and how many of them one response carries
+ * as stored text (`[{}, {}, …]`, 349 KB each) within RESPONSE_MAX_PAYLOAD_BYTES.
+ */
+const INPUT_OBJECTS = `{"rows":${emptyObjects(262_000)}}`;
+const INPUTS_IN_BUDGET = 45;
+
+/** Writes results whose inputs are these JSON texts, eight to a request, in conversation 1 (set-up, not measured). */
+async function writeInputs(ctx: InventoryContext, toolName: string, inputs: readonly string[]): Promise<void> {
+  const placeholder = JSON.stringify({ query: 'inventory input' });
+  for (let i = 0; i < inputs.length; i += 8) {
+    const items = inputs
+      .slice(i, i + 8)
+      .map((json) =>
+        JSON.stringify(
+          toolResultItem(ctx.member, ctx.member.conversations[1], toolName, { query: 'inventory input', output: 'ok' }),
+        ).replace(placeholder, () => json),
+      );
+    await ctx.client.send(`{"query":${JSON.stringify(GQL.record)},"variables":{"input":[${items.join(',')}]}}`, ctx.member.token);
+  }
+}
 
 /**
  * The most 2 MB outputs of `[{},{},…]` one response carries: each goes out as its stored text
@@ -143,6 +165,30 @@ export const readProbes: Probe[] = [
         return async () =>
           void (await sendExpecting(ctx, '/graphql', body, { token: ctx.member.token }, contains(`"recordedCount":${FEEDBACK_ITEMS}`)));
       });
+    },
+  },
+  {
+    id: 'P6',
+    path: 'Tool inputs in a response: each tool_input read as its stored text and spliced into the response',
+    grows: 'input size × list size',
+    bound: 'TOOL_INPUT_MAX_BYTES = 256 KiB, RESPONSE_MAX_PAYLOAD_BYTES = 16 MiB (bytes on the wire), GRAPHQL_MAX_PAYLOAD_VALUES = 200',
+    runsOn: 'event loop, PostgreSQL',
+    worstCase: `\`toolResultHistory(first: ${INPUTS_IN_BUDGET}) { edges { node { toolInput } } }\` over ${INPUTS_IN_BUDGET} inputs of 256 KiB of \`{"rows":[{},{},…]}\` (16 MB response as stored text)`,
+    measure: async (ctx) => {
+      await writeInputs(
+        ctx,
+        'inventory_P6',
+        Array.from({ length: INPUTS_IN_BUDGET }, () => INPUT_OBJECTS),
+      );
+      const body = graphqlBody(
+        `{ toolResultHistory(toolName: "inventory_P6", first: ${INPUTS_IN_BUDGET}) { edges { node { toolInput } } } }`,
+      );
+      return measureRequests(
+        ctx,
+        ctx.runs,
+        () => async () => void (await sendExpecting(ctx, '/graphql', body, { token: ctx.member.token }, graphqlData)),
+        { memory: true },
+      );
     },
   },
   {

@@ -1,3 +1,4 @@
+import { StoredJson } from '../../common/json/stored-json';
 import { renderCompactJson } from './compact-json';
 import { boundLine, clipText, ELLIPSIS, isRecord, safeSlice, toSingleLine } from '../../common/text/text-bounds';
 
@@ -18,7 +19,8 @@ const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export function formatToolCall(toolName: string, toolInput: unknown): string {
   const name = boundLine(String(toolName), TOOL_NAME_MAX_CHARS) || 'tool';
-  const args = toSingleLine(renderArguments(toolInput));
+  // An input read from the database is its stored text: small (TOOL_INPUT_MAX_BYTES), read here.
+  const args = toSingleLine(renderArguments(toolInput instanceof StoredJson ? toolInput.value() : toolInput));
   return `${name}(${clipText(args, TOOL_CALL_MAX_CHARS - name.length - 2)})`;
 }
 

@@ -53,7 +53,7 @@ describe('Stored payloads in responses and lookups (e2e)', () => {
     return Number(/^lookup_payload_texts_total\{outcome="ok"\} (\d+)$/m.exec(metrics.text)?.[1] ?? 0);
   }
 
-  it('R-TN-10 toolResult, priorToolResults, toolResultHistory and recallMemory send the stored text of toolOutput as PostgreSQL returned it', async () => {
+  it('R-TN-10 toolResult, priorToolResults, toolResultHistory and recallMemory send the stored text of toolOutput (and toolInput) as PostgreSQL returned it', async () => {
     const stored = '{"a": {"c": "x"}, "b": [1, 2]}';
     const one = await post('query($id: ID!) { toolResult(id: $id) { toolOutput } }', { id: ids.small });
     expect(one).toBe(`{"data":{"toolResult":{"toolOutput":${stored}}}}\n`);
@@ -70,6 +70,9 @@ describe('Stored payloads in responses and lookups (e2e)', () => {
       { s: alice.spaceId },
     );
     expect(recalled).toContain(`"toolOutput":${stored}`);
+    // toolInput too: a history of 64 inputs of 256 KiB is 16 MiB as well.
+    const input = await post('query($id: ID!) { toolResult(id: $id) { toolInput } }', { id: ids.small });
+    expect(input).toBe('{"data":{"toolResult":{"toolInput":{"target": "recent_members"}}}}\n');
     // The client reads the same values it recorded.
     expect((JSON.parse(one) as { data: { toolResult: { toolOutput: unknown } } }).data.toolResult.toolOutput).toEqual(small);
   });
