@@ -51,6 +51,28 @@ export async function recordSerialized(
   return data.recordToolResults.snapshots.map((s) => s.memId);
 }
 
+/** Writes results whose inputs are these JSON texts (output `ok`) as `m`, eight to a request (set-up, not measured). */
+export async function recordSerializedInputs(
+  client: GraphqlClient,
+  m: Member,
+  toolName: string,
+  inputs: readonly string[],
+  conversationId = m.conversations[1],
+): Promise<void> {
+  const placeholder = JSON.stringify({ query: 'serialized input' });
+  for (let i = 0; i < inputs.length; i += 8) {
+    const items = inputs
+      .slice(i, i + 8)
+      .map((json) =>
+        JSON.stringify(toolResultItem(m, conversationId, toolName, { query: 'serialized input', output: 'ok' })).replace(
+          placeholder,
+          () => json,
+        ),
+      );
+    await client.send(`{"query":${JSON.stringify(GQL.record)},"variables":{"input":[${items.join(',')}]}}`, m.token);
+  }
+}
+
 /** A team's ordinary requests: `{ me }`, a small write, its block, a small JSONPath read; and a 100 KB write. */
 export type MixedOp = 'me' | 'record' | 'block' | 'recall' | 'record100k';
 const MIXED_OPS: readonly MixedOp[] = ['me', 'record', 'block', 'recall'];

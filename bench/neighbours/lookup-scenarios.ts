@@ -1,5 +1,6 @@
 import { planJsonPath } from '../../src/lookup/json-path/plan-json-path';
-import { aliasedQuery, graphqlCall, recordSerialized } from './calls';
+import { emptyObjects } from '../inventory/shapes';
+import { aliasedQuery, graphqlCall, recordSerialized, recordSerializedInputs } from './calls';
 import { CONTROL_CHARS_TEXT, datedRows, lineText, OUTPUT_BYTES, SUBSTRING_QUERY, SUBSTRING_TEXT, wideRows } from './attack-payloads';
 import type { Scenario, World } from './scenario';
 import type { Call } from './team-load';
@@ -142,6 +143,44 @@ export const lookupScenarios: Scenario[] = [
         '{ priorToolResults(toolName: "control_chars", limit: 20) { toolOutput } }',
       );
       return { attackers: [attacker(w, 2, call)], bystander: w.bystander(), judge: 'response bytes' };
+    },
+  },
+  {
+    id: '5b',
+    finding: 5,
+    title: 'payload responses at the budget: outputs',
+    attack:
+      '2 clients, priorToolResults(limit: 6) { toolOutput } over 6 outputs of 2 MB of `[{},{},…]` (16 MB served each, as stored text)',
+    prepare: async (w) => {
+      const output = emptyObjects(2_000_000);
+      for (let i = 0; i < 6; i += 3) await recordSerialized(w.setup, w.members.B, 'served_objects', [output, output, output]);
+      const call = graphqlCall(
+        'priorToolResults',
+        w.members.B.token,
+        '{ priorToolResults(toolName: "served_objects", limit: 6) { toolOutput } }',
+      );
+      return { attackers: [attacker(w, 2, call)], bystander: w.bystander(), judge: 'bystander' };
+    },
+  },
+  {
+    id: '5c',
+    finding: 5,
+    title: 'payload responses at the budget: inputs',
+    attack:
+      '2 clients, toolResultHistory(first: 45) { toolInput } over 45 inputs of 256 KiB of `{"rows":[{},{},…]}` (16 MB served each, as stored text)',
+    prepare: async (w) => {
+      await recordSerializedInputs(
+        w.setup,
+        w.members.B,
+        'served_inputs',
+        Array.from({ length: 45 }, () => `{"rows":${emptyObjects(262_000)}}`),
+      );
+      const call = graphqlCall(
+        'toolResultHistory',
+        w.members.B.token,
+        '{ toolResultHistory(toolName: "served_inputs", first: 45) { edges { node { toolInput } } } }',
+      );
+      return { attackers: [attacker(w, 2, call)], bystander: w.bystander(), judge: 'bystander' };
     },
   },
 ];

@@ -58,6 +58,20 @@ describe('hostile-neighbour bench: answers classified', () => {
     });
   });
 
+  it('R-TN-10 labels a large answer of data alone ok without parsing it; a large one with an error or a bracketed text is still read whole', () => {
+    const payload = `[${'{}, '.repeat(400_000)}{}]`;
+    expect(classifyAnswer({ status: 200, text: `{"data":{"priorToolResults":[{"toolOutput":${payload}}]}}` })).toEqual({
+      label: 'ok',
+      serverError: false,
+    });
+    // Not JSON at all past its head: proof it was not parsed.
+    expect(classifyAnswer({ status: 200, text: `{"data":{"r":"${'x'.repeat(1_100_000)}` })).toEqual({ label: 'ok', serverError: false });
+    const bracketed = `{"data":{"a":"${'x'.repeat(1_100_000)}","b":"[tool_memory not read: busy]"}}`;
+    expect(classifyAnswer({ status: 200, text: bracketed }).label).toBe('[tool_memory not read] + ok');
+    const failed = `{"errors":[{"message":"m","extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"a":"${'x'.repeat(1_100_000)}"}}`;
+    expect(classifyAnswer({ status: 200, text: failed }).serverError).toBe(true);
+  });
+
   it('labels a network error by its code, and a body that is no JSON as such', () => {
     expect(classifyAnswer({ networkError: 'ECONNRESET' })).toEqual({ label: 'network ECONNRESET', serverError: false });
     expect(classifyAnswer({ status: 200, text: '<html>' })).toEqual({ label: 'HTTP 200 not JSON', serverError: false });

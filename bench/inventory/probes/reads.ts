@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GQL, toolResultItem } from '../../soak-load';
+import { GQL } from '../../soak-load';
+import { recordSerializedInputs } from '../../neighbours/calls';
 import { contains, graphqlBody, graphqlData, type InventoryContext, measureRequests, type Probe, sendExpecting } from '../measure';
 import { BODY_MAX_BYTES, emptyObjects, spacesText } from '../shapes';
 import { writeOutputs } from './recall';
@@ -12,21 +13,6 @@ import { writeOutputs } from './recall';
  */
 const INPUT_OBJECTS = `{"rows":${emptyObjects(262_000)}}`;
 const INPUTS_IN_BUDGET = 45;
-
-/** Writes results whose inputs are these JSON texts, eight to a request, in conversation 1 (set-up, not measured). */
-async function writeInputs(ctx: InventoryContext, toolName: string, inputs: readonly string[]): Promise<void> {
-  const placeholder = JSON.stringify({ query: 'inventory input' });
-  for (let i = 0; i < inputs.length; i += 8) {
-    const items = inputs
-      .slice(i, i + 8)
-      .map((json) =>
-        JSON.stringify(
-          toolResultItem(ctx.member, ctx.member.conversations[1], toolName, { query: 'inventory input', output: 'ok' }),
-        ).replace(placeholder, () => json),
-      );
-    await ctx.client.send(`{"query":${JSON.stringify(GQL.record)},"variables":{"input":[${items.join(',')}]}}`, ctx.member.token);
-  }
-}
 
 /**
  * The most 2 MB outputs of `[{},{},…]` one response carries: each goes out as its stored text
@@ -175,8 +161,9 @@ export const readProbes: Probe[] = [
     runsOn: 'event loop, PostgreSQL',
     worstCase: `\`toolResultHistory(first: ${INPUTS_IN_BUDGET}) { edges { node { toolInput } } }\` over ${INPUTS_IN_BUDGET} inputs of 256 KiB of \`{"rows":[{},{},…]}\` (16 MB response as stored text)`,
     measure: async (ctx) => {
-      await writeInputs(
-        ctx,
+      await recordSerializedInputs(
+        ctx.client,
+        ctx.member,
         'inventory_P6',
         Array.from({ length: INPUTS_IN_BUDGET }, () => INPUT_OBJECTS),
       );
