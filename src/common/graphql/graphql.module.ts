@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { stringifyWithStoredJson } from '../json/stored-json';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
@@ -7,6 +6,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql';
 import { AppConfig } from '../../config/app-config';
+import { stringifyWithStoredJson } from '../json/stored-json';
 import { operationLabel } from '../../observability/operation-label';
 import { currentRequestId } from '../../observability/request-context';
 import { labelRequestSpan } from '../../observability/http-tracing.middleware';

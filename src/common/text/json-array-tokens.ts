@@ -111,14 +111,17 @@ export function sum(counts: readonly number[]): number {
 
 /** Each item's JSON, from `serialized` when it was serialized before. */
 export function serializeEach(items: readonly object[], serialized: WeakMap<object, string>): string[] {
-  return items.map((item) => {
-    let json = serialized.get(item);
-    if (json === undefined) {
-      json = JSON.stringify(item);
-      serialized.set(item, json);
-    }
-    return json;
-  });
+  return items.map((item) => serializedOf(item, serialized));
+}
+
+/** The item's JSON, from `serialized` when it was serialized before (and kept there). */
+export function serializedOf(item: object, serialized: WeakMap<object, string>): string {
+  let json = serialized.get(item);
+  if (json === undefined) {
+    json = JSON.stringify(item);
+    serialized.set(item, json);
+  }
+  return json;
 }
 
 /** Whether the array's count is the sum of its elements' pieces (every element an object whose first key starts with a letter). */

@@ -13,7 +13,7 @@ import {
   countedTexts,
   jsonArrayChars,
   knownCountsOf,
-  serializeEach,
+  serializedOf,
   sum,
 } from './json-array-tokens';
 import { countTokens } from './tokenizer';
@@ -99,7 +99,7 @@ export class TokenCounter implements OnModuleDestroy {
     const parts: string[] = [];
     const turns = new LoopTurns();
     for (const item of items) {
-      const [part] = serializeEach([item], serialized);
+      const part = serializedOf(item, serialized);
       parts.push(part);
       await turns.after(part.length);
     }
